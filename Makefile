@@ -1,0 +1,64 @@
+# Eddy — two commands do everything on a fresh Debian machine:
+#   make run    install what is missing, build, replay a fixture flight with a readable report
+#   make test   install what is missing, build, run every test and oracle check
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+SWIFT_BUILD_FLAGS ?=
+RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
+
+.PHONY: run test deps apt venv build build-release test-unit test-oracles bench clean fixtures
+
+## deps: system packages and the Python oracle venv, installed only when missing
+deps: apt venv
+
+apt:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing system packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: requirements-oracles.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-oracles.txt
+	touch $@
+
+build: apt
+	swift build $(SWIFT_BUILD_FLAGS)
+
+build-release: apt
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+
+## run: the main job — a flight replayed through the engine with a readable report
+run: deps build-release
+	.build/release/eddy replay $(RUN_FLIGHT)
+
+## test: every unit/end-to-end test, then the outside-oracle checks
+test: deps test-unit test-oracles
+
+test-unit: apt
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+
+## test-oracles: slow checks against outside oracles (h3-py, JSBSim fixtures); CI runs them too
+test-oracles: venv build-release
+	$(PYTHON) scripts/h3_live_oracle.py --eddy .build/release/eddy --points 100000
+
+## bench: release-build benchmarks (figures printed; never timed unit tests)
+bench: apt build-release
+	.build/release/eddy-bench all
+
+## fixtures: regenerate committed fixtures (simulated and JSBSim flights, H3 vectors)
+fixtures: venv build-release
+	$(PYTHON) scripts/make_h3_vectors.py --out Fixtures/h3
+	bash scripts/make_flight_fixtures.sh
+
+clean:
+	rm -rf .build

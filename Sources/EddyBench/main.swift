@@ -1,0 +1,2 @@
+// eddy-bench: release-build benchmarks printing `name: value` figures (scaffold).
+print("eddy-bench: no benchmarks yet")

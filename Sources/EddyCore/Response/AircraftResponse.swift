@@ -1,0 +1,110 @@
+import Foundation
+
+/// Vertical-gust spectrum of the atmosphere: von Kármán form with the EDR relation σ_w² = 1.252 (εL)^(2/3).
+///
+/// Sources: MIL-F-8785C / MIL-HDBK-1797 spectra; the 1.252 factor from matching the von Kármán
+/// high-frequency asymptote to Kolmogorov's transverse spectrum (docs/detection.md §Spectrum).
+public enum VonKarmanSpectrum {
+    /// Turbulence integral length scale above 2,000 ft, metres (2,500 ft).
+    public static let lengthScaleMeters = 762.0
+
+    /// Vertical gust variance (m²/s²) for an EDR value ε^(1/3) in m^(2/3) s^-1.
+    public static func verticalVariance(edr: Double, lengthScaleMeters L: Double = lengthScaleMeters) -> Double {
+        // σ² = 1.252 (ε L)^(2/3) with ε = edr³  ⇒  σ² = 1.252 · edr² · L^(2/3)
+        1.252 * edr * edr * pow(L, 2.0 / 3.0)
+    }
+
+    /// One-sided vertical gust PSD in (m/s)²/Hz at time frequency `frequencyHz`, flying at `trueAirspeed` m/s.
+    public static func verticalPSD(
+        frequencyHz f: Double, trueAirspeedMetersPerSecond v: Double, variance: Double,
+        lengthScaleMeters L: Double = lengthScaleMeters
+    ) -> Double {
+        let omega = 2 * Double.pi * f / v          // spatial frequency, rad/m
+        let x = 1.339 * L * omega
+        let x2 = x * x
+        let phi = variance * (L / Double.pi) * (1 + (8.0 / 3.0) * x2) / pow(1 + x2, 11.0 / 6.0)
+        return phi * 2 * Double.pi / v
+    }
+}
+
+/// Per-class aircraft parameters for the rigid-plunge gust response and the detection band.
+public struct AircraftResponseParameters: Sendable, Equatable {
+    /// Wing loading W/S, N/m².
+    public var wingLoadingNewtonsPerSquareMeter: Double
+    /// Lift-curve slope C_Lα, per radian.
+    public var liftCurveSlopePerRadian: Double
+    /// True airspeed assumed when no speed is known, m/s.
+    public var nominalTrueAirspeedMetersPerSecond: Double
+    /// Altitude assumed when none is known, metres.
+    public var nominalAltitudeMeters: Double
+    /// Lower edge of the detection band-pass, Hz.
+    public var bandLowHz: Double
+    /// Upper edge of the detection band-pass, Hz.
+    public var bandHighHz: Double
+
+    /// Creates a parameter set.
+    public init(
+        wingLoadingNewtonsPerSquareMeter: Double, liftCurveSlopePerRadian: Double,
+        nominalTrueAirspeedMetersPerSecond: Double, nominalAltitudeMeters: Double,
+        bandLowHz: Double, bandHighHz: Double
+    ) {
+        self.wingLoadingNewtonsPerSquareMeter = wingLoadingNewtonsPerSquareMeter
+        self.liftCurveSlopePerRadian = liftCurveSlopePerRadian
+        self.nominalTrueAirspeedMetersPerSecond = nominalTrueAirspeedMetersPerSecond
+        self.nominalAltitudeMeters = nominalAltitudeMeters
+        self.bandLowHz = bandLowHz
+        self.bandHighHz = bandHighHz
+    }
+
+    /// The documented table (docs/detection.md §Aircraft classes).
+    public static func forClass(_ aircraftClass: AircraftClass) -> AircraftResponseParameters {
+        switch aircraftClass {
+        case .small:   // C172-like at 5,000 ft: W/S ≈ 1,100 kg·g / 16.2 m², τ ≈ 0.44 s
+            AircraftResponseParameters(
+                wingLoadingNewtonsPerSquareMeter: 666, liftCurveSlopePerRadian: 5.3,
+                nominalTrueAirspeedMetersPerSecond: 55, nominalAltitudeMeters: 1_524,
+                bandLowHz: 0.2, bandHighHz: 4.0)
+        case .medium:  // 737-800-like at FL350, M0.78: W/S ≈ 5,500 N/m², τ ≈ 2.2 s
+            AircraftResponseParameters(
+                wingLoadingNewtonsPerSquareMeter: 5_500, liftCurveSlopePerRadian: 5.9,
+                nominalTrueAirspeedMetersPerSecond: 230, nominalAltitudeMeters: 10_668,
+                bandLowHz: 0.1, bandHighHz: 2.0)
+        case .large:   // 777-like at FL370 mid-cruise weight: W/S ≈ 5,600 N/m²
+            AircraftResponseParameters(
+                wingLoadingNewtonsPerSquareMeter: 5_600, liftCurveSlopePerRadian: 5.5,
+                nominalTrueAirspeedMetersPerSecond: 250, nominalAltitudeMeters: 11_278,
+                bandLowHz: 0.1, bandHighHz: 2.0)
+        }
+    }
+}
+
+/// Rigid-plunge, quasi-steady load-factor response to a vertical gust: H(s) = (s/g) / (1 + τs), in g per m/s.
+///
+/// τ = 2 (W/S) / (ρ V C_Lα g). Its high-frequency gain 1/(gτ) is the sharp-edged-gust formula.
+public struct PlungeResponse: Sendable, Equatable {
+    /// Time constant τ, seconds.
+    public var timeConstantSeconds: Double
+
+    /// Response for the given parameters at an airspeed (m/s) and air density (kg/m³).
+    public init(parameters: AircraftResponseParameters, trueAirspeedMetersPerSecond v: Double, densityKilogramsPerCubicMeter rho: Double) {
+        timeConstantSeconds = 2 * parameters.wingLoadingNewtonsPerSquareMeter
+            / (rho * v * parameters.liftCurveSlopePerRadian * StandardAtmosphere.gravity)
+    }
+
+    /// |H(f)|², (g per m/s)², at frequency `frequencyHz`.
+    public func magnitudeSquared(frequencyHz f: Double) -> Double {
+        let omega = 2 * Double.pi * f
+        let tw = timeConstantSeconds * omega
+        let g = StandardAtmosphere.gravity
+        return (omega * omega) / (g * g) / (1 + tw * tw)
+    }
+
+    /// Complex H(f) as (real, imaginary), g per m/s; used to shape synthetic gusts into load factor.
+    public func response(frequencyHz f: Double) -> (re: Double, im: Double) {
+        // H(jω) = (jω/g) / (1 + jωτ) = (jω/g)(1 − jωτ) / (1 + ω²τ²) = (ω²τ + jω) / (g (1 + ω²τ²))
+        let omega = 2 * Double.pi * f
+        let tau = timeConstantSeconds
+        let denominator = StandardAtmosphere.gravity * (1 + omega * omega * tau * tau)
+        return (omega * omega * tau / denominator, omega / denominator)
+    }
+}
