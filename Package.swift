@@ -14,6 +14,8 @@ let package = Package(
     products: [
         .library(name: "EddyH3", targets: ["EddyH3"]),
         .library(name: "EddyCore", targets: ["EddyCore"]),
+        .library(name: "EddySensorLog", targets: ["EddySensorLog"]),
+        .library(name: "EddyReplay", targets: ["EddyReplay"]),
         .library(name: "EddyStore", targets: ["EddyStore"]),
         .executable(name: "eddy", targets: ["EddyCLI"]),
         .executable(name: "eddy-bench", targets: ["EddyBench"]),
@@ -25,6 +27,8 @@ let package = Package(
     targets: [
         .target(name: "EddyH3", swiftSettings: strictSettings),
         .target(name: "EddyCore", dependencies: ["EddyH3"], swiftSettings: strictSettings),
+        .target(name: "EddySensorLog", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        .target(name: "EddyReplay", dependencies: ["EddyCore", "EddySensorLog"], swiftSettings: strictSettings),
         .target(
             name: "EddyStore",
             dependencies: ["EddyCore", "EddyH3", .product(name: "GRDB", package: "GRDB.swift")],
@@ -33,18 +37,20 @@ let package = Package(
         .executableTarget(
             name: "EddyCLI",
             dependencies: [
-                "EddyCore", "EddyH3", "EddyStore",
+                "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "EddyBench",
-            dependencies: ["EddyCore", "EddyH3", "EddyStore"],
+            dependencies: ["EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "EddyH3Tests", dependencies: ["EddyH3"], swiftSettings: strictSettings),
         .testTarget(name: "EddyCoreTests", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        .testTarget(name: "EddySensorLogTests", dependencies: ["EddySensorLog"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyReplayTests", dependencies: ["EddyReplay"], swiftSettings: strictSettings),
         .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore"], swiftSettings: strictSettings),
     ]
 )

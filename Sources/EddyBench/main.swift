@@ -1,2 +1,24 @@
-// eddy-bench: release-build benchmarks printing `name: value` figures (scaffold).
-print("eddy-bench: no benchmarks yet")
+// eddy-bench: release-build benchmarks. Each group prints `name: value` lines (figures and ratios).
+// Usage: eddy-bench [all|replay|h3|store]...
+import Foundation
+
+let groups: [(name: String, run: () throws -> Void)] = [
+    ("replay", ReplayBenchmarks.run),
+    ("h3", H3Benchmarks.run),
+    ("store", StoreBenchmarks.run),
+]
+let requested = CommandLine.arguments.dropFirst().isEmpty ? ["all"] : Array(CommandLine.arguments.dropFirst())
+let known = Set(groups.map(\.name) + ["all"])
+if let unknown = requested.first(where: { !known.contains($0) }) {
+    FileHandle.standardError.write(Data("eddy-bench: unknown group '\(unknown)'; use one of \(known.sorted().joined(separator: ", "))\n".utf8))
+    exit(2)
+}
+do {
+    for group in groups where requested.contains("all") || requested.contains(group.name) {
+        print("# \(group.name)")
+        try group.run()
+    }
+} catch {
+    FileHandle.standardError.write(Data("eddy-bench: \(error)\n".utf8))
+    exit(1)
+}
