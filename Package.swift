@@ -19,10 +19,16 @@ let package = Package(
         .library(name: "EddyStore", targets: ["EddyStore"]),
         .executable(name: "eddy", targets: ["EddyCLI"]),
         .executable(name: "eddy-bench", targets: ["EddyBench"]),
+        .library(name: "EddyProtocol", targets: ["EddyProtocol"]),
+        .library(name: "EddySync", targets: ["EddySync"]),
+        .executable(name: "eddy-server", targets: ["EddyServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
     ],
     targets: [
         .target(name: "EddyH3", swiftSettings: strictSettings),
@@ -45,6 +51,40 @@ let package = Package(
         .executableTarget(
             name: "EddyBench",
             dependencies: ["EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore"],
+            swiftSettings: strictSettings
+        ),
+        // Sync (issue 5): libcurl client, wire protocol, reference server.
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .target(name: "EddyProtocol", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        .target(
+            name: "EddySync",
+            dependencies: ["EddyCore", "EddyProtocol", "EddyStore", "CCurlShim"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "EddyServer",
+            dependencies: [
+                "EddyCore", "EddyH3", "EddyProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EddySyncTests",
+            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EddyServerTests",
+            dependencies: ["EddyServer", "EddyProtocol", "EddyCore", "EddyH3"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "EddyH3Tests", dependencies: ["EddyH3"], swiftSettings: strictSettings),

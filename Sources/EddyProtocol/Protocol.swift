@@ -1,0 +1,455 @@
+import EddyCore
+import Foundation
+
+// Wire types shared by the EddySync client and eddy-server (docs/protocol.md, docs/openapi.yaml).
+// JSON over HTTP(S); times are Unix epoch seconds; EDR is m^(2/3) s^-1; coordinates are WGS-84 degrees.
+
+/// Protocol constants shared by both sides.
+public enum EddyWire {
+    /// Protocol version this module speaks (path prefix `/v1`).
+    public static let version = 1
+    /// Path prefix of every API endpoint.
+    public static let pathPrefix = "/v1"
+    /// Maximum vertices of an area polygon (route corridor or viewport).
+    public static let maxPolygonVertices = 250
+    /// History windows a fetch may ask for, hours.
+    public static let historyWindowsHours: [Double] = [0.5, 1, 2, 4, 6]
+    /// Default history window, hours.
+    public static let defaultHistoryHours: Double = 2
+    /// Header carrying the client version on every request (426 when too old).
+    public static let clientVersionHeader = "X-Eddy-Client-Version"
+}
+
+/// A WGS-84 point in degrees.
+public struct LatLng: Sendable, Codable, Hashable {
+    /// Latitude, degrees (−90…90).
+    public var lat: Double
+    /// Longitude, degrees (−180…180).
+    public var lng: Double
+    /// Creates a point.
+    public init(lat: Double, lng: Double) { self.lat = lat; self.lng = lng }
+}
+
+// MARK: - Session
+
+/// `POST /v1/session` body: who is starting a session.
+public struct SessionStartRequest: Sendable, Codable, Equatable {
+    /// The operator-issued API key.
+    public var apiKey: String
+    /// Company ICAO code (3 letters, e.g. `DAL`).
+    public var airline: String
+    /// Any id unique within the company.
+    public var userId: String
+    /// Client semantic version (`MAJOR.MINOR.PATCH`); older than the server's minimum gives 426.
+    public var clientVersion: String
+    /// Creates a request.
+    public init(apiKey: String, airline: String, userId: String, clientVersion: String) {
+        self.apiKey = apiKey; self.airline = airline; self.userId = userId; self.clientVersion = clientVersion
+    }
+}
+
+/// Server-provided settings sent with every new session.
+public struct ServerSettings: Sendable, Codable, Equatable {
+    /// Fetch interval for the `minimal` update frequency, seconds.
+    public var minimalIntervalSeconds: Double
+    /// Fetch interval for the `medium` update frequency, seconds.
+    public var mediumIntervalSeconds: Double
+    /// Fetch interval for the `fast` update frequency, seconds.
+    public var fastIntervalSeconds: Double
+    /// Length of one server tick, seconds (about 60).
+    public var tickSeconds: Double
+    /// A delta older than this many ticks is answered with a full refresh.
+    public var fullRefreshAfterTicks: Int
+    /// Most reports accepted in one upload batch.
+    public var maxReportsPerBatch: Int
+    /// Largest accepted request body, bytes.
+    public var maxRequestBytes: Int
+    /// Live flights not updated for this long are dropped, seconds.
+    public var liveFlightExpirySeconds: Double
+    /// Creates settings.
+    public init(
+        minimalIntervalSeconds: Double, mediumIntervalSeconds: Double, fastIntervalSeconds: Double,
+        tickSeconds: Double, fullRefreshAfterTicks: Int, maxReportsPerBatch: Int, maxRequestBytes: Int,
+        liveFlightExpirySeconds: Double
+    ) {
+        self.minimalIntervalSeconds = minimalIntervalSeconds
+        self.mediumIntervalSeconds = mediumIntervalSeconds
+        self.fastIntervalSeconds = fastIntervalSeconds
+        self.tickSeconds = tickSeconds
+        self.fullRefreshAfterTicks = fullRefreshAfterTicks
+        self.maxReportsPerBatch = maxReportsPerBatch
+        self.maxRequestBytes = maxRequestBytes
+        self.liveFlightExpirySeconds = liveFlightExpirySeconds
+    }
+
+    /// The documented defaults (minimal 10 min, medium 5 min, fast 1 min; tick 60 s).
+    public static let defaults = ServerSettings(
+        minimalIntervalSeconds: 600, mediumIntervalSeconds: 300, fastIntervalSeconds: 60,
+        tickSeconds: 60, fullRefreshAfterTicks: 60, maxReportsPerBatch: 1000, maxRequestBytes: 1 << 20,
+        liveFlightExpirySeconds: 600
+    )
+}
+
+/// `POST /v1/session` answer: a bearer token and the settings to use.
+public struct SessionStartResponse: Sendable, Codable, Equatable {
+    /// Bearer token for `Authorization: Bearer …` (secret; never logged).
+    public var token: String
+    /// Token expiry, Unix seconds (the server answers 401 after it).
+    public var expiresAt: Double
+    /// Server tick when the session started.
+    public var serverTick: Int
+    /// Settings the client should follow.
+    public var settings: ServerSettings
+    /// Creates a response.
+    public init(token: String, expiresAt: Double, serverTick: Int, settings: ServerSettings) {
+        self.token = token; self.expiresAt = expiresAt; self.serverTick = serverTick; self.settings = settings
+    }
+}
+
+// MARK: - Report upload
+
+/// `POST /v1/reports` body: a batch of own tile reports; idempotent by `TileReport.id`.
+public struct ReportBatch: Sendable, Codable, Equatable {
+    /// Reports, at most `ServerSettings.maxReportsPerBatch`.
+    public var reports: [TileReport]
+    /// Creates a batch.
+    public init(reports: [TileReport]) { self.reports = reports }
+}
+
+/// `POST /v1/reports` answer: which ids the server now holds.
+public struct ReportBatchAck: Sendable, Codable, Equatable {
+    /// Every id of the batch the server now holds (new or already known): the client may drop them from its outbox.
+    public var acceptedIds: [UUID]
+    /// How many were new.
+    public var newCount: Int
+    /// How many the server already had (a retried upload).
+    public var duplicateCount: Int
+    /// Reports refused for good (invalid content): the client drops them, retrying cannot help.
+    public var rejected: [RejectedReport]
+    /// Server tick at ingest.
+    public var serverTick: Int
+    /// Creates an acknowledgement.
+    public init(acceptedIds: [UUID], newCount: Int, duplicateCount: Int, rejected: [RejectedReport] = [], serverTick: Int) {
+        self.acceptedIds = acceptedIds; self.newCount = newCount; self.duplicateCount = duplicateCount
+        self.rejected = rejected; self.serverTick = serverTick
+    }
+}
+
+/// A report the server refused, and why.
+public struct RejectedReport: Sendable, Codable, Equatable {
+    /// The report id.
+    public var id: UUID
+    /// What is wrong with it.
+    public var reason: String
+    /// Creates a rejection.
+    public init(id: UUID, reason: String) { self.id = id; self.reason = reason }
+}
+
+// MARK: - Delta fetch
+
+/// What a fetch asks for.
+public enum SyncDataType: String, Sendable, Codable, CaseIterable, Hashable {
+    /// Turbulence observations (other aircraft's tile reports).
+    case turbulence
+    /// Nowcast cells, 0–6 h ahead.
+    case nowcast
+    /// Turbulence polygons (GeoJSON).
+    case polygons
+    /// Live flights (last positions).
+    case liveFlights
+}
+
+/// Which area a fetch covers.
+public enum SyncAreaType: String, Sendable, Codable, CaseIterable, Hashable {
+    /// The route corridor polygon.
+    case route
+    /// The map viewport polygon.
+    case viewport
+    /// The whole planet.
+    case global
+}
+
+/// An area: its type and, except for `global`, a polygon ring (≤ 250 vertices, closing vertex optional).
+public struct SyncArea: Sendable, Codable, Hashable {
+    /// Area type.
+    public var type: SyncAreaType
+    /// Polygon ring, degrees; empty for `global`.
+    public var polygon: [LatLng]
+    /// Creates an area.
+    public init(type: SyncAreaType, polygon: [LatLng] = []) { self.type = type; self.polygon = polygon }
+    /// The whole planet.
+    public static let global = SyncArea(type: .global)
+}
+
+/// `POST /v1/fetch` body.
+public struct DeltaFetchRequest: Sendable, Codable, Equatable {
+    /// Data type wanted.
+    public var dataType: SyncDataType
+    /// Area wanted.
+    public var area: SyncArea
+    /// Tick of the last answer for this area × type; nil asks for a full answer.
+    public var sinceTick: Int?
+    /// History window, hours (0.5, 1, 2, 4, 6).
+    public var historyHours: Double
+    /// Lowest altitude layer wanted (thousands of feet), inclusive.
+    public var minLayer: Int
+    /// Highest altitude layer wanted (thousands of feet), inclusive.
+    public var maxLayer: Int
+    /// Viewer aircraft class (polygons are drawn at this class's severity).
+    public var viewerClass: AircraftClass
+    /// Creates a request.
+    public init(
+        dataType: SyncDataType, area: SyncArea, sinceTick: Int? = nil, historyHours: Double = EddyWire.defaultHistoryHours,
+        minLayer: Int = 0, maxLayer: Int = 60, viewerClass: AircraftClass = .medium
+    ) {
+        self.dataType = dataType; self.area = area; self.sinceTick = sinceTick; self.historyHours = historyHours
+        self.minLayer = minLayer; self.maxLayer = maxLayer; self.viewerClass = viewerClass
+    }
+}
+
+/// A turbulence observation as the server sends it: a tile report plus who (anonymised) and when it arrived.
+public struct Observation: Sendable, Codable, Equatable, Hashable {
+    /// The report (its id is the idempotency id the reporter chose).
+    public var report: TileReport
+    /// Anonymised reporter id (stable per airline × user, not reversible).
+    public var reporterId: String
+    /// Server tick at which the server received it.
+    public var tick: Int
+    /// Creates an observation.
+    public init(report: TileReport, reporterId: String, tick: Int) {
+        self.report = report; self.reporterId = reporterId; self.tick = tick
+    }
+}
+
+/// One nowcast cell: predicted EDR in a tile for one forecast hour.
+public struct NowcastCell: Sendable, Codable, Equatable, Hashable {
+    /// Tile.
+    public var tile: TileID
+    /// Forecast hour 0…6.
+    public var forecastHour: Int
+    /// Valid time, Unix seconds (issue time + forecast hour).
+    public var validTime: Double
+    /// Issue time, Unix seconds (start of the hour).
+    public var issueTime: Double
+    /// Predicted EDR, m^(2/3) s^-1.
+    public var edr: Double
+    /// Creates a cell.
+    public init(tile: TileID, forecastHour: Int, validTime: Double, issueTime: Double, edr: Double) {
+        self.tile = tile; self.forecastHour = forecastHour; self.validTime = validTime; self.issueTime = issueTime
+        self.edr = edr
+    }
+}
+
+/// A live flight: another aircraft's last reported position.
+public struct LiveFlight: Sendable, Codable, Equatable, Hashable {
+    /// Flight id (callsign or any per-flight id).
+    public var flightId: String
+    /// Aircraft ICAO type, e.g. `B738`.
+    public var aircraftType: String
+    /// Latitude, degrees.
+    public var lat: Double
+    /// Longitude, degrees.
+    public var lng: Double
+    /// Altitude, feet.
+    public var altitudeFeet: Double
+    /// True heading, degrees.
+    public var headingDegrees: Double
+    /// Ground speed, knots.
+    public var speedKnots: Double
+    /// Position time, Unix seconds.
+    public var time: Double
+    /// Creates a live flight.
+    public init(
+        flightId: String, aircraftType: String, lat: Double, lng: Double, altitudeFeet: Double,
+        headingDegrees: Double, speedKnots: Double, time: Double
+    ) {
+        self.flightId = flightId; self.aircraftType = aircraftType; self.lat = lat; self.lng = lng
+        self.altitudeFeet = altitudeFeet; self.headingDegrees = headingDegrees; self.speedKnots = speedKnots
+        self.time = time
+    }
+}
+
+/// `POST /v1/position` body: own position for the live-flights layer.
+public typealias PositionUpload = LiveFlight
+
+/// A GeoJSON (RFC 7946) polygon feature of merged tiles.
+public struct PolygonFeature: Sendable, Codable, Equatable {
+    /// Always `Feature`.
+    public var type: String
+    /// Geometry.
+    public var geometry: PolygonGeometry
+    /// Properties.
+    public var properties: PolygonProperties
+    /// Creates a feature.
+    public init(geometry: PolygonGeometry, properties: PolygonProperties) {
+        self.type = "Feature"; self.geometry = geometry; self.properties = properties
+    }
+}
+
+/// GeoJSON Polygon geometry: rings of `[lng, lat]` positions, first ring outer, closed.
+public struct PolygonGeometry: Sendable, Codable, Equatable {
+    /// Always `Polygon`.
+    public var type: String
+    /// Rings (outer first), each closed (`first == last`), positions `[lng, lat]` in degrees.
+    public var coordinates: [[[Double]]]
+    /// Creates a geometry.
+    public init(coordinates: [[[Double]]]) { self.type = "Polygon"; self.coordinates = coordinates }
+}
+
+/// Properties of a turbulence polygon.
+public struct PolygonProperties: Sendable, Codable, Equatable {
+    /// Severity name (as `Severity.name`) for the viewer class of the request.
+    public var severity: String
+    /// Lowest layer of the band (thousands of feet).
+    public var layerMin: Int
+    /// Highest layer of the band (thousands of feet).
+    public var layerMax: Int
+    /// History window, hours.
+    public var historyHours: Double
+    /// Worst peak EDR among the merged tiles.
+    public var edrPeak: Double
+    /// Number of tiles merged.
+    public var tileCount: Int
+    /// Creates properties.
+    public init(severity: String, layerMin: Int, layerMax: Int, historyHours: Double, edrPeak: Double, tileCount: Int) {
+        self.severity = severity; self.layerMin = layerMin; self.layerMax = layerMax; self.historyHours = historyHours
+        self.edrPeak = edrPeak; self.tileCount = tileCount
+    }
+}
+
+/// A GeoJSON FeatureCollection of turbulence polygons.
+public struct PolygonCollection: Sendable, Codable, Equatable {
+    /// Always `FeatureCollection`.
+    public var type: String
+    /// Features.
+    public var features: [PolygonFeature]
+    /// Creates a collection.
+    public init(features: [PolygonFeature]) { self.type = "FeatureCollection"; self.features = features }
+}
+
+/// `POST /v1/fetch` answer. Exactly the array matching `dataType` is filled (others empty / nil).
+public struct DeltaFetchResponse: Sendable, Codable, Equatable {
+    /// Data type answered.
+    public var dataType: SyncDataType
+    /// Server tick of this answer: send it as `sinceTick` next time.
+    public var serverTick: Int
+    /// True when this is a full answer (first fetch, tick too old, or a type always sent whole):
+    /// the client replaces what it holds for this area × type instead of merging.
+    public var full: Bool
+    /// Observations (turbulence).
+    public var observations: [Observation]
+    /// Nowcast cells of the latest issue (nowcast).
+    public var nowcast: [NowcastCell]
+    /// Polygons (polygons); nil when unchanged since `sinceTick`.
+    public var polygons: PolygonCollection?
+    /// Live flights (liveFlights).
+    public var liveFlights: [LiveFlight]
+    /// Creates a response.
+    public init(
+        dataType: SyncDataType, serverTick: Int, full: Bool, observations: [Observation] = [],
+        nowcast: [NowcastCell] = [], polygons: PolygonCollection? = nil, liveFlights: [LiveFlight] = []
+    ) {
+        self.dataType = dataType; self.serverTick = serverTick; self.full = full; self.observations = observations
+        self.nowcast = nowcast; self.polygons = polygons; self.liveFlights = liveFlights
+    }
+
+    /// Number of items carried (observations, cells, features or flights).
+    public var itemCount: Int {
+        observations.count + nowcast.count + (polygons?.features.count ?? 0) + liveFlights.count
+    }
+}
+
+/// `GET /v1/tick` answer.
+public struct TickResponse: Sendable, Codable, Equatable {
+    /// Current server tick.
+    public var serverTick: Int
+    /// Server time, Unix seconds.
+    public var serverTime: Double
+    /// Creates a response.
+    public init(serverTick: Int, serverTime: Double) { self.serverTick = serverTick; self.serverTime = serverTime }
+}
+
+/// Error body of every non-2xx answer.
+public struct ErrorBody: Sendable, Codable, Equatable {
+    /// Machine-readable code (`sessionExpired`, `keyRevoked`, `clientTooOld`, `rateLimited`, `badRequest`, …).
+    public var error: String
+    /// Human-readable explanation (never contains secrets).
+    public var message: String
+    /// Seconds to wait before retrying (429 and 503 only).
+    public var retryAfterSeconds: Double?
+    /// Creates an error body.
+    public init(error: String, message: String, retryAfterSeconds: Double? = nil) {
+        self.error = error; self.message = message; self.retryAfterSeconds = retryAfterSeconds
+    }
+}
+
+/// Semantic version comparison for `clientVersion` (`MAJOR.MINOR.PATCH`, missing parts are 0).
+public struct WireVersion: Sendable, Comparable, CustomStringConvertible {
+    /// Numeric parts.
+    public var parts: [Int]
+    /// Parses `1.2.3`; nil when a part is not a non-negative integer or there are more than 3.
+    public init?(_ text: String) {
+        let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(pieces.count) else { return nil }
+        var parts: [Int] = []
+        for piece in pieces {
+            guard let value = Int(piece), value >= 0 else { return nil }
+            parts.append(value)
+        }
+        while parts.count < 3 { parts.append(0) }
+        self.parts = parts
+    }
+    /// Lexicographic order of the parts.
+    public static func < (lhs: WireVersion, rhs: WireVersion) -> Bool { lhs.parts.lexicographicallyPrecedes(rhs.parts) }
+    /// `MAJOR.MINOR.PATCH`.
+    public var description: String { parts.map(String.init).joined(separator: ".") }
+}
+
+/// Geometry helpers both sides use for areas.
+public enum AreaGeometry {
+    /// Whether `point` lies inside the ring `polygon` (even-odd rule, planar in degrees; the ring may be open or closed).
+    public static func contains(_ polygon: [LatLng], _ point: LatLng) -> Bool {
+        guard polygon.count >= 3 else { return false }
+        var inside = false
+        var j = polygon.count - 1
+        for i in 0..<polygon.count {
+            let a = polygon[i], b = polygon[j]
+            if (a.lat > point.lat) != (b.lat > point.lat) {
+                let crossLng = (b.lng - a.lng) * (point.lat - a.lat) / (b.lat - a.lat) + a.lng
+                if point.lng < crossLng { inside.toggle() }
+            }
+            j = i
+        }
+        return inside
+    }
+
+    /// Bounding box (minLat, maxLat, minLng, maxLng) of a ring.
+    public static func boundingBox(_ polygon: [LatLng]) -> (minLat: Double, maxLat: Double, minLng: Double, maxLng: Double) {
+        var box = (minLat: Double.infinity, maxLat: -Double.infinity, minLng: Double.infinity, maxLng: -Double.infinity)
+        for p in polygon {
+            box.minLat = min(box.minLat, p.lat); box.maxLat = max(box.maxLat, p.lat)
+            box.minLng = min(box.minLng, p.lng); box.maxLng = max(box.maxLng, p.lng)
+        }
+        return box
+    }
+
+    /// A corridor polygon around a route polyline: `halfWidthNM` each side, as one ring (flat-earth per segment, fine ≤ 250 NM).
+    ///
+    /// The ring goes out along the left offsets and back along the right offsets; vertices = 2 × route points.
+    public static func corridor(route: [LatLng], halfWidthNM: Double) -> [LatLng] {
+        guard route.count >= 2 else { return [] }
+        let degPerNM = 1.0 / 60.0
+        var left: [LatLng] = [], right: [LatLng] = []
+        for (i, p) in route.enumerated() {
+            let a = route[max(0, i - 1)], b = route[min(route.count - 1, i + 1)]
+            let cosLat = max(0.01, cos(p.lat * .pi / 180))
+            let dx = (b.lng - a.lng) * cosLat, dy = b.lat - a.lat
+            let length = max(1e-12, (dx * dx + dy * dy).squareRoot())
+            let nx = -dy / length, ny = dx / length   // unit normal (east, north)
+            let offLat = ny * halfWidthNM * degPerNM, offLng = nx * halfWidthNM * degPerNM / cosLat
+            left.append(LatLng(lat: p.lat + offLat, lng: p.lng + offLng))
+            right.append(LatLng(lat: p.lat - offLat, lng: p.lng - offLng))
+        }
+        return left + right.reversed()
+    }
+}
