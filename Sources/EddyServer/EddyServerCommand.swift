@@ -1,0 +1,130 @@
+import ArgumentParser
+import EddyProtocol
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `eddy-server`: the reference sync server (serve, keys, openapi).
+@main
+struct EddyServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eddy-server",
+        abstract: "Eddy reference sync server (Hummingbird 2, SQLite).",
+        subcommands: [Serve.self, Keys.self, PrintOpenAPI.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Options shared by every subcommand that opens the database.
+struct DatabaseOption: ParsableArguments {
+    @Option(name: .long, help: "SQLite database path (created when missing).")
+    var db: String = "eddy-server.sqlite"
+}
+
+/// `eddy-server serve`.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the sync API (default).")
+
+    @OptionGroup var database: DatabaseOption
+    @Option(help: "Address to bind (loopback by default).") var host: String = "127.0.0.1"
+    @Option(help: "TCP port (0 picks a free one; the chosen port is printed).") var port: Int = 8080
+    @Option(help: "Tick length, seconds.") var tickSeconds: Double = 60
+    @Option(help: "Session lifetime, seconds.") var sessionTtl: Double = 3600
+    @Option(help: "Requests per session per minute (0 disables).") var rateLimit: Double = 600
+    @Option(help: "Requests a session may burst.") var rateBurst: Int = 60
+    @Option(help: "Oldest accepted client version.") var minClientVersion: String = "1.0.0"
+    @Option(help: "Nowcast issue interval, seconds.") var nowcastInterval: Double = 3600
+    @Option(help: "Largest request body, bytes.") var maxRequestBytes: Int = 1 << 20
+    @Option(help: "Log level (trace, debug, info, notice, warning, error, critical).") var logLevel: String = "info"
+    @Flag(help: "Enable /v1/_test/* fault injection (tests only).") var testHooks = false
+
+    mutating func validate() throws {
+        guard WireVersion(minClientVersion) != nil else { throw ValidationError("--min-client-version must look like 1.2.3") }
+        guard tickSeconds > 0, sessionTtl > 0, nowcastInterval > 0 else { throw ValidationError("durations must be positive") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "eddy-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        var options = ServerOptions()
+        options.tickSeconds = tickSeconds
+        options.sessionTTLSeconds = sessionTtl
+        options.rateLimitPerMinute = rateLimit
+        options.rateLimitBurst = rateBurst
+        options.minimumClientVersion = WireVersion(minClientVersion)!
+        options.nowcastIntervalSeconds = nowcastInterval
+        options.testHooks = testHooks
+        options.settings.tickSeconds = tickSeconds
+        options.settings.maxRequestBytes = maxRequestBytes
+        let service = try SyncService(
+            database: ServerDatabase(path: database.db), geometry: H3CellGeometry(), clock: SystemServerClock(),
+            options: options, logger: logger)
+        let routes = HTTPRoutes(service: service)
+        let app = Application(
+            router: routes.router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "eddy-server"),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                FileHandle.standardOutput.write(Data("eddy-server listening on \(host):\(bound)\n".utf8))
+            },
+            logger: logger
+        )
+        try await app.runService()
+    }
+}
+
+/// `eddy-server keys add|list|revoke`.
+struct Keys: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage API keys.", subcommands: [Add.self, List.self, Revoke.self])
+
+    /// `keys add`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a key for an airline; prints the key once.")
+        @OptionGroup var database: DatabaseOption
+        @Option(help: "Airline ICAO code (3 characters).") var airline: String
+        @Option(help: "Label for the operator.") var label: String = ""
+
+        func run() throws {
+            guard airline.count == 3, airline.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+                throw ValidationError("--airline must be a 3-character ICAO code in upper case, e.g. DAL")
+            }
+            let db = try ServerDatabase(path: database.db)
+            let (key, record) = try db.addKey(airline: airline, label: label, now: Date().timeIntervalSince1970)
+            print("id \(record.id) airline \(record.airline) key \(key)")
+        }
+    }
+
+    /// `keys list`.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List keys (prefix only, never the full key).")
+        @OptionGroup var database: DatabaseOption
+
+        func run() throws {
+            for key in try ServerDatabase(path: database.db).listKeys() {
+                print("\(key.id)\t\(key.airline)\t\(key.prefix)…\t\(key.active ? "active" : "revoked")\t\(key.label)")
+            }
+        }
+    }
+
+    /// `keys revoke`.
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a key: its sessions get 403 from now on.")
+        @OptionGroup var database: DatabaseOption
+        @Argument(help: "Key id (from `keys list`).") var id: Int64
+
+        func run() throws {
+            try ServerDatabase(path: database.db).revokeKey(id: id)
+            print("revoked \(id)")
+        }
+    }
+}
+
+/// `eddy-server openapi`: prints the OpenAPI document the server serves at `/openapi.yaml`.
+struct PrintOpenAPI: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "openapi", abstract: "Print the OpenAPI 3.1 document.")
+    func run() { print(OpenAPIDocument.yaml, terminator: "") }
+}

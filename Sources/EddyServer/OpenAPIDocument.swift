@@ -1,0 +1,340 @@
+/// The OpenAPI 3.1 document served at `/openapi.yaml` (docs/openapi.yaml is this text, written by `eddy-server openapi`).
+enum OpenAPIDocument {
+    /// The YAML text.
+    static let yaml = #"""
+openapi: 3.1.0
+info:
+  title: Eddy sync API
+  version: 1.0.0
+  description: |
+    Turbulence report sync between Eddy clients and eddy-server. JSON over HTTP(S); responses over 1 KiB
+    are gzip-compressed when the client sends `Accept-Encoding: gzip`. Times are Unix epoch seconds, EDR is
+    m^(2/3) s^-1, coordinates are WGS-84 degrees. See docs/protocol.md.
+servers:
+  - url: http://127.0.0.1:8080
+security:
+  - bearer: []
+paths:
+  /health:
+    get:
+      summary: Liveness probe.
+      security: []
+      responses:
+        '200':
+          description: Alive.
+          content:
+            text/plain:
+              schema: {type: string}
+  /v1/tick:
+    get:
+      summary: Current server tick.
+      security: []
+      responses:
+        '200':
+          description: The tick.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/TickResponse'}
+        '400': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '426': {$ref: '#/components/responses/Error'}
+  /v1/session:
+    post:
+      summary: Start a session with an API key.
+      security: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/SessionStartRequest'}
+      responses:
+        '200':
+          description: Session started.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/SessionStartResponse'}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '403': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '426': {$ref: '#/components/responses/Error'}
+  /v1/reports:
+    post:
+      summary: Upload own tile reports (idempotent by report id).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/ReportBatch'}
+      responses:
+        '200':
+          description: Which reports the server now holds.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/ReportBatchAck'}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '403': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '426': {$ref: '#/components/responses/Error'}
+        '429': {$ref: '#/components/responses/RateLimited'}
+  /v1/fetch:
+    post:
+      summary: Delta fetch of one data type for one area since a server tick.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/DeltaFetchRequest'}
+      responses:
+        '200':
+          description: Items changed since `sinceTick`, or everything when `full`.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/DeltaFetchResponse'}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '403': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '426': {$ref: '#/components/responses/Error'}
+        '429': {$ref: '#/components/responses/RateLimited'}
+  /v1/position:
+    post:
+      summary: Upload own position for the live-flights layer.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/LiveFlight'}
+      responses:
+        '200':
+          description: Stored.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/TickResponse'}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+        '403': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '426': {$ref: '#/components/responses/Error'}
+        '429': {$ref: '#/components/responses/RateLimited'}
+components:
+  securitySchemes:
+    bearer:
+      type: http
+      scheme: bearer
+  responses:
+    Error:
+      description: Error (see `error` for the code).
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/ErrorBody'}
+    RateLimited:
+      description: Too many requests; retry after the `Retry-After` seconds.
+      headers:
+        Retry-After:
+          schema: {type: string}
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/ErrorBody'}
+  schemas:
+    ErrorBody:
+      type: object
+      required: [error, message]
+      properties:
+        error: {type: string}
+        message: {type: string}
+        retryAfterSeconds: {type: number}
+    TickResponse:
+      type: object
+      required: [serverTick, serverTime]
+      properties:
+        serverTick: {type: integer, minimum: 0}
+        serverTime: {type: number}
+    LatLng:
+      type: object
+      required: [lat, lng]
+      properties:
+        lat: {type: number}
+        lng: {type: number}
+    AircraftClass:
+      type: string
+      enum: [small, medium, large]
+    SessionStartRequest:
+      type: object
+      required: [apiKey, airline, userId, clientVersion]
+      properties:
+        apiKey: {type: string}
+        airline: {type: string, description: 'Company ICAO code, 3 upper-case characters.'}
+        userId: {type: string}
+        clientVersion: {type: string, description: 'MAJOR.MINOR.PATCH'}
+    ServerSettings:
+      type: object
+      required: [minimalIntervalSeconds, mediumIntervalSeconds, fastIntervalSeconds, tickSeconds,
+                 fullRefreshAfterTicks, maxReportsPerBatch, maxRequestBytes, liveFlightExpirySeconds]
+      properties:
+        minimalIntervalSeconds: {type: number}
+        mediumIntervalSeconds: {type: number}
+        fastIntervalSeconds: {type: number}
+        tickSeconds: {type: number}
+        fullRefreshAfterTicks: {type: integer}
+        maxReportsPerBatch: {type: integer}
+        maxRequestBytes: {type: integer}
+        liveFlightExpirySeconds: {type: number}
+    SessionStartResponse:
+      type: object
+      required: [token, expiresAt, serverTick, settings]
+      properties:
+        token: {type: string}
+        expiresAt: {type: number}
+        serverTick: {type: integer}
+        settings: {$ref: '#/components/schemas/ServerSettings'}
+    TileID:
+      type: object
+      required: [h3, layer]
+      properties:
+        h3: {type: integer, minimum: 0, description: 'H3 resolution-5 cell index as an unsigned 64-bit integer.'}
+        layer: {type: integer, description: 'floor(altitude feet / 1000).'}
+    TileReport:
+      type: object
+      required: [id, tile, enterTime, exitTime, edrPeak, edrMedian, reporterClass]
+      properties:
+        id: {type: string, format: uuid}
+        tile: {$ref: '#/components/schemas/TileID'}
+        enterTime: {type: number}
+        exitTime: {type: number}
+        edrPeak: {type: number}
+        edrMedian: {type: number}
+        reporterClass: {$ref: '#/components/schemas/AircraftClass'}
+    ReportBatch:
+      type: object
+      required: [reports]
+      properties:
+        reports:
+          type: array
+          maxItems: 1000
+          items: {$ref: '#/components/schemas/TileReport'}
+    RejectedReport:
+      type: object
+      required: [id, reason]
+      properties:
+        id: {type: string, format: uuid}
+        reason: {type: string}
+    ReportBatchAck:
+      type: object
+      required: [acceptedIds, newCount, duplicateCount, rejected, serverTick]
+      properties:
+        acceptedIds:
+          type: array
+          items: {type: string, format: uuid}
+        newCount: {type: integer, minimum: 0}
+        duplicateCount: {type: integer, minimum: 0}
+        rejected:
+          type: array
+          items: {$ref: '#/components/schemas/RejectedReport'}
+        serverTick: {type: integer}
+    SyncArea:
+      type: object
+      required: [type, polygon]
+      properties:
+        type: {type: string, enum: [route, viewport, global]}
+        polygon:
+          type: array
+          maxItems: 251
+          items: {$ref: '#/components/schemas/LatLng'}
+    DeltaFetchRequest:
+      type: object
+      required: [dataType, area, historyHours, minLayer, maxLayer, viewerClass]
+      properties:
+        dataType: {type: string, enum: [turbulence, nowcast, polygons, liveFlights]}
+        area: {$ref: '#/components/schemas/SyncArea'}
+        sinceTick: {type: [integer, 'null']}
+        historyHours: {type: number, enum: [0.5, 1, 2, 4, 6]}
+        minLayer: {type: integer}
+        maxLayer: {type: integer}
+        viewerClass: {$ref: '#/components/schemas/AircraftClass'}
+    Observation:
+      type: object
+      required: [report, reporterId, tick]
+      properties:
+        report: {$ref: '#/components/schemas/TileReport'}
+        reporterId: {type: string}
+        tick: {type: integer}
+    NowcastCell:
+      type: object
+      required: [tile, forecastHour, validTime, issueTime, edr]
+      properties:
+        tile: {$ref: '#/components/schemas/TileID'}
+        forecastHour: {type: integer, minimum: 0, maximum: 6}
+        validTime: {type: number}
+        issueTime: {type: number}
+        edr: {type: number}
+    LiveFlight:
+      type: object
+      required: [flightId, aircraftType, lat, lng, altitudeFeet, headingDegrees, speedKnots, time]
+      properties:
+        flightId: {type: string}
+        aircraftType: {type: string}
+        lat: {type: number}
+        lng: {type: number}
+        altitudeFeet: {type: number}
+        headingDegrees: {type: number}
+        speedKnots: {type: number}
+        time: {type: number}
+    PolygonFeature:
+      type: object
+      required: [type, geometry, properties]
+      properties:
+        type: {const: Feature}
+        geometry:
+          type: object
+          required: [type, coordinates]
+          properties:
+            type: {const: Polygon}
+            coordinates:
+              type: array
+              items:
+                type: array
+                minItems: 4
+                items:
+                  type: array
+                  minItems: 2
+                  maxItems: 2
+                  items: {type: number}
+        properties:
+          type: object
+          required: [severity, layerMin, layerMax, historyHours, edrPeak, tileCount]
+          properties:
+            severity: {type: string, enum: [none, light, lightModerate, moderate, moderateSevere, severe]}
+            layerMin: {type: integer}
+            layerMax: {type: integer}
+            historyHours: {type: number}
+            edrPeak: {type: number}
+            tileCount: {type: integer, minimum: 1}
+    PolygonCollection:
+      type: object
+      required: [type, features]
+      properties:
+        type: {const: FeatureCollection}
+        features:
+          type: array
+          items: {$ref: '#/components/schemas/PolygonFeature'}
+    DeltaFetchResponse:
+      type: object
+      required: [dataType, serverTick, full, observations, nowcast, liveFlights]
+      properties:
+        dataType: {type: string, enum: [turbulence, nowcast, polygons, liveFlights]}
+        serverTick: {type: integer}
+        full: {type: boolean}
+        observations:
+          type: array
+          items: {$ref: '#/components/schemas/Observation'}
+        nowcast:
+          type: array
+          items: {$ref: '#/components/schemas/NowcastCell'}
+        polygons: {$ref: '#/components/schemas/PolygonCollection'}
+        liveFlights:
+          type: array
+          items: {$ref: '#/components/schemas/LiveFlight'}
+"""#
+}

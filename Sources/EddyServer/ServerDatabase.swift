@@ -1,0 +1,377 @@
+import EddyCore
+import EddyProtocol
+import Foundation
+import GRDB
+
+/// An API key as the operator sees it (`eddy-server keys list`).
+struct APIKeyRecord: Sendable, Equatable {
+    /// Row id (what `keys revoke` takes).
+    var id: Int64
+    /// Company ICAO code the key belongs to.
+    var airline: String
+    /// Operator's label.
+    var label: String
+    /// First characters of the key (safe to show).
+    var prefix: String
+    /// False once revoked.
+    var active: Bool
+    /// Creation time, Unix seconds.
+    var createdAt: Double
+}
+
+/// A live session (bearer token → who).
+struct SessionRecord: Sendable {
+    /// Bearer token (secret).
+    var token: String
+    /// Key the session was opened with.
+    var keyId: Int64
+    /// Company ICAO code.
+    var airline: String
+    /// Anonymised reporter id.
+    var reporterId: String
+    /// Expiry, Unix seconds.
+    var expiresAt: Double
+    /// Whether the key is still active.
+    var keyActive: Bool
+}
+
+/// Errors of the server database layer.
+enum ServerDatabaseError: Error, CustomStringConvertible {
+    /// The key id given to `keys revoke` does not exist.
+    case unknownKey(Int64)
+    /// Description.
+    var description: String {
+        switch self {
+        case .unknownKey(let id): "no API key with id \(id); run `eddy-server keys list` to see the ids"
+        }
+    }
+}
+
+/// The server's SQLite database (WAL; one writer, concurrent readers). Schema is the server's own.
+final class ServerDatabase: Sendable {
+    let pool: DatabasePool
+
+    /// Opens (creating and migrating when needed) the database at `path`.
+    init(path: String) throws {
+        var config = Configuration()
+        config.busyMode = .timeout(5)
+        pool = try DatabasePool(path: path, configuration: config)
+        try Self.migrator.migrate(pool)
+        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE api_keys (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, airline TEXT NOT NULL,
+                    label TEXT NOT NULL, active INTEGER NOT NULL, created_at REAL NOT NULL);
+                CREATE TABLE reporters (
+                    airline TEXT NOT NULL, user_id TEXT NOT NULL, reporter_id TEXT NOT NULL UNIQUE,
+                    PRIMARY KEY (airline, user_id));
+                CREATE TABLE sessions (
+                    token TEXT PRIMARY KEY, key_id INTEGER NOT NULL REFERENCES api_keys(id), airline TEXT NOT NULL,
+                    reporter_id TEXT NOT NULL, expires_at REAL NOT NULL, created_at REAL NOT NULL);
+                CREATE TABLE observations (
+                    id TEXT PRIMARY KEY, h3 INTEGER NOT NULL, layer INTEGER NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL,
+                    enter_time REAL NOT NULL, exit_time REAL NOT NULL, edr_peak REAL NOT NULL, edr_median REAL NOT NULL,
+                    reporter_class TEXT NOT NULL, reporter_id TEXT NOT NULL, tick INTEGER NOT NULL, received_at REAL NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX observations_tick ON observations(tick);
+                CREATE INDEX observations_lat ON observations(lat, lng);
+                CREATE INDEX observations_exit ON observations(exit_time);
+                CREATE TABLE nowcast (
+                    issue_time REAL NOT NULL, h3 INTEGER NOT NULL, layer INTEGER NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL,
+                    forecast_hour INTEGER NOT NULL, edr REAL NOT NULL, tick INTEGER NOT NULL,
+                    PRIMARY KEY (issue_time, h3, layer, forecast_hour));
+                CREATE TABLE nowcast_issues (issue_time REAL PRIMARY KEY, tick INTEGER NOT NULL);
+                CREATE TABLE flights (
+                    flight_id TEXT PRIMARY KEY, reporter_id TEXT NOT NULL, aircraft_type TEXT NOT NULL,
+                    lat REAL NOT NULL, lng REAL NOT NULL, altitude_feet REAL NOT NULL, heading REAL NOT NULL,
+                    speed_knots REAL NOT NULL, time REAL NOT NULL, updated_at REAL NOT NULL);
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: meta
+
+    /// The tick epoch (Unix seconds), set once when the database is created.
+    func tickEpoch(now: Double) throws -> Double {
+        try pool.write { db in
+            if let value = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'tick_epoch'"), let epoch = Double(value) {
+                return epoch
+            }
+            let epoch = now.rounded(.down)
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('tick_epoch', ?)", arguments: [String(epoch)])
+            return epoch
+        }
+    }
+
+    // MARK: keys
+
+    /// Adds a key for `airline`; returns the key (shown once) and its record.
+    func addKey(airline: String, label: String, now: Double) throws -> (key: String, record: APIKeyRecord) {
+        let key = "eddy_" + Self.randomHex(bytes: 24)
+        let id = try pool.write { db -> Int64 in
+            try db.execute(
+                sql: "INSERT INTO api_keys (key, airline, label, active, created_at) VALUES (?, ?, ?, 1, ?)",
+                arguments: [key, airline, label, now])
+            return db.lastInsertedRowID
+        }
+        return (key, APIKeyRecord(id: id, airline: airline, label: label, prefix: String(key.prefix(10)), active: true, createdAt: now))
+    }
+
+    /// Every key, oldest first.
+    func listKeys() throws -> [APIKeyRecord] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, key, airline, label, active, created_at FROM api_keys ORDER BY id").map { row in
+                let key: String = row["key"]
+                return APIKeyRecord(
+                    id: row["id"], airline: row["airline"], label: row["label"], prefix: String(key.prefix(10)),
+                    active: row["active"], createdAt: row["created_at"])
+            }
+        }
+    }
+
+    /// Revokes a key: its sessions get 403 from now on.
+    func revokeKey(id: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE api_keys SET active = 0 WHERE id = ?", arguments: [id])
+            if db.changesCount == 0 { throw ServerDatabaseError.unknownKey(id) }
+        }
+    }
+
+    /// Looks a key up: (id, airline, active) or nil.
+    func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, airline, active FROM api_keys WHERE key = ?", arguments: [key]) else {
+                return nil
+            }
+            return (row["id"], row["airline"], row["active"])
+        }
+    }
+
+    // MARK: sessions
+
+    /// Opens a session; the reporter id is random per airline × user and kept (not derived from the user id).
+    func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord {
+        let token = Self.randomHex(bytes: 32)
+        return try await pool.write { db in
+            let reporterId: String
+            if let existing = try String.fetchOne(
+                db, sql: "SELECT reporter_id FROM reporters WHERE airline = ? AND user_id = ?", arguments: [airline, userId]) {
+                reporterId = existing
+            } else {
+                reporterId = "r_" + Self.randomHex(bytes: 8)
+                try db.execute(
+                    sql: "INSERT INTO reporters (airline, user_id, reporter_id) VALUES (?, ?, ?)",
+                    arguments: [airline, userId, reporterId])
+            }
+            try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [now - 86_400])
+            try db.execute(
+                sql: "INSERT INTO sessions (token, key_id, airline, reporter_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [token, keyId, airline, reporterId, now + ttl, now])
+            return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporterId, expiresAt: now + ttl, keyActive: true)
+        }
+    }
+
+    /// The session for a token, with its key's state; nil when unknown.
+    func session(token: String) async throws -> SessionRecord? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
+                FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = ?
+                """, arguments: [token]) else { return nil }
+            return SessionRecord(
+                token: row[0], keyId: row[1], airline: row[2], reporterId: row[3], expiresAt: row[4], keyActive: row[5])
+        }
+    }
+
+    /// Test hook: expires every session now.
+    func expireAllSessions(now: Double) async throws {
+        try await pool.write { db in try db.execute(sql: "UPDATE sessions SET expires_at = ?", arguments: [now - 1]) }
+    }
+
+    // MARK: observations
+
+    /// One validated report ready to insert.
+    struct IngestRow: Sendable {
+        var report: TileReport
+        var center: LatLng
+    }
+
+    /// Inserts reports (ignoring ids already held); returns the ids that were new.
+    func ingest(_ rows: [IngestRow], reporterId: String, tick: Int, now: Double) async throws -> Set<UUID> {
+        try await pool.write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO observations
+                (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            var fresh = Set<UUID>()
+            for row in rows {
+                let r = row.report
+                try statement.execute(arguments: [
+                    r.id.uuidString, Int64(bitPattern: r.tile.h3), r.tile.layer, row.center.lat, row.center.lng,
+                    r.enterTime, r.exitTime, r.edrPeak, r.edrMedian, r.reporterClass.rawValue, reporterId, tick, now,
+                ])
+                if db.changesCount > 0 { fresh.insert(r.id) }
+            }
+            return fresh
+        }
+    }
+
+    /// Area / window / layer / tick filter shared by the fetch queries.
+    struct ObservationFilter: Sendable {
+        var polygon: [LatLng]?
+        var minExitTime: Double
+        var minLayer: Int
+        var maxLayer: Int
+        var minTick: Int?
+    }
+
+    /// Observations matching `filter`, ordered by tick then id.
+    func observations(_ filter: ObservationFilter) async throws -> [Observation] {
+        try await pool.read { db in
+            var sql = """
+                SELECT id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick
+                FROM observations WHERE exit_time >= ? AND layer BETWEEN ? AND ?
+                """
+            var arguments: StatementArguments = [filter.minExitTime, filter.minLayer, filter.maxLayer]
+            if let minTick = filter.minTick {
+                sql += " AND tick >= ?"
+                arguments += [minTick]
+            }
+            if let polygon = filter.polygon {
+                let box = AreaGeometry.boundingBox(polygon)
+                sql += " AND lat BETWEEN ? AND ? AND lng BETWEEN ? AND ?"
+                arguments += [box.minLat, box.maxLat, box.minLng, box.maxLng]
+            }
+            sql += " ORDER BY tick, id"
+            var result: [Observation] = []
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try cursor.next() {
+                if let polygon = filter.polygon, !AreaGeometry.contains(polygon, LatLng(lat: row[3], lng: row[4])) { continue }
+                let idText: String = row[0]
+                guard let id = UUID(uuidString: idText), let reporterClass = AircraftClass(rawValue: row[9]) else { continue }
+                let h3: Int64 = row[1]
+                let report = TileReport(
+                    id: id, tile: TileID(h3: UInt64(bitPattern: h3), layer: row[2]), enterTime: row[5], exitTime: row[6],
+                    edrPeak: row[7], edrMedian: row[8], reporterClass: reporterClass)
+                result.append(Observation(report: report, reporterId: row[10], tick: row[11]))
+            }
+            return result
+        }
+    }
+
+    /// Whether any observation matching `filter` exists (used to tell polygons unchanged).
+    func hasObservations(_ filter: ObservationFilter) async throws -> Bool {
+        try await !observations(filter).isEmpty
+    }
+
+    /// Tiles (cell, layer, edrPeak, exitTime) of observations with exit time in `[from, to]`, for the nowcast.
+    func nowcastInputs(from: Double, to: Double) async throws -> [NowcastModel.Input] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN ? AND ?",
+                             arguments: [from, to]).map { row in
+                let h3: Int64 = row[0]
+                return NowcastModel.Input(cell: UInt64(bitPattern: h3), layer: row[1], exitTime: row[2], edrPeak: row[3])
+            }
+        }
+    }
+
+    // MARK: nowcast
+
+    /// Latest issue (time, tick), nil before the first.
+    func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1")
+            else { return nil }
+            return (row[0], row[1])
+        }
+    }
+
+    /// Stores an issue, replacing every older one.
+    func storeNowcast(issueTime: Double, tick: Int, cells: [(NowcastModel.Output, LatLng)]) async throws {
+        try await pool.write { db in
+            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM nowcast_issues WHERE issue_time >= ?", arguments: [issueTime]) ?? 0 > 0 {
+                return   // another request issued it first
+            }
+            try db.execute(sql: "DELETE FROM nowcast")
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO nowcast (issue_time, h3, layer, lat, lng, forecast_hour, edr, tick) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for (cell, center) in cells {
+                try statement.execute(arguments: [
+                    issueTime, Int64(bitPattern: cell.cell), cell.layer, center.lat, center.lng, cell.forecastHour, cell.edr, tick,
+                ])
+            }
+            try db.execute(sql: "INSERT INTO nowcast_issues (issue_time, tick) VALUES (?, ?)", arguments: [issueTime, tick])
+        }
+    }
+
+    /// Nowcast cells of the latest issue inside an area and layer range.
+    func nowcast(polygon: [LatLng]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
+        try await pool.read { db in
+            var result: [NowcastCell] = []
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN ? AND ?
+                ORDER BY h3, layer, forecast_hour
+                """, arguments: [minLayer, maxLayer])
+            while let row = try cursor.next() {
+                if let polygon, !AreaGeometry.contains(polygon, LatLng(lat: row[3], lng: row[4])) { continue }
+                let h3: Int64 = row[1]
+                let issueTime: Double = row[0]
+                let hour: Int = row[5]
+                result.append(NowcastCell(
+                    tile: TileID(h3: UInt64(bitPattern: h3), layer: row[2]), forecastHour: hour,
+                    validTime: issueTime + Double(hour) * 3600, issueTime: issueTime, edr: row[6]))
+            }
+            return result
+        }
+    }
+
+    // MARK: flights
+
+    /// Stores a position (one row per flight id) and drops flights older than `expiry` seconds.
+    func upsertFlight(_ flight: LiveFlight, reporterId: String, now: Double, expiry: Double) async throws {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO flights (flight_id, reporter_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(flight_id) DO UPDATE SET reporter_id = excluded.reporter_id, aircraft_type = excluded.aircraft_type,
+                    lat = excluded.lat, lng = excluded.lng, altitude_feet = excluded.altitude_feet, heading = excluded.heading,
+                    speed_knots = excluded.speed_knots, time = excluded.time, updated_at = excluded.updated_at
+                """, arguments: [
+                    flight.flightId, reporterId, flight.aircraftType, flight.lat, flight.lng, flight.altitudeFeet,
+                    flight.headingDegrees, flight.speedKnots, flight.time, now,
+                ])
+            try db.execute(sql: "DELETE FROM flights WHERE updated_at < ?", arguments: [now - expiry])
+        }
+    }
+
+    /// Flights updated in the last `expiry` seconds inside an area, excluding the asking reporter's own.
+    func flights(polygon: [LatLng]?, now: Double, expiry: Double, excludingReporter: String) async throws -> [LiveFlight] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT flight_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time FROM flights
+                WHERE updated_at >= ? AND reporter_id <> ? ORDER BY flight_id
+                """, arguments: [now - expiry, excludingReporter]).compactMap { row in
+                let flight = LiveFlight(
+                    flightId: row[0], aircraftType: row[1], lat: row[2], lng: row[3], altitudeFeet: row[4],
+                    headingDegrees: row[5], speedKnots: row[6], time: row[7])
+                if let polygon, !AreaGeometry.contains(polygon, LatLng(lat: flight.lat, lng: flight.lng)) { return nil }
+                return flight
+            }
+        }
+    }
+
+    /// Random lower-case hex from the system CSPRNG.
+    static func randomHex(bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}

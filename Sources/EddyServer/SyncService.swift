@@ -1,0 +1,293 @@
+import EddyCore
+import EddyProtocol
+import Foundation
+import Logging
+import Synchronization
+
+/// Where the server reads the time (injectable so tests control ticks, expiry and nowcast issues).
+protocol ServerClock: Sendable {
+    /// Now, Unix seconds.
+    func now() -> Double
+}
+
+/// The wall clock.
+struct SystemServerClock: ServerClock {
+    /// Now, Unix seconds.
+    func now() -> Double { Date().timeIntervalSince1970 }
+}
+
+/// Server settings (command-line options).
+struct ServerOptions: Sendable {
+    /// Tick length, seconds.
+    var tickSeconds: Double = 60
+    /// Session lifetime, seconds.
+    var sessionTTLSeconds: Double = 3600
+    /// Requests allowed per session per minute (sustained); ≤ 0 disables the limit.
+    var rateLimitPerMinute: Double = 600
+    /// Requests a session may burst.
+    var rateLimitBurst: Int = 60
+    /// Oldest client version accepted.
+    var minimumClientVersion = WireVersion("1.0.0")!
+    /// Nowcast issue interval, seconds (an hour in production).
+    var nowcastIntervalSeconds: Double = 3600
+    /// Layers per polygon band.
+    var polygonLayersPerBand = 5
+    /// Enables `/v1/_test/*` fault-injection endpoints (tests only; never in production).
+    var testHooks = false
+    /// Settings sent to clients.
+    var settings = ServerSettings.defaults
+}
+
+/// A failure answered with an HTTP status and an `ErrorBody`.
+struct APIError: Error {
+    /// HTTP status code.
+    var status: Int
+    /// The body.
+    var body: ErrorBody
+
+    static func badRequest(_ message: String) -> APIError { APIError(status: 400, body: ErrorBody(error: "badRequest", message: message)) }
+    static let missingToken = APIError(status: 401, body: ErrorBody(error: "unauthorized", message: "missing `Authorization: Bearer <token>`; start a session at POST /v1/session"))
+    static let sessionExpired = APIError(status: 401, body: ErrorBody(error: "sessionExpired", message: "the session token is unknown or expired; start a new session"))
+    static let apiKeyInvalid = APIError(status: 401, body: ErrorBody(error: "apiKeyInvalid", message: "the API key is not known to this server"))
+    static let keyRevoked = APIError(status: 403, body: ErrorBody(error: "keyRevoked", message: "the API key or company has been deactivated; recording must stop"))
+    static let airlineMismatch = APIError(status: 403, body: ErrorBody(error: "airlineMismatch", message: "the API key does not belong to this airline"))
+    static func clientTooOld(_ minimum: WireVersion) -> APIError {
+        APIError(status: 426, body: ErrorBody(error: "clientTooOld", message: "client version too old; \(minimum) or newer is required"))
+    }
+    static func tooLarge(_ limit: Int) -> APIError { APIError(status: 413, body: ErrorBody(error: "payloadTooLarge", message: "request body over \(limit) bytes")) }
+    static func rateLimited(_ seconds: Double) -> APIError {
+        APIError(status: 429, body: ErrorBody(error: "rateLimited", message: "too many requests for this session", retryAfterSeconds: seconds.rounded(.up)))
+    }
+}
+
+/// One injected fault (test hooks only).
+struct InjectedFault: Codable, Sendable {
+    /// `status500`, `malformed` (200 with a broken JSON body), `delay` (answer after `seconds`),
+    /// `hangAfterCommit` (process the request, then wait `seconds` before answering).
+    var kind: String
+    /// Seconds for `delay` and `hangAfterCommit`.
+    var seconds: Double?
+    /// Only requests to this path take the fault (any path when nil).
+    var path: String?
+}
+
+/// Body of `POST /v1/_test/faults`.
+struct FaultPlan: Codable, Sendable {
+    /// Faults applied to the next matching requests, in order.
+    var faults: [InjectedFault]
+}
+
+/// The server's behaviour, independent of HTTP framing (the Hummingbird router calls these).
+final class SyncService: Sendable {
+    let database: ServerDatabase
+    let geometry: any CellGeometry
+    let clock: any ServerClock
+    let options: ServerOptions
+    let logger: Logger
+    let tickEpoch: Double
+    let limiter: RateLimiter
+    private let faults = Mutex<[InjectedFault]>([])
+    private let nowcastLock = Mutex<Bool>(false)
+
+    init(database: ServerDatabase, geometry: any CellGeometry, clock: any ServerClock, options: ServerOptions, logger: Logger) throws {
+        self.database = database
+        self.geometry = geometry
+        self.clock = clock
+        self.options = options
+        self.logger = logger
+        self.tickEpoch = try database.tickEpoch(now: clock.now())
+        self.limiter = RateLimiter(perMinute: options.rateLimitPerMinute, burst: options.rateLimitBurst)
+    }
+
+    /// The current tick: whole `tickSeconds` since the database's epoch.
+    func currentTick() -> Int {
+        max(0, Int(((clock.now() - tickEpoch) / options.tickSeconds).rounded(.down)))
+    }
+
+    // MARK: faults (test hooks)
+
+    /// Queues faults.
+    func addFaults(_ plan: FaultPlan) { faults.withLock { $0.append(contentsOf: plan.faults) } }
+
+    /// Takes the next fault matching `path`, if any.
+    func takeFault(path: String) -> InjectedFault? {
+        faults.withLock { queue in
+            guard let index = queue.firstIndex(where: { $0.path == nil || $0.path == path }) else { return nil }
+            return queue.remove(at: index)
+        }
+    }
+
+    // MARK: sessions
+
+    /// Starts a session.
+    func startSession(_ request: SessionStartRequest) async throws -> SessionStartResponse {
+        guard let version = WireVersion(request.clientVersion) else {
+            throw APIError.badRequest("clientVersion must look like 1.2.3")
+        }
+        guard version >= options.minimumClientVersion else { throw APIError.clientTooOld(options.minimumClientVersion) }
+        let airline = request.airline
+        guard airline.count == 3, airline.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            throw APIError.badRequest("airline must be a 3-character ICAO code in upper case")
+        }
+        guard (1...128).contains(request.userId.count) else { throw APIError.badRequest("userId must have 1 to 128 characters") }
+        guard !request.apiKey.isEmpty, request.apiKey.count <= 200, let key = try await database.lookupKey(request.apiKey) else {
+            throw APIError.apiKeyInvalid
+        }
+        guard key.active else { throw APIError.keyRevoked }
+        guard key.airline == airline else { throw APIError.airlineMismatch }
+        let now = clock.now()
+        let session = try await database.openSession(
+            keyId: key.id, airline: airline, userId: request.userId, now: now, ttl: options.sessionTTLSeconds)
+        logger.info("session started", metadata: ["airline": "\(airline)", "reporter": "\(session.reporterId)", "key": "\(key.id)"])
+        return SessionStartResponse(token: session.token, expiresAt: session.expiresAt, serverTick: currentTick(), settings: options.settings)
+    }
+
+    /// Resolves a bearer token to a session, or throws 401 / 403 / 429.
+    func authenticate(authorization: String?) async throws -> SessionRecord {
+        guard let authorization, authorization.hasPrefix("Bearer ") else { throw APIError.missingToken }
+        let token = String(authorization.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        guard !token.isEmpty, token.count <= 200, let session = try await database.session(token: token) else {
+            throw APIError.sessionExpired
+        }
+        guard session.keyActive else { throw APIError.keyRevoked }
+        guard session.expiresAt > clock.now() else { throw APIError.sessionExpired }
+        if let wait = limiter.take(session.token, now: clock.now()) { throw APIError.rateLimited(wait) }
+        return session
+    }
+
+    // MARK: uploads
+
+    /// Ingests a batch (idempotent by report id).
+    func ingest(_ batch: ReportBatch, session: SessionRecord) async throws -> ReportBatchAck {
+        guard batch.reports.count <= options.settings.maxReportsPerBatch else {
+            throw APIError.badRequest("at most \(options.settings.maxReportsPerBatch) reports per batch")
+        }
+        var rows: [ServerDatabase.IngestRow] = []
+        rows.reserveCapacity(batch.reports.count)
+        var rejected: [RejectedReport] = []
+        var seen = Set<UUID>()
+        for report in batch.reports {
+            if let reason = validate(report) {
+                rejected.append(RejectedReport(id: report.id, reason: reason))
+                continue
+            }
+            guard seen.insert(report.id).inserted else { continue }
+            rows.append(.init(report: report, center: geometry.center(of: report.tile.h3)))
+        }
+        let tick = currentTick()
+        let fresh = try await database.ingest(rows, reporterId: session.reporterId, tick: tick, now: clock.now())
+        let accepted = rows.map(\.report.id)
+        return ReportBatchAck(
+            acceptedIds: accepted, newCount: fresh.count, duplicateCount: accepted.count - fresh.count,
+            rejected: rejected, serverTick: tick)
+    }
+
+    /// Why a report is refused, nil when it is fine.
+    func validate(_ report: TileReport) -> String? {
+        guard geometry.isValidCell(report.tile.h3) else { return "tile.h3 is not a valid H3 resolution-5 cell" }
+        guard (-2...99).contains(report.tile.layer) else { return "tile.layer must be in -2...99" }
+        guard report.enterTime.isFinite, report.exitTime.isFinite, report.exitTime >= report.enterTime else {
+            return "exitTime must be finite and not before enterTime"
+        }
+        guard report.exitTime <= clock.now() + 600 else { return "exitTime is in the future" }
+        guard report.edrPeak.isFinite, report.edrMedian.isFinite, (0...2).contains(report.edrPeak), (0...2).contains(report.edrMedian),
+              report.edrMedian <= report.edrPeak
+        else { return "EDR values must be in 0...2 with median ≤ peak" }
+        return nil
+    }
+
+    /// Stores an own position for the live-flights layer.
+    func uploadPosition(_ flight: LiveFlight, session: SessionRecord) async throws {
+        guard (1...32).contains(flight.flightId.count), (1...8).contains(flight.aircraftType.count) else {
+            throw APIError.badRequest("flightId must have 1–32 characters and aircraftType 1–8")
+        }
+        guard (-90...90).contains(flight.lat), (-180...180).contains(flight.lng), (-2000...70000).contains(flight.altitudeFeet),
+              (0...360).contains(flight.headingDegrees), (0...2000).contains(flight.speedKnots), flight.time.isFinite
+        else { throw APIError.badRequest("position out of range (lat, lng, altitudeFeet, headingDegrees, speedKnots)") }
+        try await database.upsertFlight(flight, reporterId: session.reporterId, now: clock.now(), expiry: options.settings.liveFlightExpirySeconds)
+    }
+
+    // MARK: fetch
+
+    /// Answers a delta fetch.
+    func fetch(_ request: DeltaFetchRequest, session: SessionRecord) async throws -> DeltaFetchResponse {
+        let polygon = try validatedPolygon(request.area)
+        guard EddyWire.historyWindowsHours.contains(request.historyHours) else {
+            throw APIError.badRequest("historyHours must be one of 0.5, 1, 2, 4, 6")
+        }
+        guard request.minLayer <= request.maxLayer, (-2...99).contains(request.minLayer), (-2...99).contains(request.maxLayer) else {
+            throw APIError.badRequest("minLayer ≤ maxLayer, both in -2...99 (thousands of feet)")
+        }
+        let tick = currentTick()
+        let now = clock.now()
+        var full = true
+        if let since = request.sinceTick, since >= 0, since <= tick, tick - since <= options.settings.fullRefreshAfterTicks {
+            full = false
+        }
+        var filter = ServerDatabase.ObservationFilter(
+            polygon: polygon, minExitTime: now - request.historyHours * 3600, minLayer: request.minLayer,
+            maxLayer: request.maxLayer, minTick: full ? nil : request.sinceTick)
+        switch request.dataType {
+        case .turbulence:
+            let observations = try await database.observations(filter)
+            return DeltaFetchResponse(dataType: .turbulence, serverTick: tick, full: full, observations: observations)
+        case .polygons:
+            if !full, try await !database.hasObservations(filter) {
+                return DeltaFetchResponse(dataType: .polygons, serverTick: tick, full: false, polygons: nil)
+            }
+            filter.minTick = nil
+            let tiles = try await database.observations(filter).map {
+                PolygonBuilder.TileEDR(cell: $0.report.tile.h3, layer: $0.report.tile.layer, edrPeak: $0.report.edrPeak)
+            }
+            let builder = PolygonBuilder(geometry: geometry, layersPerBand: options.polygonLayersPerBand)
+            let features = builder.build(tiles: tiles, viewer: request.viewerClass, historyHours: request.historyHours)
+            return DeltaFetchResponse(dataType: .polygons, serverTick: tick, full: true, polygons: PolygonCollection(features: features))
+        case .nowcast:
+            let issue = try await issueNowcastIfDue()
+            if !full, let since = request.sinceTick, issue.tick < since {
+                return DeltaFetchResponse(dataType: .nowcast, serverTick: tick, full: false)
+            }
+            let cells = try await database.nowcast(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer)
+            return DeltaFetchResponse(dataType: .nowcast, serverTick: tick, full: true, nowcast: cells)
+        case .liveFlights:
+            let flights = try await database.flights(
+                polygon: polygon, now: now, expiry: options.settings.liveFlightExpirySeconds, excludingReporter: session.reporterId)
+            return DeltaFetchResponse(dataType: .liveFlights, serverTick: tick, full: true, liveFlights: flights)
+        }
+    }
+
+    /// Issues the nowcast for the current interval if not yet issued; returns the latest issue.
+    func issueNowcastIfDue() async throws -> (issueTime: Double, tick: Int) {
+        let now = clock.now()
+        let interval = options.nowcastIntervalSeconds
+        let issueTime = (now / interval).rounded(.down) * interval
+        if let latest = try await database.latestNowcastIssue(), latest.issueTime >= issueTime { return latest }
+        let model = NowcastModel()
+        let inputs = try await database.nowcastInputs(from: issueTime - model.lookbackHours * 3600, to: issueTime + interval)
+        let outputs = model.issue(at: issueTime, observations: inputs.map { input in
+            var copy = input
+            copy.exitTime = min(copy.exitTime, issueTime)   // reports of the current interval count as age 0
+            return copy
+        })
+        let tick = currentTick()
+        let cells = outputs.map { ($0, geometry.center(of: $0.cell)) }
+        try await database.storeNowcast(issueTime: issueTime, tick: tick, cells: cells)
+        logger.info("nowcast issued", metadata: ["issueTime": "\(issueTime)", "cells": "\(cells.count)"])
+        return try await database.latestNowcastIssue() ?? (issueTime, tick)
+    }
+
+    /// The area's polygon (nil for global), validated.
+    func validatedPolygon(_ area: SyncArea) throws -> [LatLng]? {
+        if area.type == .global {
+            guard area.polygon.isEmpty else { throw APIError.badRequest("a global area takes no polygon") }
+            return nil
+        }
+        guard (3...EddyWire.maxPolygonVertices + 1).contains(area.polygon.count) else {
+            throw APIError.badRequest("polygon needs 3 to \(EddyWire.maxPolygonVertices) vertices (polygonTooManyCoordinates)")
+        }
+        guard area.polygon.allSatisfy({ (-90...90).contains($0.lat) && (-180...180).contains($0.lng) }) else {
+            throw APIError.badRequest("polygon vertices need lat in -90...90 and lng in -180...180")
+        }
+        return area.polygon
+    }
+}

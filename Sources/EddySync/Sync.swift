@@ -1,0 +1,3 @@
+import EddyProtocol
+/// EddySync.
+public enum EddySyncModule {}
