@@ -21,7 +21,7 @@ public enum EddyWire {
 }
 
 /// A WGS-84 point in degrees.
-public struct LatLng: Sendable, Codable, Hashable {
+public struct GeoPoint: Sendable, Codable, Hashable {
     /// Latitude, degrees (−90…90).
     public var lat: Double
     /// Longitude, degrees (−180…180).
@@ -174,9 +174,9 @@ public struct SyncArea: Sendable, Codable, Hashable {
     /// Area type.
     public var type: SyncAreaType
     /// Polygon ring, degrees; empty for `global`.
-    public var polygon: [LatLng]
+    public var polygon: [GeoPoint]
     /// Creates an area.
-    public init(type: SyncAreaType, polygon: [LatLng] = []) { self.type = type; self.polygon = polygon }
+    public init(type: SyncAreaType, polygon: [GeoPoint] = []) { self.type = type; self.polygon = polygon }
     /// The whole planet.
     public static let global = SyncArea(type: .global)
 }
@@ -408,7 +408,7 @@ public struct WireVersion: Sendable, Comparable, CustomStringConvertible {
 /// Geometry helpers both sides use for areas.
 public enum AreaGeometry {
     /// Whether `point` lies inside the ring `polygon` (even-odd rule, planar in degrees; the ring may be open or closed).
-    public static func contains(_ polygon: [LatLng], _ point: LatLng) -> Bool {
+    public static func contains(_ polygon: [GeoPoint], _ point: GeoPoint) -> Bool {
         guard polygon.count >= 3 else { return false }
         var inside = false
         var j = polygon.count - 1
@@ -424,7 +424,7 @@ public enum AreaGeometry {
     }
 
     /// Bounding box (minLat, maxLat, minLng, maxLng) of a ring.
-    public static func boundingBox(_ polygon: [LatLng]) -> (minLat: Double, maxLat: Double, minLng: Double, maxLng: Double) {
+    public static func boundingBox(_ polygon: [GeoPoint]) -> (minLat: Double, maxLat: Double, minLng: Double, maxLng: Double) {
         var box = (minLat: Double.infinity, maxLat: -Double.infinity, minLng: Double.infinity, maxLng: -Double.infinity)
         for p in polygon {
             box.minLat = min(box.minLat, p.lat); box.maxLat = max(box.maxLat, p.lat)
@@ -436,10 +436,10 @@ public enum AreaGeometry {
     /// A corridor polygon around a route polyline: `halfWidthNM` each side, as one ring (flat-earth per segment, fine ≤ 250 NM).
     ///
     /// The ring goes out along the left offsets and back along the right offsets; vertices = 2 × route points.
-    public static func corridor(route: [LatLng], halfWidthNM: Double) -> [LatLng] {
+    public static func corridor(route: [GeoPoint], halfWidthNM: Double) -> [GeoPoint] {
         guard route.count >= 2 else { return [] }
         let degPerNM = 1.0 / 60.0
-        var left: [LatLng] = [], right: [LatLng] = []
+        var left: [GeoPoint] = [], right: [GeoPoint] = []
         for (i, p) in route.enumerated() {
             let a = route[max(0, i - 1)], b = route[min(route.count - 1, i + 1)]
             let cosLat = max(0.01, cos(p.lat * .pi / 180))
@@ -447,8 +447,8 @@ public enum AreaGeometry {
             let length = max(1e-12, (dx * dx + dy * dy).squareRoot())
             let nx = -dy / length, ny = dx / length   // unit normal (east, north)
             let offLat = ny * halfWidthNM * degPerNM, offLng = nx * halfWidthNM * degPerNM / cosLat
-            left.append(LatLng(lat: p.lat + offLat, lng: p.lng + offLng))
-            right.append(LatLng(lat: p.lat - offLat, lng: p.lng - offLng))
+            left.append(GeoPoint(lat: p.lat + offLat, lng: p.lng + offLng))
+            right.append(GeoPoint(lat: p.lat - offLat, lng: p.lng - offLng))
         }
         return left + right.reversed()
     }

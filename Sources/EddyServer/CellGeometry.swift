@@ -8,9 +8,9 @@ protocol CellGeometry: Sendable {
     /// Whether `cell` is a valid tile cell (H3 resolution 5).
     func isValidCell(_ cell: UInt64) -> Bool
     /// Centre of a cell, degrees.
-    func center(of cell: UInt64) -> LatLng
+    func center(of cell: UInt64) -> GeoPoint
     /// Boundary ring of a cell, counter-clockwise, open (last vertex ≠ first), degrees.
-    func boundary(of cell: UInt64) -> [LatLng]
+    func boundary(of cell: UInt64) -> [GeoPoint]
     /// Cells sharing an edge with `cell` (not including `cell`).
     func neighbors(of cell: UInt64) -> [UInt64]
 }

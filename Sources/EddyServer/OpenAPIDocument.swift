@@ -151,7 +151,7 @@ components:
       properties:
         serverTick: {type: integer, minimum: 0}
         serverTime: {type: number}
-    LatLng:
+    GeoPoint:
       type: object
       required: [lat, lng]
       properties:
@@ -241,7 +241,7 @@ components:
         polygon:
           type: array
           maxItems: 251
-          items: {$ref: '#/components/schemas/LatLng'}
+          items: {$ref: '#/components/schemas/GeoPoint'}
     DeltaFetchRequest:
       type: object
       required: [dataType, area, historyHours, minLayer, maxLayer, viewerClass]

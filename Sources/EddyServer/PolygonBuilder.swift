@@ -74,9 +74,9 @@ struct PolygonBuilder {
     }
 
     /// Closed rings (first == last) outlining a connected cell set; outer ring first.
-    func outline(of cells: [UInt64]) -> [[LatLng]] {
+    func outline(of cells: [UInt64]) -> [[GeoPoint]] {
         var edges: [VertexKey: [VertexKey]] = [:]   // start → ends (directed, after cancellation)
-        var points: [VertexKey: LatLng] = [:]
+        var points: [VertexKey: GeoPoint] = [:]
         var directed: [Edge: Int] = [:]
         for cell in cells {
             let ring = geometry.boundary(of: cell)
@@ -98,7 +98,7 @@ struct PolygonBuilder {
         for (edge, count) in directed where count > 0 {
             for _ in 0..<count { edges[edge.from, default: []].append(edge.to) }
         }
-        var rings: [[LatLng]] = []
+        var rings: [[GeoPoint]] = []
         for start in edges.keys.sorted() {
             while let first = edges[start]?.popLast() {
                 var ring = [points[start]!]
@@ -119,7 +119,7 @@ struct PolygonBuilder {
     }
 
     /// Planar signed area of a closed ring in degree² (positive when counter-clockwise).
-    static func signedArea(_ ring: [LatLng]) -> Double {
+    static func signedArea(_ ring: [GeoPoint]) -> Double {
         var sum = 0.0
         for i in 0..<(ring.count - 1) {
             sum += ring[i].lng * ring[i + 1].lat - ring[i + 1].lng * ring[i].lat
@@ -134,7 +134,7 @@ struct PolygonBuilder {
     /// A vertex quantised to 1e-7° so the same vertex computed for two neighbours matches.
     private struct VertexKey: Hashable, Comparable {
         var lat: Int64; var lng: Int64
-        init(_ p: LatLng) { lat = Int64((p.lat * 1e7).rounded()); lng = Int64((p.lng * 1e7).rounded()) }
+        init(_ p: GeoPoint) { lat = Int64((p.lat * 1e7).rounded()); lng = Int64((p.lng * 1e7).rounded()) }
         static func < (l: VertexKey, r: VertexKey) -> Bool { (l.lat, l.lng) < (r.lat, r.lng) }
     }
     private struct Edge: Hashable { var from: VertexKey; var to: VertexKey }

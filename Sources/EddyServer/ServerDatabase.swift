@@ -200,7 +200,7 @@ final class ServerDatabase: Sendable {
     /// One validated report ready to insert.
     struct IngestRow: Sendable {
         var report: TileReport
-        var center: LatLng
+        var center: GeoPoint
     }
 
     /// Inserts reports (ignoring ids already held); returns the ids that were new.
@@ -226,7 +226,7 @@ final class ServerDatabase: Sendable {
 
     /// Area / window / layer / tick filter shared by the fetch queries.
     struct ObservationFilter: Sendable {
-        var polygon: [LatLng]?
+        var polygon: [GeoPoint]?
         var minExitTime: Double
         var minLayer: Int
         var maxLayer: Int
@@ -254,7 +254,7 @@ final class ServerDatabase: Sendable {
             var result: [Observation] = []
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try cursor.next() {
-                if let polygon = filter.polygon, !AreaGeometry.contains(polygon, LatLng(lat: row[3], lng: row[4])) { continue }
+                if let polygon = filter.polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: row[3], lng: row[4])) { continue }
                 let idText: String = row[0]
                 guard let id = UUID(uuidString: idText), let reporterClass = AircraftClass(rawValue: row[9]) else { continue }
                 let h3: Int64 = row[1]
@@ -295,7 +295,7 @@ final class ServerDatabase: Sendable {
     }
 
     /// Stores an issue, replacing every older one.
-    func storeNowcast(issueTime: Double, tick: Int, cells: [(NowcastModel.Output, LatLng)]) async throws {
+    func storeNowcast(issueTime: Double, tick: Int, cells: [(NowcastModel.Output, GeoPoint)]) async throws {
         try await pool.write { db in
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM nowcast_issues WHERE issue_time >= ?", arguments: [issueTime]) ?? 0 > 0 {
                 return   // another request issued it first
@@ -314,7 +314,7 @@ final class ServerDatabase: Sendable {
     }
 
     /// Nowcast cells of the latest issue inside an area and layer range.
-    func nowcast(polygon: [LatLng]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
+    func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
         try await pool.read { db in
             var result: [NowcastCell] = []
             let cursor = try Row.fetchCursor(db, sql: """
@@ -322,7 +322,7 @@ final class ServerDatabase: Sendable {
                 ORDER BY h3, layer, forecast_hour
                 """, arguments: [minLayer, maxLayer])
             while let row = try cursor.next() {
-                if let polygon, !AreaGeometry.contains(polygon, LatLng(lat: row[3], lng: row[4])) { continue }
+                if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: row[3], lng: row[4])) { continue }
                 let h3: Int64 = row[1]
                 let issueTime: Double = row[0]
                 let hour: Int = row[5]
@@ -354,7 +354,7 @@ final class ServerDatabase: Sendable {
     }
 
     /// Flights updated in the last `expiry` seconds inside an area, excluding the asking reporter's own.
-    func flights(polygon: [LatLng]?, now: Double, expiry: Double, excludingReporter: String) async throws -> [LiveFlight] {
+    func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String) async throws -> [LiveFlight] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT flight_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time FROM flights
@@ -363,7 +363,7 @@ final class ServerDatabase: Sendable {
                 let flight = LiveFlight(
                     flightId: row[0], aircraftType: row[1], lat: row[2], lng: row[3], altitudeFeet: row[4],
                     headingDegrees: row[5], speedKnots: row[6], time: row[7])
-                if let polygon, !AreaGeometry.contains(polygon, LatLng(lat: flight.lat, lng: flight.lng)) { return nil }
+                if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: flight.lat, lng: flight.lng)) { return nil }
                 return flight
             }
         }

@@ -277,7 +277,7 @@ final class SyncService: Sendable {
     }
 
     /// The area's polygon (nil for global), validated.
-    func validatedPolygon(_ area: SyncArea) throws -> [LatLng]? {
+    func validatedPolygon(_ area: SyncArea) throws -> [GeoPoint]? {
         if area.type == .global {
             guard area.polygon.isEmpty else { throw APIError.badRequest("a global area takes no polygon") }
             return nil

@@ -1,1 +1,259 @@
+import EddyCore
+import EddyProtocol
+import Foundation
+import Logging
 import Testing
+
+@testable import EddyServer
+
+/// A square grid standing in for H3 in unit tests of the merge: cell = x · 1000 + y (x, y in 0..<1000),
+/// a unit square with corners at integer degrees, counter-clockwise, four edge neighbours.
+struct SquareGrid: CellGeometry {
+    static func cell(_ x: Int, _ y: Int) -> UInt64 { UInt64(x * 1000 + y + 1) }
+    func xy(_ cell: UInt64) -> (Int, Int) { (Int(cell - 1) / 1000, Int(cell - 1) % 1000) }
+    func isValidCell(_ cell: UInt64) -> Bool { cell >= 1 && cell <= 1_000_000 }
+    func center(of cell: UInt64) -> GeoPoint { let (x, y) = xy(cell); return GeoPoint(lat: Double(y) + 0.5, lng: Double(x) + 0.5) }
+    func boundary(of cell: UInt64) -> [GeoPoint] {
+        let (x, y) = xy(cell)
+        let (lx, ly) = (Double(x), Double(y))
+        return [GeoPoint(lat: ly, lng: lx), GeoPoint(lat: ly, lng: lx + 1), GeoPoint(lat: ly + 1, lng: lx + 1), GeoPoint(lat: ly + 1, lng: lx)]
+    }
+    func neighbors(of cell: UInt64) -> [UInt64] {
+        let (x, y) = xy(cell)
+        return [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)].filter { $0.0 >= 0 && $0.1 >= 0 }.map { Self.cell($0.0, $0.1) }
+    }
+}
+
+/// A clock the tests set.
+final class TestClock: ServerClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Double
+    init(_ value: Double) { self.value = value }
+    func now() -> Double { lock.lock(); defer { lock.unlock() }; return value }
+    func advance(_ seconds: Double) { lock.lock(); value += seconds; lock.unlock() }
+}
+
+@Suite struct PolygonBuilderTests {
+    let builder = PolygonBuilder(geometry: SquareGrid(), layersPerBand: 5)
+
+    @Test func adjacentTilesOfOneBandAndSeverityMergeIntoOnePolygon() {
+        // A 2 × 2 block at moderate (EDR 0.25) on layers 30 and 32 (same band 30–34).
+        let tiles = [(0, 0, 30), (1, 0, 32), (0, 1, 30), (1, 1, 31)].map {
+            PolygonBuilder.TileEDR(cell: SquareGrid.cell($0.0, $0.1), layer: $0.2, edrPeak: 0.25)
+        }
+        let features = builder.build(tiles: tiles, viewer: .medium, historyHours: 2)
+        #expect(features.count == 1)
+        let feature = features[0]
+        #expect(feature.properties.severity == "moderate")
+        #expect(feature.properties.layerMin == 30 && feature.properties.layerMax == 34)
+        #expect(feature.properties.tileCount == 4)
+        let ring = feature.geometry.coordinates[0]
+        #expect(ring.count == 9)   // 8 unit edges around a 2 × 2 block, closed
+        #expect(ring.first == ring.last)
+        let area = PolygonBuilder.signedArea(ring.map { GeoPoint(lat: $0[1], lng: $0[0]) })
+        #expect(abs(area - 4) < 1e-9)   // counter-clockwise outer ring of area 4
+    }
+
+    @Test func differentSeverityOrBandOrGapGivesSeparatePolygons() {
+        let tiles = [
+            PolygonBuilder.TileEDR(cell: SquareGrid.cell(0, 0), layer: 30, edrPeak: 0.25),   // moderate
+            PolygonBuilder.TileEDR(cell: SquareGrid.cell(1, 0), layer: 30, edrPeak: 0.12),   // light
+            PolygonBuilder.TileEDR(cell: SquareGrid.cell(5, 5), layer: 30, edrPeak: 0.25),   // moderate, apart
+            PolygonBuilder.TileEDR(cell: SquareGrid.cell(0, 0), layer: 36, edrPeak: 0.25),   // other band
+            PolygonBuilder.TileEDR(cell: SquareGrid.cell(9, 9), layer: 30, edrPeak: 0.01),   // smooth: no polygon
+        ]
+        let features = builder.build(tiles: tiles, viewer: .medium, historyHours: 1)
+        #expect(features.count == 4)
+        #expect(features.filter { $0.properties.severity == "moderate" }.count == 3)
+        #expect(features.allSatisfy { $0.properties.tileCount == 1 && $0.geometry.coordinates[0].count == 5 })
+    }
+
+    @Test func ringOfCellsHasAHole() {
+        var tiles: [PolygonBuilder.TileEDR] = []
+        for x in 0..<3 { for y in 0..<3 where !(x == 1 && y == 1) {
+            tiles.append(.init(cell: SquareGrid.cell(x, y), layer: 10, edrPeak: 0.5))
+        } }
+        let features = builder.build(tiles: tiles, viewer: .medium, historyHours: 2)
+        #expect(features.count == 1)
+        let rings = features[0].geometry.coordinates
+        #expect(rings.count == 2)
+        let outer = PolygonBuilder.signedArea(rings[0].map { GeoPoint(lat: $0[1], lng: $0[0]) })
+        let hole = PolygonBuilder.signedArea(rings[1].map { GeoPoint(lat: $0[1], lng: $0[0]) })
+        #expect(abs(outer - 9) < 1e-9)
+        #expect(abs(hole + 1) < 1e-9)   // clockwise hole of area 1
+    }
+
+    @Test func viewerClassChangesSeverity() {
+        let tiles = [PolygonBuilder.TileEDR(cell: SquareGrid.cell(0, 0), layer: 10, edrPeak: 0.13)]
+        #expect(builder.build(tiles: tiles, viewer: .medium, historyHours: 2)[0].properties.severity == "light")
+        #expect(builder.build(tiles: tiles, viewer: .small, historyHours: 2)[0].properties.severity == "moderate")
+    }
+}
+
+@Suite struct NowcastModelTests {
+    @Test func persistenceDecaysWithAgeAndForecastHour() {
+        let model = NowcastModel()
+        let issue = 1_800_000_000.0
+        let cells = model.issue(at: issue, observations: [
+            .init(cell: 1, layer: 35, exitTime: issue - 1800, edrPeak: 0.4),
+            .init(cell: 1, layer: 35, exitTime: issue - 7200, edrPeak: 0.3),   // older and weaker: dominated
+            .init(cell: 2, layer: 20, exitTime: issue - 8 * 3600, edrPeak: 0.9),   // too old
+        ])
+        #expect(cells.allSatisfy { $0.cell == 1 && $0.layer == 35 })
+        let h0 = cells.first { $0.forecastHour == 0 }!.edr
+        #expect(abs(h0 - 0.4 * exp(-0.5 / 1.5)) < 1e-12)
+        let byHour = cells.map(\.edr)
+        #expect(zip(byHour, byHour.dropFirst()).allSatisfy { $0 > $1 })   // strictly decaying
+        // Cut below 0.05: 0.4·exp(−(0.5+h)/1.5) ≥ 0.05 ⇔ h ≤ 1.5·ln 8 − 0.5 ≈ 2.62 → hours 0, 1, 2.
+        #expect(cells.map(\.forecastHour) == [0, 1, 2])
+    }
+}
+
+@Suite struct RateLimiterTests {
+    @Test func burstThenRetryAfterThenRefill() {
+        let limiter = RateLimiter(perMinute: 60, burst: 2)
+        #expect(limiter.take("s", now: 100) == nil)
+        #expect(limiter.take("s", now: 100) == nil)
+        let wait = limiter.take("s", now: 100)
+        #expect(wait != nil && abs(wait! - 1) < 1e-9)
+        #expect(limiter.take("other", now: 100) == nil)   // per session
+        #expect(limiter.take("s", now: 101.01) == nil)
+    }
+}
+
+@Suite struct WireTests {
+    @Test func versionsCompareNumerically() {
+        #expect(WireVersion("1.10.0")! > WireVersion("1.9.9")!)
+        #expect(WireVersion("2")! == WireVersion("2.0.0")!)
+        #expect(WireVersion("1.x") == nil)
+        #expect(WireVersion("1.2.3.4") == nil)
+    }
+
+    @Test func servedOpenAPIMatchesTheCommittedDocument() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let committed = try String(contentsOf: root.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        #expect(committed == OpenAPIDocument.yaml, "regenerate with: eddy-server openapi > docs/openapi.yaml")
+    }
+}
+
+@Suite struct SyncServiceTests {
+    func makeService(clock: TestClock, options: ServerOptions = ServerOptions()) throws -> (SyncService, String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-server-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let db = try ServerDatabase(path: dir.appendingPathComponent("s.sqlite").path)
+        let key = try db.addKey(airline: "DAL", label: "test", now: clock.now()).key
+        let service = try SyncService(database: db, geometry: SquareGrid(), clock: clock, options: options, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        return (service, key)
+    }
+
+    func report(_ x: Int, _ y: Int, layer: Int = 35, edr: Double, time: Double) -> TileReport {
+        TileReport(id: UUID(), tile: TileID(h3: SquareGrid.cell(x, y), layer: layer), enterTime: time - 60, exitTime: time,
+                   edrPeak: edr, edrMedian: edr / 2, reporterClass: .medium)
+    }
+
+    @Test func ingestIsIdempotentAndDeltaFollowsTicks() async throws {
+        let clock = TestClock(1_800_000_000)
+        let (service, key) = try makeService(clock: clock)
+        let started = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0"))
+        let session = try await service.authenticate(authorization: "Bearer \(started.token)")
+        let batch = (0..<10).map { report($0, 0, edr: 0.3, time: clock.now() - 100) }
+        let first = try await service.ingest(ReportBatch(reports: batch), session: session)
+        #expect(first.newCount == 10 && first.duplicateCount == 0)
+        let again = try await service.ingest(ReportBatch(reports: batch), session: session)
+        #expect(again.newCount == 0 && again.duplicateCount == 10 && Set(again.acceptedIds) == Set(batch.map(\.id)))
+
+        let full = try await service.fetch(DeltaFetchRequest(dataType: .turbulence, area: .global), session: session)
+        #expect(full.full && full.observations.count == 10)
+        clock.advance(180)   // three ticks later
+        let later = [report(20, 0, edr: 0.5, time: clock.now() - 10)]
+        _ = try await service.ingest(ReportBatch(reports: later), session: session)
+        let delta = try await service.fetch(
+            DeltaFetchRequest(dataType: .turbulence, area: .global, sinceTick: full.serverTick + 1), session: session)
+        #expect(!delta.full)
+        #expect(delta.observations.map(\.report.id) == later.map(\.id))
+        // A tick older than fullRefreshAfterTicks gets everything again.
+        clock.advance(61 * 60)
+        let stale = try await service.fetch(
+            DeltaFetchRequest(dataType: .turbulence, area: .global, sinceTick: full.serverTick, historyHours: 4), session: session)
+        #expect(stale.full && stale.observations.count == 11)
+    }
+
+    @Test func invalidReportsAreRejectedOneByOne() async throws {
+        let clock = TestClock(1_800_000_000)
+        let (service, key) = try makeService(clock: clock)
+        let token = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0")).token
+        let session = try await service.authenticate(authorization: "Bearer \(token)")
+        var bad = report(1, 1, edr: 0.3, time: clock.now())
+        bad.edrMedian = 0.9   // median above peak
+        var badCell = report(1, 1, edr: 0.3, time: clock.now())
+        badCell.tile.h3 = 0
+        let good = report(2, 2, edr: 0.3, time: clock.now())
+        let ack = try await service.ingest(ReportBatch(reports: [bad, good, badCell]), session: session)
+        #expect(ack.acceptedIds == [good.id])
+        #expect(Set(ack.rejected.map(\.id)) == [bad.id, badCell.id])
+    }
+
+    @Test func areaFilterPolygonsNowcastAndFlights() async throws {
+        let clock = TestClock(1_800_000_000)
+        var options = ServerOptions()
+        options.nowcastIntervalSeconds = 3600
+        let (service, key) = try makeService(clock: clock, options: options)
+        let token = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0")).token
+        let session = try await service.authenticate(authorization: "Bearer \(token)")
+        let inside = [report(10, 10, edr: 0.35, time: clock.now() - 600), report(11, 10, edr: 0.35, time: clock.now() - 600)]
+        let outside = [report(50, 50, edr: 0.35, time: clock.now() - 600)]
+        _ = try await service.ingest(ReportBatch(reports: inside + outside), session: session)
+        let area = SyncArea(type: .route, polygon: [
+            GeoPoint(lat: 9, lng: 9), GeoPoint(lat: 9, lng: 13), GeoPoint(lat: 12, lng: 13), GeoPoint(lat: 12, lng: 9),
+        ])
+        let turbulence = try await service.fetch(DeltaFetchRequest(dataType: .turbulence, area: area), session: session)
+        #expect(Set(turbulence.observations.map(\.report.id)) == Set(inside.map(\.id)))
+        let polygons = try await service.fetch(DeltaFetchRequest(dataType: .polygons, area: area), session: session)
+        #expect(polygons.polygons?.features.count == 1)
+        #expect(polygons.polygons?.features.first?.properties.tileCount == 2)
+        // Nowcast is issued at the next hour boundary from what arrived before it.
+        clock.advance(3600)
+        let nowcast = try await service.fetch(DeltaFetchRequest(dataType: .nowcast, area: area), session: session)
+        #expect(!nowcast.nowcast.isEmpty)
+        #expect(Set(nowcast.nowcast.map(\.tile.h3)) == Set(inside.map(\.tile.h3)))
+        #expect(nowcast.nowcast.allSatisfy { $0.validTime == $0.issueTime + Double($0.forecastHour) * 3600 })
+
+        // Live flights: another user's position is seen, own is not; it expires after 10 minutes.
+        let otherToken = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u2", clientVersion: "1.0.0")).token
+        let other = try await service.authenticate(authorization: "Bearer \(otherToken)")
+        let flight = LiveFlight(flightId: "DAL12", aircraftType: "B738", lat: 10.5, lng: 10.5, altitudeFeet: 35000,
+                                headingDegrees: 90, speedKnots: 450, time: clock.now())
+        try await service.uploadPosition(flight, session: other)
+        #expect(try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: session).liveFlights == [flight])
+        #expect(try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: other).liveFlights.isEmpty)
+        clock.advance(601)
+        #expect(try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: session).liveFlights.isEmpty)
+    }
+
+    @Test func authenticationErrors() async throws {
+        let clock = TestClock(1_800_000_000)
+        var options = ServerOptions()
+        options.sessionTTLSeconds = 60
+        options.minimumClientVersion = WireVersion("1.2.0")!
+        let (service, key) = try makeService(clock: clock, options: options)
+        await #expect(throws: APIError.self) {
+            try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u", clientVersion: "1.1.9"))
+        }
+        do {
+            _ = try await service.startSession(SessionStartRequest(apiKey: "nope", airline: "DAL", userId: "u", clientVersion: "1.2.0"))
+            Issue.record("unknown key accepted")
+        } catch let error as APIError { #expect(error.status == 401) }
+        let token = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u", clientVersion: "1.2.0")).token
+        clock.advance(61)
+        do {
+            _ = try await service.authenticate(authorization: "Bearer \(token)")
+            Issue.record("expired session accepted")
+        } catch let error as APIError { #expect(error.status == 401 && error.body.error == "sessionExpired") }
+        let fresh = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u", clientVersion: "1.2.0")).token
+        try service.database.revokeKey(id: 1)
+        do {
+            _ = try await service.authenticate(authorization: "Bearer \(fresh)")
+            Issue.record("revoked key accepted")
+        } catch let error as APIError { #expect(error.status == 403) }
+    }
+}

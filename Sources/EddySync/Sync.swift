@@ -1,3 +1,0 @@
-import EddyProtocol
-/// EddySync.
-public enum EddySyncModule {}

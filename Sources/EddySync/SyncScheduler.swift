@@ -1,0 +1,349 @@
+import EddyCore
+import EddyProtocol
+import Foundation
+import Synchronization
+
+/// How often an area × data type is refreshed (intervals come from the server's settings).
+public enum UpdateFrequency: String, Sendable, Codable, CaseIterable {
+    /// Never periodically: only when the area changes or `fetchNow()` is called.
+    case none
+    /// Every `minimalIntervalSeconds` (default 10 min).
+    case minimal
+    /// Every `mediumIntervalSeconds` (default 5 min).
+    case medium
+    /// Every `fastIntervalSeconds` (default 1 min).
+    case fast
+
+    /// The interval in seconds under `settings`; nil for `none`.
+    public func intervalSeconds(_ settings: ServerSettings) -> Double? {
+        switch self {
+        case .none: nil
+        case .minimal: settings.minimalIntervalSeconds
+        case .medium: settings.mediumIntervalSeconds
+        case .fast: settings.fastIntervalSeconds
+        }
+    }
+}
+
+/// Fetching status of one area × data type.
+public enum FetchingStatus: String, Sendable, Equatable {
+    /// Nothing running, last fetch fine (or none yet).
+    case idle
+    /// A fetch is running.
+    case fetching
+    /// The last fetch failed; a retry is scheduled.
+    case failed
+}
+
+/// What the scheduler tells the host (state changes are reported only on change).
+public enum SyncEvent: Sendable, Equatable {
+    /// Server reachability changed.
+    case reachabilityChanged(Bool)
+    /// Fetching status of an area × data type changed.
+    case fetchingStatusChanged(area: SyncAreaType, dataType: SyncDataType, status: FetchingStatus)
+    /// New data stored for an area × data type.
+    case receivedData(area: SyncAreaType, dataType: SyncDataType, itemCount: Int, full: Bool)
+    /// Reports acknowledged by the server.
+    case uploaded(accepted: Int, duplicates: Int, rejected: Int)
+    /// A failure (every failure is surfaced).
+    case failed(SyncError)
+    /// 403 or 426: the server refuses this client; recording and sync stop.
+    case recordingStopped(SyncError)
+}
+
+/// Scheduler settings.
+public struct SchedulerConfiguration: Sendable {
+    /// Data types fetched for each area.
+    public var dataTypes: [SyncDataType] = [.turbulence]
+    /// Update frequency.
+    public var frequency: UpdateFrequency = .fast
+    /// History window, hours.
+    public var historyHours: Double = EddyWire.defaultHistoryHours
+    /// Layers fetched (thousands of feet).
+    public var minLayer = 0
+    /// Layers fetched (thousands of feet).
+    public var maxLayer = 60
+    /// Viewer class (polygons are drawn for it).
+    public var viewerClass: AircraftClass = .medium
+    /// Reports per upload batch.
+    public var uploadBatchSize = 100
+    /// First back-off delay, seconds.
+    public var backoffBaseSeconds: Double = 2
+    /// Longest back-off delay, seconds.
+    public var backoffMaxSeconds: Double = 300
+    /// Seed of the jitter generator (deterministic tests).
+    public var jitterSeed: UInt64 = 0x5EED
+    /// Longest idle wait of `run()` between outbox checks, seconds.
+    public var idlePollSeconds: Double = 1
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// Drives uploads and fetches on an injected clock.
+///
+/// `step()` does everything due now and returns the seconds until the next due work; `run()` loops on it.
+/// After a transient failure (server unreachable, 5xx, malformed answer, 429) every request waits for an
+/// exponential back-off with jitter (`base · 2^n`, capped, times a seeded factor in [0.5, 1]); 429 waits at
+/// least its Retry-After. A success resets the back-off. 403 and 426 stop the scheduler for good.
+public final class SyncScheduler: Sendable {
+    private let client: SyncClient
+    private let store: any SyncStore
+    private let clock: any SyncClock
+    private let emit: @Sendable (SyncEvent) -> Void
+
+    private struct Key: Hashable { var area: SyncAreaType; var dataType: SyncDataType }
+    private struct State {
+        var configuration: SchedulerConfiguration
+        var areas: [SyncAreaType: SyncArea] = [:]
+        var nextFetch: [Key: Double] = [:]
+        var status: [Key: FetchingStatus] = [:]
+        var reachable: Bool?
+        var retryNotBefore: Double = 0
+        var failures = 0
+        var stopped: SyncError?
+        var rng: SplitMix64
+        var position: PositionUpload?
+        var positionDirty = false
+    }
+    private let state: Mutex<State>
+    private let stepLock = Mutex(())
+
+    /// Creates a scheduler; events are delivered synchronously on the thread running `step()`.
+    public init(
+        client: SyncClient, store: any SyncStore, clock: any SyncClock, configuration: SchedulerConfiguration = .init(),
+        events: @escaping @Sendable (SyncEvent) -> Void = { _ in }
+    ) {
+        self.client = client
+        self.store = store
+        self.clock = clock
+        self.emit = events
+        self.state = Mutex(State(configuration: configuration, rng: SplitMix64(seed: configuration.jitterSeed)))
+    }
+
+    /// Sets (or clears) an area; a changed area is fetched at once, in full.
+    public func setArea(_ area: SyncArea?, for type: SyncAreaType) throws(SyncError) {
+        let changed = state.withLock { s -> Bool in
+            guard s.areas[type] != area else { return false }
+            s.areas[type] = area
+            for dataType in SyncDataType.allCases { s.nextFetch[Key(area: type, dataType: dataType)] = clock.now() }
+            return true
+        }
+        if changed {
+            do { try store.resetTicks(area: type) } catch { throw .store("\(error)") }
+        }
+    }
+
+    /// Changes the configuration (data types, frequency, window…); everything is due at once.
+    public func configure(_ update: (inout SchedulerConfiguration) -> Void) {
+        state.withLock { s in
+            update(&s.configuration)
+            for key in s.nextFetch.keys { s.nextFetch[key] = clock.now() }
+        }
+    }
+
+    /// Makes every area × data type due now (SkyPath's `fetchData(refresh:)`).
+    public func fetchNow() {
+        state.withLock { s in for key in s.nextFetch.keys { s.nextFetch[key] = clock.now() } }
+    }
+
+    /// Sets the own position to upload at the next step.
+    public func updatePosition(_ position: PositionUpload) {
+        state.withLock { $0.position = position; $0.positionDirty = true }
+    }
+
+    /// Reachability as last observed (nil before the first request).
+    public var isReachable: Bool? { state.withLock { $0.reachable } }
+    /// Why the scheduler stopped for good, if it did.
+    public var stoppedReason: SyncError? { state.withLock { $0.stopped } }
+    /// Fetching status of an area × data type.
+    public func fetchingStatus(area: SyncAreaType, dataType: SyncDataType) -> FetchingStatus {
+        state.withLock { $0.status[Key(area: area, dataType: dataType)] ?? .idle }
+    }
+    /// When requests may go out again (Unix seconds); 0 when not backing off.
+    public var retryNotBefore: Double { state.withLock { $0.retryNotBefore } }
+
+    /// Runs everything due now: outbox upload, position, due fetches. Returns seconds until the next due work.
+    @discardableResult
+    public func step() -> Double {
+        stepLock.withLock { _ in
+            guard state.withLock({ $0.stopped == nil }) else { return .infinity }
+            if gateOpen() { uploadOutbox() }
+            if gateOpen() { uploadPosition() }
+            for key in dueFetches() where gateOpen() { fetch(key) }
+            return secondsUntilNextWork()
+        }
+    }
+
+    /// Loops `step()` until the task is cancelled or the scheduler stops.
+    public func run() async {
+        while !Task.isCancelled {
+            let wait = step()
+            if wait == .infinity, stoppedReason != nil { return }
+            let idle = state.withLock { $0.configuration.idlePollSeconds }
+            await clock.sleep(seconds: min(max(wait, 0.05), idle))
+        }
+    }
+
+    // MARK: work
+
+    private func gateOpen() -> Bool {
+        state.withLock { $0.stopped == nil && clock.now() >= $0.retryNotBefore }
+    }
+
+    private func uploadOutbox() {
+        let batchSize = state.withLock { min($0.configuration.uploadBatchSize, client.settings.maxReportsPerBatch) }
+        while gateOpen() {
+            let pending: [TileReport]
+            do { pending = try store.pendingReports(limit: batchSize) } catch { emit(.failed(.store("\(error)"))); return }
+            guard !pending.isEmpty else { return }
+            do {
+                let ack = try client.upload(pending)
+                succeeded()
+                do {
+                    try store.markReportsSent(ack.acceptedIds)
+                    if !ack.rejected.isEmpty { try store.markReportsRejected(ack.rejected) }
+                } catch {
+                    emit(.failed(.store("\(error)")))
+                    return
+                }
+                emit(.uploaded(accepted: ack.acceptedIds.count, duplicates: ack.duplicateCount, rejected: ack.rejected.count))
+                if ack.acceptedIds.isEmpty && ack.rejected.isEmpty { return }   // nothing moved: avoid a loop
+            } catch {
+                failed(error)
+                return
+            }
+        }
+    }
+
+    private func uploadPosition() {
+        guard let position = state.withLock({ s -> PositionUpload? in s.positionDirty ? s.position : nil }) else { return }
+        do {
+            try client.uploadPosition(position)
+            succeeded()
+            state.withLock { if $0.position == position { $0.positionDirty = false } }
+        } catch {
+            failed(error)
+        }
+    }
+
+    private func dueFetches() -> [Key] {
+        state.withLock { s in
+            let now = clock.now()
+            var due: [Key] = []
+            for areaType in SyncAreaType.allCases where s.areas[areaType] != nil {
+                for dataType in s.configuration.dataTypes {
+                    let key = Key(area: areaType, dataType: dataType)
+                    let next = s.nextFetch[key] ?? now
+                    if s.nextFetch[key] == nil { s.nextFetch[key] = now }
+                    if next <= now { due.append(key) }
+                }
+            }
+            return due
+        }
+    }
+
+    private func fetch(_ key: Key) {
+        let (request, interval) = state.withLock { s -> (DeltaFetchRequest?, Double?) in
+            guard let area = s.areas[key.area] else { return (nil, nil) }
+            let c = s.configuration
+            let request = DeltaFetchRequest(
+                dataType: key.dataType, area: area, sinceTick: nil, historyHours: c.historyHours,
+                minLayer: c.minLayer, maxLayer: c.maxLayer, viewerClass: c.viewerClass)
+            return (request, c.frequency.intervalSeconds(client.settings))
+        }
+        guard var request else { return }
+        setStatus(key, .fetching)
+        do {
+            request.sinceTick = try store.lastTick(area: key.area, dataType: key.dataType)
+        } catch {
+            setStatus(key, .failed)
+            emit(.failed(.store("\(error)")))
+            return
+        }
+        do {
+            let response = try client.fetch(request)
+            succeeded()
+            do { try store.apply(response, area: key.area) } catch {
+                setStatus(key, .failed)
+                emit(.failed(.store("\(error)")))
+                return
+            }
+            state.withLock { $0.nextFetch[key] = interval.map { clock.now() + $0 } ?? .infinity }
+            setStatus(key, .idle)
+            if response.itemCount > 0 || response.full {
+                emit(.receivedData(area: key.area, dataType: key.dataType, itemCount: response.itemCount, full: response.full))
+            }
+        } catch {
+            setStatus(key, .failed)
+            failed(error)
+        }
+    }
+
+    private func setStatus(_ key: Key, _ status: FetchingStatus) {
+        let changed = state.withLock { s -> Bool in
+            let old = s.status[key] ?? .idle
+            s.status[key] = status
+            return old != status
+        }
+        if changed { emit(.fetchingStatusChanged(area: key.area, dataType: key.dataType, status: status)) }
+    }
+
+    private func setReachable(_ reachable: Bool) {
+        let changed = state.withLock { s -> Bool in
+            defer { s.reachable = reachable }
+            return s.reachable != reachable
+        }
+        if changed { emit(.reachabilityChanged(reachable)) }
+    }
+
+    private func succeeded() {
+        setReachable(true)
+        state.withLock { $0.failures = 0; $0.retryNotBefore = 0 }
+    }
+
+    private func failed(_ error: SyncError) {
+        if case .unreachable = error { setReachable(false) } else { setReachable(true) }
+        emit(.failed(error))
+        switch error {
+        case .forbidden, .clientTooOld, .apiKeyInvalid:
+            state.withLock { $0.stopped = error }
+            emit(.recordingStopped(error))
+            return
+        default: break
+        }
+        state.withLock { s in
+            let exponent = min(s.failures, 30)
+            let raw = min(s.configuration.backoffMaxSeconds, s.configuration.backoffBaseSeconds * pow(2, Double(exponent)))
+            var delay = raw * (0.5 + 0.5 * s.rng.nextUnit())
+            if case .rateLimited(let retryAfter) = error { delay = max(delay, retryAfter) }
+            s.failures += 1
+            s.retryNotBefore = clock.now() + delay
+        }
+    }
+
+    private func secondsUntilNextWork() -> Double {
+        state.withLock { s in
+            let now = clock.now()
+            var next = s.nextFetch.values.min() ?? .infinity
+            next = max(next, s.retryNotBefore)
+            return max(0, next - now)
+        }
+    }
+}
+
+/// SplitMix64: a small seeded generator for back-off jitter.
+struct SplitMix64: Sendable {
+    private var state: UInt64
+    /// Seeds the generator.
+    init(seed: UInt64) { state = seed }
+    /// Next 64 random bits.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
