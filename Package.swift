@@ -79,7 +79,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EddySyncTests",
-            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore"],
+            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyH3"],
             swiftSettings: strictSettings
         ),
         .testTarget(

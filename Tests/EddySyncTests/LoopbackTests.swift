@@ -1,0 +1,298 @@
+import EddyCore
+import EddyH3
+import EddyProtocol
+import EddySync
+import Foundation
+import Testing
+
+/// A simulated turbulent flight JFK → BOS at FL350: one report per H3 resolution-5 cell crossed, smooth
+/// except for a moderate-to-severe patch in the middle third (deterministic ids).
+enum TurbulentFlight {
+    static let route: [GeoPoint] = (0...8).map { i in
+        let f = Double(i) / 8
+        return GeoPoint(lat: 40.64 + (42.36 - 40.64) * f, lng: -73.78 + (-71.01 - -73.78) * f)
+    }
+
+    static func reports(startTime: Double, reporter: AircraftClass = .medium) throws -> [TileReport] {
+        var cells: [UInt64] = []
+        let steps = 400
+        for i in 0...steps {
+            let f = Double(i) / Double(steps)
+            let lat = route.first!.lat + (route.last!.lat - route.first!.lat) * f
+            let lng = route.first!.lng + (route.last!.lng - route.first!.lng) * f
+            let cell = try H3.latLngToCell(latitude: lat, longitude: lng, resolution: TileID.h3Resolution).rawValue
+            if cells.last != cell { cells.append(cell) }
+        }
+        return cells.enumerated().map { index, cell in
+            let f = Double(index) / Double(cells.count)
+            let turbulent = f > 0.33 && f < 0.66
+            let peak = turbulent ? 0.25 + 0.25 * sin(.pi * (f - 0.33) / 0.33) : 0.03
+            let id = UUID(uuidString: String(format: "A0000000-0000-4000-8000-%012d", index))!
+            let enter = startTime + Double(index) * 30
+            return TileReport(id: id, tile: TileID(h3: cell, layer: 35), enterTime: enter, exitTime: enter + 30,
+                              edrPeak: peak, edrMedian: peak * 0.6, reporterClass: reporter)
+        }
+    }
+
+    /// Synthetic reports on distinct cells around a point (for fault tests that need many reports).
+    static func bulk(count: Int, startTime: Double, idPrefix: String = "B") throws -> [TileReport] {
+        let center = try H3.latLngToCell(latitude: 41, longitude: -72, resolution: 5)
+        let cells = try H3.gridDisk(center, k: 12).map(\.rawValue).sorted()
+        return (0..<count).map { i in
+            TileReport(
+                id: UUID(uuidString: String(format: "%@0000000-0000-4000-8000-%012d", idPrefix, i))!,
+                tile: TileID(h3: cells[i % cells.count], layer: 30 + i / cells.count), enterTime: startTime + Double(i),
+                exitTime: startTime + Double(i) + 30, edrPeak: 0.2, edrMedian: 0.1, reporterClass: .medium)
+        }
+    }
+}
+
+/// Collects scheduler events (thread-safe).
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [SyncEvent] = []
+    func append(_ event: SyncEvent) { lock.lock(); items.append(event); lock.unlock() }
+    var events: [SyncEvent] { lock.lock(); defer { lock.unlock() }; return items }
+    var reachability: [Bool] { events.compactMap { if case .reachabilityChanged(let r) = $0 { r } else { nil } } }
+    var failures: [SyncError] { events.compactMap { if case .failed(let e) = $0 { e } else { nil } } }
+}
+
+/// One aircraft's sync stack against a loopback server.
+struct Aircraft {
+    let clock: ManualSyncClock
+    let store: InMemorySyncStore
+    let client: SyncClient
+    let scheduler: SyncScheduler
+    let log: EventLog
+
+    init(server: LoopbackServer, userId: String, clientVersion: String = EddySyncVersion.current,
+         totalTimeout: Double = 5, configure: (inout SchedulerConfiguration) -> Void = { _ in }) throws {
+        clock = ManualSyncClock(start: Date().timeIntervalSince1970)
+        store = InMemorySyncStore()
+        let transport = try CurlTransport(configuration: TransportConfiguration(
+            baseURL: server.baseURL, connectTimeoutSeconds: 2, totalTimeoutSeconds: totalTimeout))
+        client = SyncClient(
+            transport: transport,
+            identity: ClientIdentity(apiKey: server.apiKey, airline: "DAL", userId: userId, clientVersion: clientVersion),
+            clock: clock)
+        var configuration = SchedulerConfiguration()
+        configure(&configuration)
+        let log = EventLog()
+        self.log = log
+        scheduler = SyncScheduler(client: client, store: store, clock: clock, configuration: configuration) { log.append($0) }
+    }
+
+    /// Moves the clock past any back-off and steps.
+    func stepAfterBackoff() {
+        let wait = scheduler.retryNotBefore - clock.now()
+        if wait > 0 { clock.advance(by: wait + 0.001) }
+        scheduler.step()
+    }
+
+    /// Every observation the server holds (global full fetch by a fresh session of this identity).
+    func serverObservations() throws -> [Observation] {
+        try client.fetch(DeltaFetchRequest(dataType: .turbulence, area: .global, historyHours: 6, minLayer: -2, maxLayer: 99)).observations
+    }
+}
+
+@Suite(.serialized) struct LoopbackEndToEndTests {
+    @Test func aircraftBReceivesAircraftATilesThroughDeltaFetch() throws {
+        let server = try LoopbackServer()
+        let now = Date().timeIntervalSince1970
+        let a = try Aircraft(server: server, userId: "pilot-a")
+        let flight = try TurbulentFlight.reports(startTime: now - 3600)
+        #expect(flight.count > 20)
+        a.store.enqueue(flight)
+        a.scheduler.step()
+        #expect(a.store.pendingCount == 0)
+        #expect(a.store.sentIds == Set(flight.map(\.id)))
+        #expect(a.log.failures.isEmpty)
+        Thread.sleep(forTimeInterval: 1.1)   // next server tick (tests run the server with 1 s ticks)
+
+        // B flies the same route later: a 20 NM corridor around it, turbulence + polygons + nowcast.
+        let b = try Aircraft(server: server, userId: "pilot-b") { $0.dataTypes = [.turbulence, .polygons] }
+        let corridor = AreaGeometry.corridor(route: TurbulentFlight.route, halfWidthNM: 20)
+        try b.scheduler.setArea(SyncArea(type: .route, polygon: corridor), for: .route)
+        b.scheduler.step()
+        #expect(b.log.failures.isEmpty)
+        let received = Dictionary(uniqueKeysWithValues: b.store.observations.map { ($0.report.id, $0.report) })
+        #expect(Set(received.keys) == Set(flight.map(\.id)))
+        for report in flight { #expect(received[report.id] == report) }
+        // Tiles that are moderate for a medium aircraft are what B's map shows.
+        let moderate = b.store.observations.filter { $0.report.severity(for: .medium) >= .moderate }
+        #expect(!moderate.isEmpty)
+        let polygons = try #require(b.store.polygons(area: .route))
+        #expect(!polygons.features.isEmpty)
+        #expect(polygons.features.reduce(0) { $0 + $1.properties.tileCount } == flight.filter { $0.severity(for: .medium) > .none }.count)
+
+        Thread.sleep(forTimeInterval: 1.1)
+        // A's next report reaches B through a delta (only the new one), B's fetch is due at the fast interval.
+        let later = TileReport(id: UUID(), tile: flight[flight.count / 2].tile, enterTime: now - 120, exitTime: now - 60,
+                               edrPeak: 0.5, edrMedian: 0.3, reporterClass: .large)
+        a.store.enqueue([later])
+        a.scheduler.step()
+        b.clock.advance(by: 61)
+        b.scheduler.step()
+        #expect(b.store.observations.count == flight.count + 1)
+        #expect(b.log.events.contains(.receivedData(area: .route, dataType: .turbulence, itemCount: 1, full: false)))
+    }
+}
+
+@Suite(.serialized) struct LoopbackFaultTests {
+    @Test func serverDownAtStartThenRecovers() throws {
+        let server = try LoopbackServer()
+        server.stop()
+        let a = try Aircraft(server: server, userId: "pilot-a") { $0.dataTypes = [.turbulence] }
+        let reports = try TurbulentFlight.bulk(count: 250, startTime: Date().timeIntervalSince1970 - 1800)
+        a.store.enqueue(reports)
+        try a.scheduler.setArea(.global, for: .global)
+        a.scheduler.step()
+        a.stepAfterBackoff()
+        a.stepAfterBackoff()
+        #expect(a.log.reachability == [false])   // reported once, not per failure
+        #expect(a.store.pendingCount == 250)
+        guard case .unreachable(.cannotConnect) = a.log.failures.first else {
+            Issue.record("expected cannotConnect, got \(a.log.failures)"); return
+        }
+        try server.start()
+        a.stepAfterBackoff()
+        #expect(a.log.reachability == [false, true])
+        #expect(a.store.pendingCount == 0)
+        #expect(a.scheduler.fetchingStatus(area: .global, dataType: .turbulence) == .idle)
+        let held = try a.serverObservations()
+        #expect(held.count == 250 && Set(held.map(\.report.id)) == Set(reports.map(\.id)))
+    }
+
+    @Test func killedMidUploadLosesAndDuplicatesNothing() async throws {
+        let server = try LoopbackServer()
+        let a = try Aircraft(server: server, userId: "pilot-a")
+        let reports = try TurbulentFlight.bulk(count: 300, startTime: Date().timeIntervalSince1970 - 1800)
+        a.store.enqueue(reports)
+        // The first batch is committed, then the server hangs before answering; we kill it there.
+        try server.injectFaults(#"{"faults":[{"kind":"hangAfterCommit","seconds":30,"path":"/v1/reports"}]}"#)
+        let scheduler = a.scheduler
+        let stepping = Task.detached { scheduler.step() }
+        try await Task.sleep(for: .milliseconds(700))
+        server.kill()
+        _ = await stepping.value
+        #expect(a.store.pendingCount == 300)   // nothing acknowledged, nothing dropped
+        guard case .unreachable = a.log.failures.first else { Issue.record("expected unreachable, got \(a.log.failures)"); return }
+        try server.start()
+        a.stepAfterBackoff()
+        #expect(a.store.pendingCount == 0)
+        let uploads = a.log.events.compactMap { if case .uploaded(let accepted, let duplicates, _) = $0 { (accepted, duplicates) } else { nil } }
+        #expect(uploads.map(\.0).reduce(0, +) == 300)
+        #expect(uploads.first?.1 == 100)   // the batch committed before the kill came back as duplicates
+        let held = try a.serverObservations()
+        #expect(held.count == 300 && Set(held.map(\.report.id)).count == 300)
+    }
+
+    @Test func http500sBackOffExponentiallyThenRecover() throws {
+        let server = try LoopbackServer()
+        let a = try Aircraft(server: server, userId: "pilot-a") { $0.backoffBaseSeconds = 2; $0.jitterSeed = 42 }
+        let reports = try TurbulentFlight.bulk(count: 120, startTime: Date().timeIntervalSince1970 - 1800)
+        a.store.enqueue(reports)
+        try server.injectFaults(#"{"faults":[{"kind":"status500"},{"kind":"status500"},{"kind":"status500"}]}"#)
+        var delays: [Double] = []
+        for _ in 0..<3 {
+            a.stepAfterBackoff()
+            delays.append(a.scheduler.retryNotBefore - a.clock.now())
+        }
+        #expect(a.log.failures.count == 3)
+        #expect(a.log.failures.allSatisfy { $0 == .server(status: 500, message: "internal: injected fault") })
+        // base·2^n with jitter in [0.5, 1]: 1…2, 2…4, 4…8 s.
+        #expect((1...2).contains(delays[0]) && (2...4).contains(delays[1]) && (4...8).contains(delays[2]))
+        #expect(a.log.reachability == [true])   // a 500 is an answer: the server is reachable
+        a.stepAfterBackoff()
+        #expect(a.store.pendingCount == 0)
+        #expect(try a.serverObservations().count == 120)
+    }
+
+    @Test func responsesSlowerThanTheTimeoutAreRetriedWithoutDuplicates() throws {
+        let server = try LoopbackServer()
+        let a = try Aircraft(server: server, userId: "pilot-a", totalTimeout: 1)
+        let reports = try TurbulentFlight.bulk(count: 80, startTime: Date().timeIntervalSince1970 - 1800)
+        a.store.enqueue(reports)
+        try server.injectFaults(#"{"faults":[{"kind":"delay","seconds":2,"path":"/v1/reports"}]}"#)
+        a.scheduler.step()
+        guard case .unreachable(.timedOut) = a.log.failures.first else { Issue.record("expected timedOut, got \(a.log.failures)"); return }
+        #expect(a.store.pendingCount == 80)
+        Thread.sleep(forTimeInterval: 1.5)   // the slow request completes on the server meanwhile
+        a.stepAfterBackoff()
+        #expect(a.store.pendingCount == 0)
+        let held = try a.serverObservations()
+        #expect(held.count == 80 && Set(held.map(\.report.id)).count == 80)
+    }
+
+    @Test func malformedJSONIsATypedFailureAndTheFetchIsRetried() throws {
+        let server = try LoopbackServer()
+        let a = try Aircraft(server: server, userId: "pilot-a") { $0.dataTypes = [.turbulence] }
+        try a.scheduler.setArea(.global, for: .global)
+        try server.injectFaults(#"{"faults":[{"kind":"malformed","path":"/v1/fetch"}]}"#)
+        a.scheduler.step()
+        guard case .malformedResponse = a.log.failures.first else { Issue.record("expected malformedResponse, got \(a.log.failures)"); return }
+        #expect(a.scheduler.fetchingStatus(area: .global, dataType: .turbulence) == .failed)
+        a.stepAfterBackoff()
+        #expect(a.scheduler.fetchingStatus(area: .global, dataType: .turbulence) == .idle)
+        let statuses = a.log.events.compactMap { if case .fetchingStatusChanged(_, _, let s) = $0 { s } else { nil } }
+        #expect(statuses == [.fetching, .failed, .fetching, .idle])
+    }
+
+    @Test func rateLimitedClientWaitsForRetryAfter() throws {
+        let server = try LoopbackServer(arguments: ["--rate-limit", "120", "--rate-burst", "3"])
+        let a = try Aircraft(server: server, userId: "pilot-a") { $0.uploadBatchSize = 10 }
+        let reports = try TurbulentFlight.bulk(count: 60, startTime: Date().timeIntervalSince1970 - 1800)
+        a.store.enqueue(reports)
+        a.scheduler.step()   // session start is not limited; 3 uploads pass, the 4th gets 429
+        guard case .rateLimited(let retryAfter) = a.log.failures.first else { Issue.record("expected 429, got \(a.log.failures)"); return }
+        #expect(retryAfter >= 1)
+        #expect(a.scheduler.retryNotBefore - a.clock.now() >= retryAfter)
+        #expect(a.store.pendingCount == 30)
+        var rounds = 0
+        while a.store.pendingCount > 0, rounds < 20 {
+            Thread.sleep(forTimeInterval: 0.6)
+            a.stepAfterBackoff()
+            rounds += 1
+        }
+        #expect(a.store.pendingCount == 0)
+        let held = try a.serverObservations()
+        #expect(held.count == 60 && Set(held.map(\.report.id)).count == 60)
+    }
+
+    @Test func sessionExpiryIsHandledTransparently() throws {
+        let server = try LoopbackServer()
+        let a = try Aircraft(server: server, userId: "pilot-a")
+        let reports = try TurbulentFlight.bulk(count: 20, startTime: Date().timeIntervalSince1970 - 1800)
+        a.store.enqueue(Array(reports.prefix(10)))
+        a.scheduler.step()
+        try server.expireSessions()
+        a.store.enqueue(Array(reports.suffix(10)))
+        a.scheduler.step()
+        #expect(a.log.failures.isEmpty)
+        #expect(a.store.pendingCount == 0)
+        #expect(try a.serverObservations().count == 20)
+    }
+
+    @Test func revokedKeyStopsRecordingAndKeepsTheOutbox() throws {
+        let server = try LoopbackServer()
+        let a = try Aircraft(server: server, userId: "pilot-a")
+        a.store.enqueue(try TurbulentFlight.bulk(count: 10, startTime: Date().timeIntervalSince1970 - 1800))
+        a.scheduler.step()
+        _ = try server.cli(["keys", "revoke", "--db", server.databasePath, "1"])
+        a.store.enqueue(try TurbulentFlight.bulk(count: 5, startTime: Date().timeIntervalSince1970 - 1800, idPrefix: "C"))
+        a.scheduler.step()
+        guard case .forbidden = a.scheduler.stoppedReason else { Issue.record("expected forbidden, got \(String(describing: a.scheduler.stoppedReason))"); return }
+        #expect(a.log.events.contains { if case .recordingStopped(.forbidden) = $0 { true } else { false } })
+        #expect(a.store.pendingCount == 5)
+        #expect(a.scheduler.step() == .infinity)
+    }
+
+    @Test func tooOldClientGets426AndStops() throws {
+        let server = try LoopbackServer(arguments: ["--min-client-version", "1.1.0"])
+        let a = try Aircraft(server: server, userId: "pilot-a", clientVersion: "1.0.9")
+        a.store.enqueue(try TurbulentFlight.bulk(count: 3, startTime: Date().timeIntervalSince1970 - 1800))
+        a.scheduler.step()
+        guard case .clientTooOld = a.scheduler.stoppedReason else { Issue.record("expected clientTooOld, got \(a.log.failures)"); return }
+        #expect(a.store.pendingCount == 3)
+    }
+}
