@@ -194,3 +194,49 @@ func gridDiskDistancesRaw(_ origin: UInt64, k: Int) -> (cells: [UInt64], distanc
     }
     return (cells, dists)
 }
+
+/// Hollow ring at exactly distance k via the fast walk; nil if a pentagon or distortion was met
+/// (reference `gridRingUnsafe`).
+func gridRingUnsafe(_ originIn: UInt64, k: Int) -> [UInt64]? {
+    var origin = originIn
+    if k == 0 { return [origin] }
+    var out: [UInt64] = []
+    out.reserveCapacity(6 * k)
+    var rotations = 0
+    if isPentagonRaw(origin) { return nil }
+    for _ in 0..<k {
+        guard case .cell(let next) = h3NeighborRotations(origin, kNextRingDirection, &rotations) else { return nil }
+        origin = next
+        if isPentagonRaw(origin) { return nil }
+    }
+    let lastIndex = origin
+    out.append(origin)
+    for direction in 0..<6 {
+        for pos in 0..<k {
+            guard case .cell(let next) = h3NeighborRotations(origin, kDiskDirections[direction], &rotations) else {
+                return nil
+            }
+            origin = next
+            if pos != k - 1 || direction != 5 {
+                out.append(origin)
+                if isPentagonRaw(origin) { return nil }
+            }
+        }
+    }
+    if lastIndex != origin { return nil }
+    return out
+}
+
+/// Hollow ring at exactly distance k: the fast walk, else the safe disk filtered by distance
+/// (reference `gridRing` / `_gridRingInternal`).
+func gridRingRaw(_ origin: UInt64, k: Int) -> [UInt64]? {
+    if let ring = gridRingUnsafe(origin, k: k) { return ring }
+    if k == 0 { return [origin] }
+    let maxIdx = 3 * k * (k + 1) + 1
+    var table = [UInt64](repeating: 0, count: maxIdx)
+    var distances = [Int](repeating: 0, count: maxIdx)
+    guard gridDiskDistancesInternal(origin, k: k, out: &table, distances: &distances, curK: 0) else { return nil }
+    var out: [UInt64] = []
+    for i in 0..<maxIdx where table[i] != 0 && distances[i] == k { out.append(table[i]) }
+    return out
+}
