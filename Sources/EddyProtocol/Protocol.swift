@@ -435,10 +435,21 @@ public enum AreaGeometry {
 
     /// A corridor polygon around a route polyline: `halfWidthNM` each side, as one ring (flat-earth per segment, fine ≤ 250 NM).
     ///
-    /// The ring goes out along the left offsets and back along the right offsets; vertices = 2 × route points.
+    /// The ring goes out along the left offsets and back along the right offsets (vertices = 2 × route points);
+    /// both ends are extended by `halfWidthNM` along the route (square caps), so the end points' tiles are inside.
     public static func corridor(route: [GeoPoint], halfWidthNM: Double) -> [GeoPoint] {
         guard route.count >= 2 else { return [] }
         let degPerNM = 1.0 / 60.0
+        func extended(_ from: GeoPoint, beyond to: GeoPoint) -> GeoPoint {
+            let cosLat = max(0.01, cos(to.lat * .pi / 180))
+            let dx = (to.lng - from.lng) * cosLat, dy = to.lat - from.lat
+            let length = max(1e-12, (dx * dx + dy * dy).squareRoot())
+            let step = halfWidthNM * degPerNM / length
+            return GeoPoint(lat: to.lat + dy * step, lng: to.lng + dx * step / cosLat)
+        }
+        var route = route
+        route[0] = extended(route[1], beyond: route[0])
+        route[route.count - 1] = extended(route[route.count - 2], beyond: route[route.count - 1])
         var left: [GeoPoint] = [], right: [GeoPoint] = []
         for (i, p) in route.enumerated() {
             let a = route[max(0, i - 1)], b = route[min(route.count - 1, i + 1)]

@@ -56,13 +56,17 @@ final class LoopbackServer: @unchecked Sendable {
     /// Starts the server (on the previous port when restarting) and waits until it listens.
     func start() throws {
         let stdoutPath = directory.appendingPathComponent("stdout-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: stdoutPath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutPath.path, contents: nil)
         let process = Process()
         process.executableURL = try Self.binary()
         process.arguments = ["serve", "--db", databasePath, "--port", String(port), "--tick-seconds", "1", "--test-hooks",
                              "--log-level", "warning"] + extraArguments
         process.standardOutput = try FileHandle(forWritingTo: stdoutPath)
-        process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr.log"))
+        let stderrPath = directory.appendingPathComponent("stderr.log")
+        if !FileManager.default.fileExists(atPath: stderrPath.path) {
+            _ = FileManager.default.createFile(atPath: stderrPath.path, contents: nil)
+        }
+        process.standardError = try FileHandle(forWritingTo: stderrPath)
         try process.run()
         self.process = process
         let deadline = Date().addingTimeInterval(30)
