@@ -50,7 +50,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "EddyBench",
-            dependencies: ["EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore"],
+            dependencies: ["EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync"],
             swiftSettings: strictSettings
         ),
         // Sync (issue 5): libcurl client, wire protocol, reference server.

@@ -1,11 +1,12 @@
 // eddy-bench: release-build benchmarks. Each group prints `name: value` lines (figures and ratios).
-// Usage: eddy-bench [all|replay|h3|store]...
+// Usage: eddy-bench [all|replay|h3|store|sync]...
 import Foundation
 
 let groups: [(name: String, run: () throws -> Void)] = [
     ("replay", ReplayBenchmarks.run),
     ("h3", H3Benchmarks.run),
     ("store", StoreBenchmarks.run),
+    ("sync", SyncBenchmarks.run),
 ]
 let requested = CommandLine.arguments.dropFirst().isEmpty ? ["all"] : Array(CommandLine.arguments.dropFirst())
 let known = Set(groups.map(\.name) + ["all"])

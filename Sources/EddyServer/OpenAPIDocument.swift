@@ -155,8 +155,8 @@ components:
       type: object
       required: [lat, lng]
       properties:
-        lat: {type: number}
-        lng: {type: number}
+        lat: {type: number, minimum: -90, maximum: 90}
+        lng: {type: number, minimum: -180, maximum: 180}
     AircraftClass:
       type: string
       enum: [small, medium, large]
@@ -164,10 +164,10 @@ components:
       type: object
       required: [apiKey, airline, userId, clientVersion]
       properties:
-        apiKey: {type: string}
-        airline: {type: string, description: 'Company ICAO code, 3 upper-case characters.'}
-        userId: {type: string}
-        clientVersion: {type: string, description: 'MAJOR.MINOR.PATCH'}
+        apiKey: {type: string, minLength: 1, maxLength: 200}
+        airline: {type: string, pattern: '^[A-Z0-9]{3}$', description: 'Company ICAO code, 3 upper-case characters.'}
+        userId: {type: string, minLength: 1, maxLength: 128}
+        clientVersion: {type: string, pattern: '^[0-9]{1,6}(\.[0-9]{1,6}){0,2}$', description: 'MAJOR.MINOR.PATCH'}
     ServerSettings:
       type: object
       required: [minimalIntervalSeconds, mediumIntervalSeconds, fastIntervalSeconds, tickSeconds,
@@ -234,14 +234,22 @@ components:
           items: {$ref: '#/components/schemas/RejectedReport'}
         serverTick: {type: integer}
     SyncArea:
-      type: object
-      required: [type, polygon]
-      properties:
-        type: {type: string, enum: [route, viewport, global]}
-        polygon:
-          type: array
-          maxItems: 251
-          items: {$ref: '#/components/schemas/GeoPoint'}
+      description: A global area has an empty polygon; a route or viewport area has a ring of 3 to 250 vertices (a closing vertex may be added).
+      oneOf:
+        - type: object
+          required: [type, polygon]
+          properties:
+            type: {const: global}
+            polygon: {type: array, maxItems: 0}
+        - type: object
+          required: [type, polygon]
+          properties:
+            type: {type: string, enum: [route, viewport]}
+            polygon:
+              type: array
+              minItems: 3
+              maxItems: 251
+              items: {$ref: '#/components/schemas/GeoPoint'}
     DeltaFetchRequest:
       type: object
       required: [dataType, area, historyHours, minLayer, maxLayer, viewerClass]
@@ -250,8 +258,8 @@ components:
         area: {$ref: '#/components/schemas/SyncArea'}
         sinceTick: {type: [integer, 'null']}
         historyHours: {type: number, enum: [0.5, 1, 2, 4, 6]}
-        minLayer: {type: integer}
-        maxLayer: {type: integer}
+        minLayer: {type: integer, minimum: -2, maximum: 99, description: 'Thousands of feet; minLayer <= maxLayer.'}
+        maxLayer: {type: integer, minimum: -2, maximum: 99}
         viewerClass: {$ref: '#/components/schemas/AircraftClass'}
     Observation:
       type: object
@@ -273,13 +281,13 @@ components:
       type: object
       required: [flightId, aircraftType, lat, lng, altitudeFeet, headingDegrees, speedKnots, time]
       properties:
-        flightId: {type: string}
-        aircraftType: {type: string}
-        lat: {type: number}
-        lng: {type: number}
-        altitudeFeet: {type: number}
-        headingDegrees: {type: number}
-        speedKnots: {type: number}
+        flightId: {type: string, minLength: 1, maxLength: 32}
+        aircraftType: {type: string, minLength: 1, maxLength: 8}
+        lat: {type: number, minimum: -90, maximum: 90}
+        lng: {type: number, minimum: -180, maximum: 180}
+        altitudeFeet: {type: number, minimum: -2000, maximum: 70000}
+        headingDegrees: {type: number, minimum: 0, maximum: 360}
+        speedKnots: {type: number, minimum: 0, maximum: 2000}
         time: {type: number}
     PolygonFeature:
       type: object

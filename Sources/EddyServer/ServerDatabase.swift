@@ -55,6 +55,9 @@ final class ServerDatabase: Sendable {
     init(path: String) throws {
         var config = Configuration()
         config.busyMode = .timeout(5)
+        // WAL + synchronous NORMAL: a commit survives a crash of the server process; only an OS crash or
+        // power loss can drop the last commits (clients then re-upload: uploads are idempotent).
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         pool = try DatabasePool(path: path, configuration: config)
         try Self.migrator.migrate(pool)
         try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)

@@ -124,13 +124,14 @@ final class SyncService: Sendable {
         guard let version = WireVersion(request.clientVersion) else {
             throw APIError.badRequest("clientVersion must look like 1.2.3")
         }
-        guard version >= options.minimumClientVersion else { throw APIError.clientTooOld(options.minimumClientVersion) }
         let airline = request.airline
-        guard airline.count == 3, airline.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+        guard airline.unicodeScalars.count == 3, airline.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
             throw APIError.badRequest("airline must be a 3-character ICAO code in upper case")
         }
-        guard (1...128).contains(request.userId.count) else { throw APIError.badRequest("userId must have 1 to 128 characters") }
-        guard !request.apiKey.isEmpty, request.apiKey.count <= 200, let key = try await database.lookupKey(request.apiKey) else {
+        guard (1...128).contains(request.userId.unicodeScalars.count) else { throw APIError.badRequest("userId must have 1 to 128 characters") }
+        guard !request.apiKey.isEmpty, request.apiKey.unicodeScalars.count <= 200 else { throw APIError.badRequest("apiKey must have 1 to 200 characters") }
+        guard version >= options.minimumClientVersion else { throw APIError.clientTooOld(options.minimumClientVersion) }
+        guard let key = try await database.lookupKey(request.apiKey) else {
             throw APIError.apiKeyInvalid
         }
         guard key.active else { throw APIError.keyRevoked }
@@ -198,7 +199,7 @@ final class SyncService: Sendable {
 
     /// Stores an own position for the live-flights layer.
     func uploadPosition(_ flight: LiveFlight, session: SessionRecord) async throws {
-        guard (1...32).contains(flight.flightId.count), (1...8).contains(flight.aircraftType.count) else {
+        guard (1...32).contains(flight.flightId.unicodeScalars.count), (1...8).contains(flight.aircraftType.unicodeScalars.count) else {
             throw APIError.badRequest("flightId must have 1–32 characters and aircraftType 1–8")
         }
         guard (-90...90).contains(flight.lat), (-180...180).contains(flight.lng), (-2000...70000).contains(flight.altitudeFeet),

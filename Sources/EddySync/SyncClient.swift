@@ -125,7 +125,7 @@ public final class SyncClient: Sendable {
     // MARK: internals
 
     private func authorized<T: Decodable>(path: String, body: Data) throws(SyncError) -> T {
-        var restarted = false
+        var reauthenticated = false
         while true {
             let token: String
             let current = state.withLock { ($0.token, $0.expiresAt) }
@@ -133,15 +133,14 @@ public final class SyncClient: Sendable {
                 token = held
             } else {
                 token = try startSession().token
-                restarted = true
             }
             let response = try exchange(SyncHTTPRequest(
                 method: "POST", path: path, headers: ["Authorization": "Bearer \(token)"], body: body))
             if response.status == 401 {
+                // The session expired or was dropped by the server: start a new one, once, and repeat.
                 dropSession()
-                if restarted { throw .sessionExpired(Self.message(response)) }
-                restarted = true
-                _ = try startSession()
+                if reauthenticated { throw .sessionExpired(Self.message(response)) }
+                reauthenticated = true
                 continue
             }
             return try decodeSuccess(response)

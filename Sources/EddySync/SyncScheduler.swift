@@ -324,7 +324,8 @@ public final class SyncScheduler: Sendable {
     private func secondsUntilNextWork() -> Double {
         state.withLock { s in
             let now = clock.now()
-            var next = s.nextFetch.values.min() ?? .infinity
+            let active = s.nextFetch.filter { s.areas[$0.key.area] != nil && s.configuration.dataTypes.contains($0.key.dataType) }
+            var next = active.values.min() ?? .infinity
             next = max(next, s.retryNotBefore)
             return max(0, next - now)
         }

@@ -1,0 +1,134 @@
+import EddyCore
+import EddyProtocol
+import EddySync
+import Foundation
+import Testing
+
+/// A scripted transport: answers from a handler, records every request.
+final class FakeTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var log: [SyncHTTPRequest] = []
+    private let handler: @Sendable (SyncHTTPRequest, Int) throws(TransportError) -> SyncHTTPResponse
+
+    init(_ handler: @escaping @Sendable (SyncHTTPRequest, Int) throws(TransportError) -> SyncHTTPResponse) { self.handler = handler }
+
+    func send(_ request: SyncHTTPRequest) throws(TransportError) -> SyncHTTPResponse {
+        let index: Int = { lock.lock(); defer { lock.unlock() }; log.append(request); return log.count - 1 }()
+        return try handler(request, index)
+    }
+
+    var requests: [SyncHTTPRequest] { lock.lock(); defer { lock.unlock() }; return log }
+    func paths() -> [String] { requests.map(\.path) }
+
+    static func json<T: Encodable>(_ value: T, status: Int = 200) -> SyncHTTPResponse {
+        SyncHTTPResponse(status: status, headers: [:], body: try! JSONEncoder().encode(value))
+    }
+    static let session = json(SessionStartResponse(token: "t", expiresAt: 4_000_000_000, serverTick: 1, settings: .defaults))
+    static func fetched(_ request: SyncHTTPRequest, tick: Int = 5) -> SyncHTTPResponse {
+        let asked = try! JSONDecoder().decode(DeltaFetchRequest.self, from: request.body!)
+        return json(DeltaFetchResponse(dataType: asked.dataType, serverTick: tick, full: asked.sinceTick == nil))
+    }
+}
+
+@Suite struct SchedulerTests {
+    let start = 1_800_000_000.0
+
+    func make(_ transport: FakeTransport, seed: UInt64 = 7, configure: (inout SchedulerConfiguration) -> Void = { _ in })
+        -> (SyncScheduler, ManualSyncClock, InMemorySyncStore, EventLog) {
+        let clock = ManualSyncClock(start: start)
+        let store = InMemorySyncStore()
+        let client = SyncClient(transport: transport, identity: ClientIdentity(apiKey: "k", airline: "DAL", userId: "u"), clock: clock)
+        var configuration = SchedulerConfiguration()
+        configuration.jitterSeed = seed
+        configure(&configuration)
+        let log = EventLog()
+        let scheduler = SyncScheduler(client: client, store: store, clock: clock, configuration: configuration) { log.append($0) }
+        return (scheduler, clock, store, log)
+    }
+
+    @Test func fetchesAtTheConfiguredFrequencyAndAtOnceOnAreaChange() throws {
+        let transport = FakeTransport { request, _ in request.path == "/v1/session" ? FakeTransport.session : FakeTransport.fetched(request) }
+        let (scheduler, clock, store, _) = make(transport) { $0.frequency = .medium }
+        let viewport = SyncArea(type: .viewport, polygon: [GeoPoint(lat: 0, lng: 0), GeoPoint(lat: 0, lng: 1), GeoPoint(lat: 1, lng: 1)])
+        try scheduler.setArea(viewport, for: .viewport)
+        scheduler.step()
+        #expect(transport.paths() == ["/v1/session", "/v1/fetch"])
+        #expect(store.lastTick(area: .viewport, dataType: .turbulence) == 5)
+        clock.advance(by: 299)
+        #expect(scheduler.step() == 1)   // medium = 300 s: due in one second
+        #expect(transport.paths().count == 2)
+        clock.advance(by: 1)
+        scheduler.step()
+        #expect(transport.paths().count == 3)
+        let delta = try JSONDecoder().decode(DeltaFetchRequest.self, from: transport.requests[2].body!)
+        #expect(delta.sinceTick == 5)
+        // A moved viewport is fetched at once, in full.
+        var moved = viewport
+        moved.polygon[0].lat = -1
+        try scheduler.setArea(moved, for: .viewport)
+        scheduler.step()
+        let refetch = try JSONDecoder().decode(DeltaFetchRequest.self, from: transport.requests[3].body!)
+        #expect(refetch.sinceTick == nil && refetch.area == moved)
+    }
+
+    @Test func frequencyNoneFetchesOnlyOnChangeOrRequest() throws {
+        let transport = FakeTransport { request, _ in request.path == "/v1/session" ? FakeTransport.session : FakeTransport.fetched(request) }
+        let (scheduler, clock, _, _) = make(transport) { $0.frequency = .none }
+        try scheduler.setArea(.global, for: .global)
+        scheduler.step()
+        clock.advance(by: 86_400)
+        scheduler.step()
+        #expect(transport.paths().filter { $0 == "/v1/fetch" }.count == 1)
+        scheduler.fetchNow()
+        scheduler.step()
+        #expect(transport.paths().filter { $0 == "/v1/fetch" }.count == 2)
+    }
+
+    @Test func backOffIsExponentialJitteredAndSeeded() {
+        func delays(seed: UInt64) -> [Double] {
+            let transport = FakeTransport { _, _ throws(TransportError) in throw TransportError.cannotConnect("refused") }
+            let (scheduler, clock, store, log) = make(transport, seed: seed)
+            store.enqueue([TileReport(id: UUID(), tile: TileID(h3: 1, layer: 1), enterTime: 0, exitTime: 1, edrPeak: 0, edrMedian: 0, reporterClass: .small)])
+            var result: [Double] = []
+            for _ in 0..<10 {
+                scheduler.step()
+                result.append(scheduler.retryNotBefore - clock.now())
+                clock.advance(by: result.last!)
+            }
+            #expect(log.reachability == [false])
+            return result
+        }
+        let a = delays(seed: 1), b = delays(seed: 1), c = delays(seed: 2)
+        #expect(a == b)
+        #expect(a != c)
+        for (n, delay) in a.enumerated() {
+            let raw = min(300, 2 * pow(2, Double(n)))
+            #expect(delay >= raw * 0.5 && delay <= raw)
+        }
+    }
+
+    @Test func unauthorizedRestartsTheSessionOnceTransparently() throws {
+        let transport = FakeTransport { request, index in
+            if request.path == "/v1/session" { return FakeTransport.session }
+            if index == 1 { return FakeTransport.json(ErrorBody(error: "sessionExpired", message: "expired"), status: 401) }
+            return FakeTransport.json(ReportBatchAck(acceptedIds: [], newCount: 0, duplicateCount: 0, serverTick: 3))
+        }
+        let client = SyncClient(transport: transport, identity: ClientIdentity(apiKey: "k", airline: "DAL", userId: "u"),
+                                clock: ManualSyncClock(start: start))
+        let ack = try client.upload([])
+        #expect(ack.serverTick == 3)
+        #expect(transport.paths() == ["/v1/session", "/v1/reports", "/v1/session", "/v1/reports"])
+        #expect(transport.requests.allSatisfy { $0.headers["X-Eddy-Client-Version"] == EddySyncVersion.current })
+        #expect(transport.requests[1].headers["Authorization"] == "Bearer t")
+    }
+
+    @Test func secondUnauthorizedIsSessionExpired() {
+        let transport = FakeTransport { request, _ in
+            request.path == "/v1/session" ? FakeTransport.session : FakeTransport.json(ErrorBody(error: "sessionExpired", message: "no"), status: 401)
+        }
+        let client = SyncClient(transport: transport, identity: ClientIdentity(apiKey: "k", airline: "DAL", userId: "u"),
+                                clock: ManualSyncClock(start: start))
+        #expect(throws: SyncError.sessionExpired("sessionExpired: no")) { try client.upload([]) }
+        #expect(transport.paths().count == 4)
+    }
+}

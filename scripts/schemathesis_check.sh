@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Oracle check: schemathesis (PyPI) fuzzes a live eddy-server against the /openapi.yaml it serves.
+# Pass: no 5xx and no response that breaks the schema (status codes, content types, bodies, headers).
+# Usage: scripts/schemathesis_check.sh [path/to/eddy-server] [max examples per operation]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SERVER="${1:-.build/debug/eddy-server}"
+EXAMPLES="${2:-60}"
+SCHEMATHESIS="${SCHEMATHESIS:-.venv/bin/schemathesis}"
+[ -x "$SERVER" ] || { echo "schemathesis_check: $SERVER not built (run: swift build)" >&2; exit 2; }
+[ -x "$SCHEMATHESIS" ] || { echo "schemathesis_check: $SCHEMATHESIS missing (run: make venv)" >&2; exit 2; }
+
+WORK="$(mktemp -d)"
+SERVER_PID=""
+cleanup() { [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+KEY="$("$SERVER" keys add --db "$WORK/server.sqlite" --airline SCH --label schemathesis | awk '{print $NF}')"
+"$SERVER" serve --db "$WORK/server.sqlite" --port 0 --rate-limit 0 --log-level error >"$WORK/stdout" 2>"$WORK/stderr" &
+SERVER_PID=$!
+PORT=""
+for _ in $(seq 1 300); do
+  PORT="$(sed -n 's/^eddy-server listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$WORK/stdout" | head -1)"
+  [ -n "$PORT" ] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/stderr" >&2; exit 1; }
+  sleep 0.1
+done
+[ -n "$PORT" ] || { echo "schemathesis_check: server did not start" >&2; exit 1; }
+BASE="http://127.0.0.1:$PORT"
+TOKEN="$(curl -sf -X POST "$BASE/v1/session" -H 'Content-Type: application/json' \
+  -d "{\"apiKey\":\"$KEY\",\"airline\":\"SCH\",\"userId\":\"fuzzer\",\"clientVersion\":\"1.0.0\"}" \
+  | .venv/bin/python -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
+
+"$SCHEMATHESIS" run "$BASE/openapi.yaml" \
+  --header "Authorization: Bearer $TOKEN" \
+  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection,ignored_auth \
+  --max-examples "$EXAMPLES" --seed 20261122 --workers 1 --request-timeout 10 \
+  --suppress-health-check all
+echo "schemathesis_check: eddy-server passed (no 5xx, no schema break)"
