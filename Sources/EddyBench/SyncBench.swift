@@ -29,6 +29,7 @@ enum SyncBenchmarks {
         let clients = 4
         let perClient = ingestReports / clients
         let start = Date().timeIntervalSince1970
+        let serverCPU0 = server.cpuSeconds(), benchCPU0 = BenchServer.ownCPUSeconds()
         let ingestSeconds = try timeConcurrently(clients) { index in
             let client = try server.client(userId: "ingest-\(index)")
             var batch: [TileReport] = []
@@ -45,6 +46,9 @@ enum SyncBenchmarks {
             }
         }
         print("server_ingest_reports_per_s: \(Int(Double(ingestReports) / ingestSeconds))")
+        let batches = Double(ingestReports / 100)
+        print("server_ingest_cpu_ms_per_batch: \(format((server.cpuSeconds() - serverCPU0) * 1000 / batches))")
+        print("client_upload_cpu_ms_per_batch: \(format((BenchServer.ownCPUSeconds() - benchCPU0) * 1000 / batches))")
 
         // Corridor holding 10,000 tiles: route JFK → ~1,000 NM east-north-east, ±20 NM.
         let route = (0...10).map { i in GeoPoint(lat: 40.6 + Double(i) * 0.55, lng: -73.8 + Double(i) * 1.9) }
@@ -219,6 +223,22 @@ final class BenchServer: @unchecked Sendable {
         }
         guard bound > 0 else { throw BenchError("eddy-server did not start") }
         port = bound
+    }
+
+    /// CPU time (user + system) the server process has used, seconds (from /proc).
+    func cpuSeconds() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return 0 }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// CPU time this process has used, seconds.
+    static func ownCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     func client(userId: String, clock: any SyncClock = SystemSyncClock()) throws -> SyncClient {

@@ -59,9 +59,16 @@ struct Serve: AsyncParsableCommand {
         options.testHooks = testHooks
         options.settings.tickSeconds = tickSeconds
         options.settings.maxRequestBytes = maxRequestBytes
+        let serverDatabase = try ServerDatabase(path: database.db)
         let service = try SyncService(
-            database: ServerDatabase(path: database.db), geometry: H3CellGeometry(), clock: SystemServerClock(),
-            options: options, logger: logger)
+            database: serverDatabase, geometry: H3CellGeometry(), clock: SystemServerClock(), options: options, logger: logger)
+        let checkpoints = Task.detached(priority: .background) {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                do { try serverDatabase.checkpoint() } catch { logger.warning("WAL checkpoint failed: \(error)") }
+            }
+        }
+        defer { checkpoints.cancel() }
         let routes = HTTPRoutes(service: service)
         let app = Application(
             router: routes.router(),

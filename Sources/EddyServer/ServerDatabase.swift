@@ -2,6 +2,7 @@ import EddyCore
 import EddyProtocol
 import Foundation
 import GRDB
+import Synchronization
 
 /// An API key as the operator sees it (`eddy-server keys list`).
 struct APIKeyRecord: Sendable, Equatable {
@@ -50,6 +51,8 @@ enum ServerDatabaseError: Error, CustomStringConvertible {
 /// The server's SQLite database (WAL; one writer, concurrent readers). Schema is the server's own.
 final class ServerDatabase: Sendable {
     let pool: DatabasePool
+    let path: String
+    private let checkpointConnection = Mutex<DatabaseQueue?>(nil)
 
     /// Opens (creating and migrating when needed) the database at `path`.
     init(path: String) throws {
@@ -57,10 +60,32 @@ final class ServerDatabase: Sendable {
         config.busyMode = .timeout(5)
         // WAL + synchronous NORMAL: a commit survives a crash of the server process; only an OS crash or
         // power loss can drop the last commits (clients then re-upload: uploads are idempotent).
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        // 1 KiB pages: each upload dirties about one page per report in the random-keyed indexes (id, position),
+        // so smaller pages cut the bytes written to the WAL per commit (only effective on a new file).
+        // No automatic checkpoints: they would run (with an fsync) inside some unlucky upload's commit;
+        // `checkpoint()` runs them from a background task instead (see `Serve.run`).
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA page_size = 1024; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864")
+        }
+        self.path = path
         pool = try DatabasePool(path: path, configuration: config)
         try Self.migrator.migrate(pool)
         try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    }
+
+    /// Copies committed WAL frames into the database file without blocking writers (PASSIVE checkpoint),
+    /// on a connection of its own so uploads never wait for it.
+    func checkpoint() throws {
+        try checkpointer.inDatabase { db in _ = try db.checkpoint(.passive) }
+    }
+
+    private var checkpointer: DatabaseQueue {
+        get throws { try checkpointConnection.withLock { queue in
+            if let queue { return queue }
+            let opened = try DatabaseQueue(path: path)
+            queue = opened
+            return opened
+        } }
     }
 
     static var migrator: DatabaseMigrator {
@@ -78,13 +103,12 @@ final class ServerDatabase: Sendable {
                     token TEXT PRIMARY KEY, key_id INTEGER NOT NULL REFERENCES api_keys(id), airline TEXT NOT NULL,
                     reporter_id TEXT NOT NULL, expires_at REAL NOT NULL, created_at REAL NOT NULL);
                 CREATE TABLE observations (
-                    id TEXT PRIMARY KEY, h3 INTEGER NOT NULL, layer INTEGER NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL,
-                    enter_time REAL NOT NULL, exit_time REAL NOT NULL, edr_peak REAL NOT NULL, edr_median REAL NOT NULL,
-                    reporter_class TEXT NOT NULL, reporter_id TEXT NOT NULL, tick INTEGER NOT NULL, received_at REAL NOT NULL
-                ) WITHOUT ROWID;
+                    rowid INTEGER PRIMARY KEY, id BLOB NOT NULL UNIQUE, h3 INTEGER NOT NULL, layer INTEGER NOT NULL,
+                    lat REAL NOT NULL, lng REAL NOT NULL, enter_time REAL NOT NULL, exit_time REAL NOT NULL,
+                    edr_peak REAL NOT NULL, edr_median REAL NOT NULL, reporter_class TEXT NOT NULL, reporter_id TEXT NOT NULL,
+                    tick INTEGER NOT NULL, received_at REAL NOT NULL);
                 CREATE INDEX observations_tick ON observations(tick);
                 CREATE INDEX observations_lat ON observations(lat, lng);
-                CREATE INDEX observations_exit ON observations(exit_time);
                 CREATE TABLE nowcast (
                     issue_time REAL NOT NULL, h3 INTEGER NOT NULL, layer INTEGER NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL,
                     forecast_hour INTEGER NOT NULL, edr REAL NOT NULL, tick INTEGER NOT NULL,
@@ -218,7 +242,7 @@ final class ServerDatabase: Sendable {
             for row in rows {
                 let r = row.report
                 try statement.execute(arguments: [
-                    r.id.uuidString, Int64(bitPattern: r.tile.h3), r.tile.layer, row.center.lat, row.center.lng,
+                    Self.blob(r.id), Int64(bitPattern: r.tile.h3), r.tile.layer, row.center.lat, row.center.lng,
                     r.enterTime, r.exitTime, r.edrPeak, r.edrMedian, r.reporterClass.rawValue, reporterId, tick, now,
                 ])
                 if db.changesCount > 0 { fresh.insert(r.id) }
@@ -236,12 +260,16 @@ final class ServerDatabase: Sendable {
         var minTick: Int?
     }
 
-    /// Observations matching `filter`, ordered by tick then id.
+    /// Observations matching `filter`, in arrival order.
+    ///
+    /// A delta reads through the tick index (few rows), a full area fetch through the latitude index
+    /// (the area's band), a global one scans.
     func observations(_ filter: ObservationFilter) async throws -> [Observation] {
         try await pool.read { db in
+            let index = filter.minTick != nil ? "INDEXED BY observations_tick" : filter.polygon != nil ? "INDEXED BY observations_lat" : ""
             var sql = """
                 SELECT id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick
-                FROM observations WHERE exit_time >= ? AND layer BETWEEN ? AND ?
+                FROM observations \(index) WHERE exit_time >= ? AND layer BETWEEN ? AND ?
                 """
             var arguments: StatementArguments = [filter.minExitTime, filter.minLayer, filter.maxLayer]
             if let minTick = filter.minTick {
@@ -253,13 +281,13 @@ final class ServerDatabase: Sendable {
                 sql += " AND lat BETWEEN ? AND ? AND lng BETWEEN ? AND ?"
                 arguments += [box.minLat, box.maxLat, box.minLng, box.maxLng]
             }
-            sql += " ORDER BY tick, id"
+            sql += " ORDER BY tick, rowid"
             var result: [Observation] = []
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try cursor.next() {
                 if let polygon = filter.polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: row[3], lng: row[4])) { continue }
-                let idText: String = row[0]
-                guard let id = UUID(uuidString: idText), let reporterClass = AircraftClass(rawValue: row[9]) else { continue }
+                let idBlob: Data = row[0]
+                guard let id = Self.uuid(idBlob), let reporterClass = AircraftClass(rawValue: row[9]) else { continue }
                 let h3: Int64 = row[1]
                 let report = TileReport(
                     id: id, tile: TileID(h3: UInt64(bitPattern: h3), layer: row[2]), enterTime: row[5], exitTime: row[6],
@@ -370,6 +398,17 @@ final class ServerDatabase: Sendable {
                 return flight
             }
         }
+    }
+
+    /// A UUID as its 16 bytes (the `observations.id` column).
+    static func blob(_ id: UUID) -> Data { withUnsafeBytes(of: id.uuid) { Data($0) } }
+
+    /// A UUID from 16 bytes; nil for any other length.
+    static func uuid(_ data: Data) -> UUID? {
+        guard data.count == 16 else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { target in data.withUnsafeBytes { target.copyMemory(from: $0) } }
+        return UUID(uuid: bytes)
     }
 
     /// Random lower-case hex from the system CSPRNG.
