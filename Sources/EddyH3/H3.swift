@@ -101,17 +101,21 @@ public enum H3 {
     /// All cells within grid distance k of `origin` (including it). Order: the reference's spiral when no
     /// pentagon is near, else unspecified; compare as a set.
     public static func gridDisk(_ origin: H3Index, k: Int) throws(H3Error) -> [H3Index] {
-        try gridDiskDistances(origin, k: k).map(\.cell)
+        guard isValidCellRaw(origin.rawValue) else { throw .invalidCell }
+        guard k >= 0 && k < 13_780_510 else { throw .invalidK }
+        guard let (cells, _) = gridDiskRaw(origin.rawValue, k: k, withDistances: false) else { throw .failed }
+        return cells
     }
 
     /// All cells within grid distance k of `origin`, each with its distance.
     public static func gridDiskDistances(_ origin: H3Index, k: Int) throws(H3Error) -> [(cell: H3Index, distance: Int)] {
         guard isValidCellRaw(origin.rawValue) else { throw .invalidCell }
         guard k >= 0 && k < 13_780_510 else { throw .invalidK }
-        guard let (cells, distances) = gridDiskDistancesRaw(origin.rawValue, k: k) else { throw .failed }
+        guard let (cells, distances) = gridDiskRaw(origin.rawValue, k: k, withDistances: true),
+              let distances else { throw .failed }
         var out: [(cell: H3Index, distance: Int)] = []
         out.reserveCapacity(cells.count)
-        for i in 0..<cells.count { out.append((H3Index(rawValue: cells[i]), distances[i])) }
+        for i in 0..<cells.count { out.append((cells[i], distances[i])) }
         return out
     }
 

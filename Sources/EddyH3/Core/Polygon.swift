@@ -228,8 +228,11 @@ func polygonToCellsRaw(outer: GeoLoopRads, holes: [GeoLoopRads], res: Int) -> Re
     // 4. Flood fill.
     while numSearchHexes > 0 {
         for i in 0..<numSearchHexes {
-            guard let (ring, _) = gridDiskDistancesRaw(search[i], k: 1) else { return .failure(.failed) }
-            for hex in ring where hex != 0 {
+            guard let (ring, _) = gridDiskRaw(search[i], k: 1, withDistances: false) else {
+                return .failure(.failed)
+            }
+            for cell in ring {
+                let hex = cell.rawValue
                 var loc = Int(hex % tableSize)
                 var loopCount = 0
                 while out[loc] != 0 {
