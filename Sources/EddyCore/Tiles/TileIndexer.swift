@@ -1,0 +1,17 @@
+import EddyH3
+
+/// Maps a latitude / longitude (degrees) to the 64-bit cell of a tile; called once per location fix.
+public struct TileIndexer: Sendable {
+    /// The mapping; nil when the position cannot be indexed.
+    public let cell: @Sendable (_ latitudeDegrees: Double, _ longitudeDegrees: Double) -> UInt64?
+
+    /// Wraps a mapping.
+    public init(cell: @escaping @Sendable (_ latitudeDegrees: Double, _ longitudeDegrees: Double) -> UInt64?) { self.cell = cell }
+
+    /// The tile cells of the product: H3 resolution 5 (`TileID.h3Resolution`).
+    public static let h3Resolution5 = TileIndexer { _, _ in
+        // FIXME(merge): replace with `try? H3.latLngToCell(latitude:longitude:resolution: 5).rawValue`
+        // once EddyH3 lands in main; until then no tiles are produced.
+        nil
+    }
+}
