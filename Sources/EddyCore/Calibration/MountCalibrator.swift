@@ -10,7 +10,7 @@ public struct CalibrationTick: Sendable {
     public var gyroMeanSquare: Double?
     /// Largest |ω|² in the tick, (rad/s)².
     public var gyroPeakSquare: Double
-    /// Variance of the accelerometer samples within the tick, summed over axes, g² (high-frequency energy).
+    /// Variance of the accelerometer samples within the tick across the apparent vertical, g² (vibration, taps).
     public var withinTickVariance: Double
     /// Creates a tick summary.
     public init(meanAcceleration: SIMD3<Double>, hasAccelerometer: Bool, gyroMeanSquare: Double?, gyroPeakSquare: Double, withinTickVariance: Double) {

@@ -8,6 +8,8 @@ public struct DetectionConfiguration: Sendable {
     public var response: AircraftResponseParameters
     /// Multiplier on the modelled gust response (per-class calibration hook). Default 1.
     public var responseGain: Double
+    /// Scale per-second EDR by the model's median-bias factor so minute medians are unbiased. Default true.
+    public var correctMedianBias: Bool
     /// Internal uniform rate the accelerometer is averaged to, Hz. Default 25.
     public var internalRateHz: Double
     /// Length of the EDR variance window, seconds. Default 10.
@@ -34,7 +36,7 @@ public struct DetectionConfiguration: Sendable {
     public var steadySecondsToCalibrate: Double
     /// |û_z| > cos(this) means the device lies flat, degrees. Default 15.
     public var horizontalAngleDegrees: Double
-    /// RMS of the accelerometer within a tick (vibration, taps) above this means "in noise", g. Default 0.05.
+    /// RMS of the accelerometer across the apparent vertical within a tick (vibration, taps) above this means "in noise", g. Default 0.05.
     public var noiseThresholdG: Double
     /// No measurement during this time after the device is (re-)calibrated, seconds. Default 30.
     public var mountSettleSeconds: Double
@@ -54,6 +56,7 @@ public struct DetectionConfiguration: Sendable {
         self.aircraftClass = aircraftClass
         response = .forClass(aircraftClass)
         responseGain = 1
+        correctMedianBias = true
         internalRateHz = 25
         windowSeconds = 10
         gravityTimeConstantSeconds = 5

@@ -24,7 +24,10 @@ public struct DetectionPipeline: Sendable {
     private var tickEnd = 0.0
     private var accSum = SIMD3<Double>(0, 0, 0)
     private var accSquares = 0.0
+    private var alongSum = 0.0
+    private var alongSquares = 0.0
     private var accCount = 0
+    private var vertical = SIMD3<Double>(0, 0, 1)
     private var gyroSum = SIMD3<Double>(0, 0, 0)
     private var gyroSquares = 0.0
     private var gyroPeakSquare = 0.0
@@ -68,6 +71,7 @@ public struct DetectionPipeline: Sendable {
     private var baroAltitudeMeters: Double?
     private var model: EDRModel
     private var noiseVariance = 0.0
+    private var biasFactor = 1.0
     private var tracker: TileTracker
     private var lastTime = 0.0
 
@@ -95,7 +99,9 @@ public struct DetectionPipeline: Sendable {
         model = EDRModel(
             filter: filter, parameters: p, responseGain: configuration.responseGain,
             trueAirspeedMetersPerSecond: p.nominalTrueAirspeedMetersPerSecond,
-            densityKilogramsPerCubicMeter: StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: p.nominalAltitudeMeters))
+            densityKilogramsPerCubicMeter: StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: p.nominalAltitudeMeters),
+            windowSeconds: Double(max(1, configuration.windowSeconds)))
+        biasFactor = configuration.correctMedianBias ? model.medianBiasFactor : 1
         tracker = TileTracker(
             reporterClass: configuration.aircraftClass, minimumValidSeconds: configuration.minimumValidSecondsPerTile,
             salt: configuration.reportSalt)
@@ -107,6 +113,8 @@ public struct DetectionPipeline: Sendable {
     public var horizontal: Bool { calibrator.horizontal }
     /// The EDR normalisation in use (variance at EDR 1, g²).
     public var unitVariance: Double { model.unitVariance }
+    /// Equivalent degrees of freedom of one window variance under the model.
+    public var degreesOfFreedom: Double { model.degreesOfFreedom }
 
     /// Feed one sample (any kind, time-ordered); events are appended (rarely) to `events`.
     @inline(__always)
@@ -116,6 +124,9 @@ public struct DetectionPipeline: Sendable {
             if a.t >= tickEnd || !started { advance(to: a.t, into: &events) }
             accSum.x += a.x; accSum.y += a.y; accSum.z += a.z
             accSquares += a.x * a.x + a.y * a.y + a.z * a.z
+            let along = a.x * vertical.x + a.y * vertical.y + a.z * vertical.z
+            alongSum += along
+            alongSquares += along * along
             accCount += 1
         case .gyroscope(let g):
             if g.t >= tickEnd || !started { advance(to: g.t, into: &events) }
@@ -183,7 +194,12 @@ public struct DetectionPipeline: Sendable {
         if hasAccelerometer {
             let n = Double(accCount)
             mean = accSum / n
-            withinVariance = accCount > 1 ? max(0, accSquares / n - (mean * mean).sum()) : 0
+            if accCount > 1 {
+                // Within-tick variance across the apparent vertical: vibration and taps, not vertical turbulence.
+                let total = accSquares / n - (mean * mean).sum()
+                let alongMean = alongSum / n
+                withinVariance = max(0, total - (alongSquares / n - alongMean * alongMean))
+            }
             lastMean = mean
             emptyTicks = 0
             samplesPerTick += (n - samplesPerTick) * 0.01
@@ -205,7 +221,8 @@ public struct DetectionPipeline: Sendable {
                 t: Double(tick + 1) * tickSeconds, inPosition: calibrator.inPosition,
                 horizontal: calibrator.horizontal, inNoise: calibrator.inNoise)))
         }
-        accSum = .zero; accSquares = 0; accCount = 0
+        accSum = .zero; accSquares = 0; alongSum = 0; alongSquares = 0; accCount = 0
+        vertical = calibrator.verticalDirection
         gyroSum = .zero; gyroSquares = 0; gyroPeakSquare = 0; gyroCount = 0
 
         // Gates.
@@ -252,7 +269,7 @@ public struct DetectionPipeline: Sendable {
             for i in 0..<window { sum += ringSum[i]; squares += ringSquares[i]; count += ringTicks[i] }
             let n = Double(count)
             let variance = max(0, squares / n - (sum / n) * (sum / n))
-            edr = (max(0, variance - noiseVariance) / model.unitVariance).squareRoot()
+            edr = (max(0, variance - noiseVariance) / model.unitVariance).squareRoot() * biasFactor
         }
         let minute = Self.floorDiv(second, 60)
         if minute != minuteIndex {
@@ -318,7 +335,9 @@ public struct DetectionPipeline: Sendable {
         let rho = StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: min(20_000, max(-500, altitude)))
         if abs(speed / model.trueAirspeedMetersPerSecond - 1) > 0.02 || abs(rho / model.densityKilogramsPerCubicMeter - 1) > 0.02 {
             model = EDRModel(filter: filter, parameters: p, responseGain: configuration.responseGain,
-                             trueAirspeedMetersPerSecond: speed, densityKilogramsPerCubicMeter: rho)
+                             trueAirspeedMetersPerSecond: speed, densityKilogramsPerCubicMeter: rho,
+                             windowSeconds: Double(window))
+            biasFactor = configuration.correctMedianBias ? model.medianBiasFactor : 1
         }
     }
 }
