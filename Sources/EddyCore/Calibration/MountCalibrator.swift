@@ -127,8 +127,10 @@ public struct MountCalibrator: Sendable {
                 offAxisTicks = 0
             }
         } else {
-            if handled || !tick.hasAccelerometer {
+            if handled {
                 steadyTicks = 0
+            } else if !tick.hasAccelerometer {
+                if steadyTicks > 0 { steadyTicks += 1 }   // low input rates leave some ticks empty: time still counts
             } else if steadyTicks == 0 || (fastDirection * steadyReference).sum() < stableCosine {
                 steadyReference = fastDirection
                 steadyTicks = 1
