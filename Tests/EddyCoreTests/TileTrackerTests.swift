@@ -70,3 +70,20 @@ import Testing
         }
     }
 }
+
+@Suite struct H3TileTests {
+    /// The default indexer gives H3 resolution-5 cells: a medium flight at FL350 crosses res-5 cells
+    /// (~8.5 km edges) about once a minute, each reported once, layer 35.
+    @Test func defaultIndexerIsH3Resolution5() throws {
+        let cell = try #require(TileIndexer.h3Resolution5.cell(37.7749, -122.4194))
+        #expect(String(cell, radix: 16) == "85283083fffffff")
+        let scenario = FlightScenario(aircraftClass: .medium, segments: [TurbulenceSegment(edr: 0, durationSeconds: 900)], seed: 4)
+        let tiles = detect(scenario).tiles
+        #expect(tiles.count >= 8 && tiles.count <= 25, "\(tiles.count) tiles")
+        for tile in tiles {
+            #expect(String(tile.tile.h3, radix: 16).hasPrefix("85") && tile.tile.layer == 35)
+            #expect(tile.severity(for: .medium) == .none)
+        }
+        #expect(Set(tiles.map(\.tile)).count == tiles.count)
+    }
+}

@@ -9,9 +9,7 @@ public struct TileIndexer: Sendable {
     public init(cell: @escaping @Sendable (_ latitudeDegrees: Double, _ longitudeDegrees: Double) -> UInt64?) { self.cell = cell }
 
     /// The tile cells of the product: H3 resolution 5 (`TileID.h3Resolution`).
-    public static let h3Resolution5 = TileIndexer { _, _ in
-        // FIXME(merge): replace with `try? H3.latLngToCell(latitude:longitude:resolution: 5).rawValue`
-        // once EddyH3 lands in main; until then no tiles are produced.
-        nil
+    public static let h3Resolution5 = TileIndexer { latitude, longitude in
+        try? H3.latLngToCell(latitude: latitude, longitude: longitude, resolution: TileID.h3Resolution).rawValue
     }
 }
