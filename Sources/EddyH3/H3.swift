@@ -55,13 +55,13 @@ public enum H3 {
     public static func cellToBoundary(_ cell: H3Index) throws(H3Error) -> [LatLng] {
         guard isValidCellRaw(cell.rawValue) else { throw .invalidCell }
         let b = cellToBoundaryRaw(cell.rawValue)
-        var out: [LatLng] = []
-        out.reserveCapacity(b.count)
-        for i in 0..<b.count {
-            let (lat, lng) = b.vertex(i)
-            out.append(LatLng(latitude: lat * k180Pi, longitude: lng * k180Pi))
+        return [LatLng](unsafeUninitializedCapacity: b.count) { buffer, initialized in
+            for i in 0..<b.count {
+                let (lat, lng) = b.vertex(i)
+                (buffer.baseAddress! + i).initialize(to: LatLng(latitude: lat * k180Pi, longitude: lng * k180Pi))
+            }
+            initialized = b.count
         }
-        return out
     }
 
     /// Boundary vertices of a cell in radians, without allocating: calls `body` once per vertex in order.

@@ -337,7 +337,8 @@ func faceIjkToCellBoundary(_ h: FaceIJK, res: Int) -> CellBoundaryRads {
     var g = CellBoundaryRads()
     var lastFace = -1
     var lastOverage = Overage.none
-    for vert in 0..<7 {
+    // The 7th pass only looks for a distortion vertex on the closing edge, which only Class III cells have.
+    for vert in 0..<(classIII ? 7 : 6) {
         let v = vert % 6
         var fijk = substrateVertex(centerIJK, v, classIII: classIII)
         let overage = adjustOverageClassII(&fijk, res: adjRes, pentLeading4: false, substrate: true)
@@ -370,7 +371,7 @@ func faceIjkPentToCellBoundary(_ h: FaceIJK, res: Int) -> CellBoundaryRads {
     let classIII = isClassIII(res)
     var g = CellBoundaryRads()
     var lastFijk = FaceIJK(face: 0, coord: CoordIJK(0, 0, 0))
-    for vert in 0..<6 {
+    for vert in 0..<(classIII ? 6 : 5) {
         let v = vert % 5
         var fijk = substrateVertex(centerIJK, v, classIII: classIII)
         adjustPentVertOverage(&fijk, res: adjRes)
