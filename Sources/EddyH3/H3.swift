@@ -54,13 +54,10 @@ public enum H3 {
     /// vertices where an edge crosses an icosahedron edge).
     public static func cellToBoundary(_ cell: H3Index) throws(H3Error) -> [LatLng] {
         guard isValidCellRaw(cell.rawValue) else { throw .invalidCell }
-        let b = cellToBoundaryRaw(cell.rawValue)
-        return [LatLng](unsafeUninitializedCapacity: b.count) { buffer, initialized in
-            for i in 0..<b.count {
-                let (lat, lng) = b.vertex(i)
-                (buffer.baseAddress! + i).initialize(to: LatLng(latitude: lat * k180Pi, longitude: lng * k180Pi))
-            }
-            initialized = b.count
+        return [LatLng](unsafeUninitializedCapacity: 10) { buffer, initialized in
+            var sink = DegreesBufferSink(base: buffer.baseAddress!)
+            EddyH3.cellToBoundary(cell.rawValue, into: &sink)
+            initialized = sink.count
         }
     }
 
@@ -127,8 +124,9 @@ public enum H3 {
         return ring.map { H3Index(rawValue: $0) }
     }
 
-    /// Grid distance (number of steps) between two cells of the same resolution. Throws
-    /// `.cellsNotComparable` when the reference cannot unfold the path (too far apart, or across a pentagon).
+    /// Grid distance (number of steps) between two cells of the same resolution. Throws `.cellsNotComparable`
+    /// for different resolutions or cells too far apart (base cells not neighbours), `.pentagonDistortion` when
+    /// the path would unfold across a pentagon — exactly where the reference fails.
     public static func gridDistance(_ a: H3Index, _ b: H3Index) throws(H3Error) -> Int {
         guard isValidCellRaw(a.rawValue), isValidCellRaw(b.rawValue) else { throw .invalidCell }
         switch gridDistanceRaw(a.rawValue, b.rawValue) {
@@ -136,6 +134,7 @@ public enum H3 {
         case .failure(.resolutionMismatch): throw .cellsNotComparable
         case .failure(.invalidCell): throw .invalidCell
         case .failure(.failed): throw .cellsNotComparable
+        case .failure(.pentagon): throw .pentagonDistortion
         }
     }
 
@@ -264,5 +263,21 @@ public enum H3 {
         case .failure(.nonFinite): throw .nonFiniteCoordinates
         case .failure(.failed): throw .failed
         }
+    }
+}
+
+/// Writes boundary vertices as degree `LatLng`s straight into an array's uninitialised storage (≤ 10).
+private struct DegreesBufferSink: BoundarySink {
+    /// Start of the storage.
+    let base: UnsafeMutablePointer<LatLng>
+    /// Vertices written.
+    var count = 0
+
+    /// Converts with asin/atan2 and the reference's `radsToDegs`, then stores.
+    @inline(__always)
+    mutating func append(_ v: Vec3) {
+        let (lat, lng) = v.latLngRads
+        (base + count).initialize(to: LatLng(latitude: lat * k180Pi, longitude: lng * k180Pi))
+        count += 1
     }
 }
