@@ -100,3 +100,21 @@ struct ErrorPathTests {
                 == H3.latLngToCell(latitude: 90, longitude: -45, resolution: 7))
     }
 }
+
+/// Requests that would exhaust memory get a typed error instead of a crash.
+@Suite("H3 size limits")
+struct SizeLimitTests {
+    @Test("Huge k, deep children and continent-sized fine polygons throw tooManyCells")
+    func limits() throws {
+        let cell = H3Index(rawValue: 0x852db0cffffffff)
+        #expect(throws: H3Error.tooManyCells) { try H3.gridDisk(cell, k: 1_000_000) }
+        #expect(throws: H3Error.tooManyCells) { try H3.gridRing(cell, k: 1_000_000) }
+        let base = H3.res0Cells()[0]
+        #expect(throws: H3Error.tooManyCells) { try H3.cellToChildren(base, resolution: 15) }
+        #expect(try H3.childrenCount(base, resolution: 15) == 4_747_561_509_943)
+        let big = [LatLng(latitude: -40, longitude: -60), LatLng(latitude: 40, longitude: -60),
+                   LatLng(latitude: 40, longitude: 60), LatLng(latitude: -40, longitude: 60)]
+        #expect(throws: H3Error.tooManyCells) { try H3.polygonToCells(outer: big, resolution: 12) }
+        #expect(try H3.gridDisk(cell, k: 100).count == 30_301)
+    }
+}
