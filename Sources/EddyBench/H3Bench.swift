@@ -87,6 +87,15 @@ enum H3Benchmarks {
             return acc
         }
         report("h3_cell_to_boundary_per_s", boundaryRate)
+
+        let callbackRate = try rate(count: n) {
+            var acc: UInt64 = 0
+            for cell in cells {
+                try H3.forEachBoundaryVertexRadians(cell) { lat, _ in acc ^= lat.bitPattern }
+            }
+            return acc
+        }
+        report("h3_boundary_vertices_no_alloc_per_s", callbackRate)
         print("h3_cell_to_boundary_target_per_s: 1000000")
 
         let diskCount = n / 4
@@ -100,6 +109,6 @@ enum H3Benchmarks {
         }
         report("h3_grid_disk_k1_per_s", diskRate)
         // Printed so the optimiser cannot drop the work.
-        print("# h3 checksum \(String(cellRate.sink ^ centreRate.sink ^ boundaryRate.sink ^ diskRate.sink, radix: 16))")
+        print("# h3 checksum \(String(cellRate.sink ^ centreRate.sink ^ boundaryRate.sink ^ callbackRate.sink ^ diskRate.sink, radix: 16))")
     }
 }

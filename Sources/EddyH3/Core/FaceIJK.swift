@@ -242,8 +242,14 @@ func adjustPentVertOverage(_ fijk: inout FaceIJK, res: Int) {
     while adjustOverageClassII(&fijk, res: res, pentLeading4: false, substrate: true) == .newFace {}
 }
 
+/// Receives boundary vertices (unit vectors) in order.
+protocol BoundarySink {
+    /// Adds the next vertex.
+    mutating func append(_ v: Vec3)
+}
+
 /// Up to 10 boundary vertices in radians, stored without heap allocation.
-struct CellBoundaryRads: Sendable {
+struct CellBoundaryRads: Sendable, BoundarySink {
     /// Number of vertices (5–10).
     var count: Int = 0
     /// Latitudes, radians.
@@ -330,14 +336,15 @@ func faceEdgeEndpoints(maxDim: Int, dir: Int) -> (Vec2, Vec2) {
 }
 
 /// Boundary of a hexagon given its FaceIJK (reference `_faceIjkToCellBoundary`, full loop).
-func faceIjkToCellBoundary(_ h: FaceIJK, res: Int) -> CellBoundaryRads {
+@inline(__always)
+func faceIjkToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, into g: inout S) {
     var centerIJK = h
     let adjRes = toSubstrate(&centerIJK, res: res)
     let classIII = isClassIII(res)
-    var g = CellBoundaryRads()
     var lastFace = -1
     var lastOverage = Overage.none
-    for vert in 0..<7 {
+    // The 7th pass only looks for a distortion vertex on the closing edge, which only Class III cells have.
+    for vert in 0..<(classIII ? 7 : 6) {
         let v = vert % 6
         var fijk = substrateVertex(centerIJK, v, classIII: classIII)
         let overage = adjustOverageClassII(&fijk, res: adjRes, pentLeading4: false, substrate: true)
@@ -360,17 +367,16 @@ func faceIjkToCellBoundary(_ h: FaceIJK, res: Int) -> CellBoundaryRads {
         lastFace = fijk.face
         lastOverage = overage
     }
-    return g
 }
 
 /// Boundary of a pentagon given its FaceIJK (reference `_faceIjkPentToCellBoundary`, full loop).
-func faceIjkPentToCellBoundary(_ h: FaceIJK, res: Int) -> CellBoundaryRads {
+@inline(__always)
+func faceIjkPentToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, into g: inout S) {
     var centerIJK = h
     let adjRes = toSubstrate(&centerIJK, res: res)
     let classIII = isClassIII(res)
-    var g = CellBoundaryRads()
     var lastFijk = FaceIJK(face: 0, coord: CoordIJK(0, 0, 0))
-    for vert in 0..<6 {
+    for vert in 0..<(classIII ? 6 : 5) {
         let v = vert % 5
         var fijk = substrateVertex(centerIJK, v, classIII: classIII)
         adjustPentVertOverage(&fijk, res: adjRes)
@@ -394,5 +400,4 @@ func faceIjkPentToCellBoundary(_ h: FaceIJK, res: Int) -> CellBoundaryRads {
         }
         lastFijk = fijk
     }
-    return g
 }
