@@ -208,8 +208,8 @@ struct SimulationState {
         let u = (t - m.start) / length
         let s = (1 - cos(.pi * u)) / 2
         let sDot = .pi / (2 * length) * sin(.pi * u)
-        let envelope = sin(.pi * u)
-        let envelopeDot = .pi / length * cos(.pi * u)
+        // Hands grab and let go quickly: wobble and hand accelerations ramp in / out over ≤ 0.5 s.
+        let (envelope, envelopeDot) = SimulationState.envelope(t - m.start, length: length)
         let omegaW = 2 * Double.pi * m.wobbleHz
         let w = FlightSimulator.handWobbleRadians * envelope * sin(omegaW * (t - m.start))
         let wDot = FlightSimulator.handWobbleRadians
@@ -220,6 +220,16 @@ struct SimulationState {
         let phase = m.handHz * (2 * .pi * (t - m.start)) + m.handPhase
         let hand = SIMD3(sin(phase.x), sin(phase.y), sin(phase.z)) * (FlightSimulator.handAccelerationG * envelope)
         return (rotation, rate, hand)
+    }
+
+    /// Smooth on/off envelope (sin² ramps of min(0.5 s, length/4) at both ends) and its time derivative.
+    static func envelope(_ local: Double, length: Double) -> (Double, Double) {
+        let ramp = min(0.5, length / 4)
+        let edge = min(local, length - local)
+        guard edge < ramp else { return (1, 0) }
+        let x = max(0, edge) / ramp * (Double.pi / 2)
+        let slope = 2 * sin(x) * cos(x) * (Double.pi / 2) / ramp
+        return (sin(x) * sin(x), local < length / 2 ? slope : -slope)
     }
 
     mutating func edr(at t: Double) -> Double {
