@@ -91,13 +91,15 @@ public struct DetectionPipeline: Sendable {
         calibrator = MountCalibrator(tickSeconds: 1 / Double(ticksPerSecond), configuration: configuration)
         let p = configuration.response
         filter = BandPassFilter(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: Double(ticksPerSecond))
-        turnAlpha = (1 / Double(ticksPerSecond)) / (1 + 1 / Double(ticksPerSecond))
+        // Turn rate: tick-mean gyro vector low-passed with τ = 2 s, so turbulence-driven oscillating rates average out
+        // (JSBSim 737 / C172 in severe turbulence: ≤ 2.9°/s) while turns and roll-ins (≥ 4°/s) persist.
+        turnAlpha = (1 / Double(ticksPerSecond)) / (2 + 1 / Double(ticksPerSecond))
         ringSum = [Double](repeating: 0, count: window)
         ringSquares = [Double](repeating: 0, count: window)
         ringTicks = [Int](repeating: 0, count: window)
         minuteValues.reserveCapacity(64)
         model = EDRModel(
-            filter: filter, parameters: p, responseGain: configuration.responseGain,
+            filter: filter, parameters: p, responseGain: p.responseGain,
             trueAirspeedMetersPerSecond: p.nominalTrueAirspeedMetersPerSecond,
             densityKilogramsPerCubicMeter: StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: p.nominalAltitudeMeters),
             windowSeconds: Double(max(1, configuration.windowSeconds)))
@@ -338,7 +340,7 @@ public struct DetectionPipeline: Sendable {
         let altitude = altitudeMeters ?? baroAltitudeMeters ?? p.nominalAltitudeMeters
         let rho = StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: min(20_000, max(-500, altitude)))
         if abs(speed / model.trueAirspeedMetersPerSecond - 1) > 0.02 || abs(rho / model.densityKilogramsPerCubicMeter - 1) > 0.02 {
-            model = EDRModel(filter: filter, parameters: p, responseGain: configuration.responseGain,
+            model = EDRModel(filter: filter, parameters: p, responseGain: p.responseGain,
                              trueAirspeedMetersPerSecond: speed, densityKilogramsPerCubicMeter: rho,
                              windowSeconds: Double(window))
             biasFactor = configuration.correctMedianBias ? model.medianBiasFactor : 1

@@ -129,6 +129,7 @@ struct SimulationState {
     var longitude: Double
     var courseDegrees: Double
     let pressureHectopascals: Double
+    let responseGain: Double
 
     init(scenario: FlightScenario) {
         self.scenario = scenario
@@ -140,6 +141,7 @@ struct SimulationState {
         noise = Xoshiro256StarStar(seed: seeds.next())
         let altitudeMeters = scenario.altitudeFeet * 0.3048
         let rho = StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: altitudeMeters)
+        responseGain = AircraftResponseParameters.forClass(scenario.aircraftClass).responseGain
         let response = PlungeResponse(
             parameters: .forClass(scenario.aircraftClass), trueAirspeedMetersPerSecond: speed, densityKilogramsPerCubicMeter: rho)
         gusts = GustSynthesizer(sampleRateHz: rate, response: response, trueAirspeedMetersPerSecond: speed, seed: gustSeed)
@@ -269,7 +271,7 @@ struct SimulationState {
             let t = Double(nextAccelerometerIndex) / rate
             guard t < end else { break }
             nextAccelerometerIndex += 1
-            let gust = gusts.next() * edr(at: t)
+            let gust = gusts.next() * edr(at: t) * responseGain
             let (phi, rollRate) = bank(at: t)
             let yawRate = gravity * tan(phi) / speed
             let forceAircraft = SIMD3<Double>(0, 0, 1 / cos(phi) + gust)
