@@ -79,3 +79,15 @@ import Testing
         #expect(abs(median / 0.3 - 1) < 0.12, "rate \(rate): median \(median)")
     }
 }
+
+@Suite struct LargeClassTests {
+    /// The large class (777-like at FL370) is estimated with its own response model.
+    @Test func largeClassEstimate() {
+        let scenario = FlightScenario(aircraftClass: .large, segments: [TurbulenceSegment(edr: 0.3, durationSeconds: 540)], seed: 64)
+        #expect(scenario.altitudeFeet == 37_000 && scenario.groundSpeedMetersPerSecond == 250)
+        var medians = detect(scenario).minutes.map(\.edrMedian)
+        #expect(medians.count >= 7)
+        let median = Statistics.median(&medians)
+        #expect(abs(median / 0.3 - 1) < 0.1, "median \(median)")
+    }
+}

@@ -119,3 +119,27 @@ import Testing
         #expect(minutes.contains { $0.t == 120 } || minutes.contains { $0.t >= 360 })
     }
 }
+
+@Suite struct RobustnessTests {
+    /// Non-finite values and absurd times from a host are ignored; a long data gap is bridged and measurement resumes.
+    @Test func badSamplesAndGaps() {
+        let scenario = FlightScenario(aircraftClass: .medium, segments: [TurbulenceSegment(edr: 0.3, durationSeconds: 600)], seed: 19)
+        var injected = 0
+        let events = detect(scenario) { samples in
+            guard let first = samples.first, first.t == 300 else { return }
+            samples.insert(.accelerometer(AccelerometerSample(t: 300, x: .nan, y: 0, z: 1)), at: 0)
+            samples.insert(.gyroscope(GyroscopeSample(t: 300, x: .infinity, y: 0, z: 0)), at: 0)
+            samples.insert(.accelerometer(AccelerometerSample(t: 1e300, x: 0, y: 0, z: 1)), at: 0)
+            injected += 3
+        }
+        #expect(injected == 3)
+        let clean = detect(scenario)
+        #expect(events.minutes == clean.minutes)
+
+        // Drop 200–330 s of data (a 130 s gap): nothing is reported across it, measurement resumes after.
+        let gapped = detect(scenario) { samples in samples.removeAll { $0.t >= 200 && $0.t < 330 } }
+        #expect(!gapped.minutes.contains { $0.t > 200 && $0.t - 60 < 330 })
+        #expect(gapped.minutes.contains { $0.t >= 420 })
+        #expect(gapped.minutes.contains { $0.t <= 200 })
+    }
+}

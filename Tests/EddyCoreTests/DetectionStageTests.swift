@@ -82,7 +82,7 @@ import Testing
                 pipeline.process(.location(LocationSample(t: t, latitudeDegrees: 0, longitudeDegrees: 0, altitudeMeters: p.nominalAltitudeMeters,
                                                           speedMetersPerSecond: 230, courseDegrees: 90)), into: &events)
             }
-            let f = rotation.apply([0, 0, 1 + 0.3 * gusts.next()])
+            let f = rotation.apply([0, 0, 1 + 0.3 * p.responseGain * gusts.next()])   // the class's calibrated response
             pipeline.process(.accelerometer(AccelerometerSample(t: t, x: f.x, y: f.y, z: f.z)), into: &events)
         }
         let medians = events.minutes.map(\.edrMedian)

@@ -4,10 +4,8 @@ import Foundation
 public struct DetectionConfiguration: Sendable {
     /// Class of the recording aircraft: response model, band and own-class severity.
     public var aircraftClass: AircraftClass
-    /// Response parameters (W/S, C_Lα, nominal speed / altitude, band). Default: the class table.
+    /// Response parameters (W/S, C_Lα, nominal speed / altitude, band, calibration gain). Default: the class table.
     public var response: AircraftResponseParameters
-    /// Multiplier on the modelled gust response (per-class calibration hook). Default 1.
-    public var responseGain: Double
     /// Scale per-second EDR by the model's median-bias factor so minute medians are unbiased. Default true.
     public var correctMedianBias: Bool
     /// Internal uniform rate the accelerometer is averaged to, Hz. Default 25.
@@ -20,13 +18,13 @@ public struct DetectionConfiguration: Sendable {
     public var sensorNoiseRMSg: Double
     /// Below this ground speed the aircraft is on the ground and nothing is measured, knots. Default 50.
     public var groundSpeedGateKnots: Double
-    /// Turn rate (gyro |ω̄| over 1 s, or GNSS track rate) above which a turn is "hard", degrees/s. Default 4.
+    /// Turn rate (gyro |ω̄| low-passed with τ = 2 s, or GNSS track rate) above which a turn is "hard", degrees/s. Default 4.
     public var turnRateGateDegreesPerSecond: Double
     /// A gyro reading above this means the device is handled, rad/s. Default 1.
     public var handlingGyroPeakRadiansPerSecond: Double
     /// Gyro RMS within a 40 ms tick above this means handled, rad/s. Default 0.3.
     public var handlingGyroRMSRadiansPerSecond: Double
-    /// Accelerometer component across the apparent vertical above this means handled, g. Default 0.1.
+    /// Accelerometer component across the apparent vertical above this means handled, g. Default 0.25.
     public var handlingTransverseG: Double
     /// Departure of the apparent vertical from the calibrated direction that means "moved", degrees. Default 10.
     public var moveAngleDegrees: Double
@@ -55,7 +53,6 @@ public struct DetectionConfiguration: Sendable {
     public init(aircraftClass: AircraftClass) {
         self.aircraftClass = aircraftClass
         response = .forClass(aircraftClass)
-        responseGain = 1
         correctMedianBias = true
         internalRateHz = 25
         windowSeconds = 10
@@ -65,7 +62,7 @@ public struct DetectionConfiguration: Sendable {
         turnRateGateDegreesPerSecond = 4
         handlingGyroPeakRadiansPerSecond = 1
         handlingGyroRMSRadiansPerSecond = 0.3
-        handlingTransverseG = 0.1
+        handlingTransverseG = 0.25
         moveAngleDegrees = 10
         moveHoldSeconds = 1.5
         steadySecondsToCalibrate = 10

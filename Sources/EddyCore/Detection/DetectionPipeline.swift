@@ -91,13 +91,15 @@ public struct DetectionPipeline: Sendable {
         calibrator = MountCalibrator(tickSeconds: 1 / Double(ticksPerSecond), configuration: configuration)
         let p = configuration.response
         filter = BandPassFilter(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: Double(ticksPerSecond))
-        turnAlpha = (1 / Double(ticksPerSecond)) / (1 + 1 / Double(ticksPerSecond))
+        // Turn rate: tick-mean gyro vector low-passed with τ = 2 s, so turbulence-driven oscillating rates average out
+        // (JSBSim 737 / C172 in severe turbulence: ≤ 2.9°/s) while turns and roll-ins (≥ 4°/s) persist.
+        turnAlpha = (1 / Double(ticksPerSecond)) / (2 + 1 / Double(ticksPerSecond))
         ringSum = [Double](repeating: 0, count: window)
         ringSquares = [Double](repeating: 0, count: window)
         ringTicks = [Int](repeating: 0, count: window)
         minuteValues.reserveCapacity(64)
         model = EDRModel(
-            filter: filter, parameters: p, responseGain: configuration.responseGain,
+            filter: filter, parameters: p, responseGain: p.responseGain,
             trueAirspeedMetersPerSecond: p.nominalTrueAirspeedMetersPerSecond,
             densityKilogramsPerCubicMeter: StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: p.nominalAltitudeMeters),
             windowSeconds: Double(max(1, configuration.windowSeconds)))
@@ -121,7 +123,8 @@ public struct DetectionPipeline: Sendable {
     public mutating func process(_ sample: SensorSample, into events: inout [DetectionEvent]) {
         switch sample {
         case .accelerometer(let a):
-            if a.t >= tickEnd || !started { advance(to: a.t, into: &events) }
+            if a.t >= tickEnd || !started { guard advance(to: a.t, into: &events) else { return } }
+            guard (a.x + a.y + a.z).isFinite else { return }   // a host pushing NaN / ∞ must not poison the state
             accSum.x += a.x; accSum.y += a.y; accSum.z += a.z
             accSquares += a.x * a.x + a.y * a.y + a.z * a.z
             let along = a.x * vertical.x + a.y * vertical.y + a.z * vertical.z
@@ -129,17 +132,18 @@ public struct DetectionPipeline: Sendable {
             alongSquares += along * along
             accCount += 1
         case .gyroscope(let g):
-            if g.t >= tickEnd || !started { advance(to: g.t, into: &events) }
+            if g.t >= tickEnd || !started { guard advance(to: g.t, into: &events) else { return } }
+            guard (g.x + g.y + g.z).isFinite else { return }
             gyroSum.x += g.x; gyroSum.y += g.y; gyroSum.z += g.z
             let square = g.x * g.x + g.y * g.y + g.z * g.z
             gyroSquares += square
             if square > gyroPeakSquare { gyroPeakSquare = square }
             gyroCount += 1
         case .location(let fix):
-            if fix.t >= tickEnd || !started { advance(to: fix.t, into: &events) }
+            if fix.t >= tickEnd || !started { guard advance(to: fix.t, into: &events) else { return } }
             handleFix(fix, into: &events)
         case .barometer(let b):
-            if b.t >= tickEnd || !started { advance(to: b.t, into: &events) }
+            if b.t >= tickEnd || !started { guard advance(to: b.t, into: &events) else { return } }
             if configuration.aircraftClass == .small, b.pressureHectopascals.isFinite, b.pressureHectopascals > 0 {
                 baroAltitudeMeters = StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: b.pressureHectopascals) * 0.3048
             }
@@ -153,8 +157,9 @@ public struct DetectionPipeline: Sendable {
 
     // MARK: - Ticks
 
-    private mutating func advance(to t: Double, into events: inout [DetectionEvent]) {
-        guard t.isFinite else { return }
+    /// Moves the tick clock to `t`; false (sample ignored) for a time that is not finite or beyond ±10¹¹ s.
+    private mutating func advance(to t: Double, into events: inout [DetectionEvent]) -> Bool {
+        guard t.isFinite, abs(t) < 1e11 else { return false }
         lastTime = max(lastTime, t)
         let target = Int((t * Double(ticksPerSecond)).rounded(.down))
         if !started {
@@ -163,7 +168,7 @@ public struct DetectionPipeline: Sendable {
             tickEnd = Double(target + 1) * tickSeconds
             minuteIndex = Self.floorDiv(Self.floorDiv(target, ticksPerSecond), 60)
             events.append(.position(PositionEvent(t: t, inPosition: false, horizontal: false, inNoise: false)))
-            return
+            return true
         }
         // Long gap (> 60 s): close the current tick, then jump instead of stepping through empty ticks.
         if target - tickIndex > 60 * ticksPerSecond {
@@ -182,6 +187,7 @@ public struct DetectionPipeline: Sendable {
         }
         while target > tickIndex { closeTick(into: &events) }
         tickEnd = Double(tickIndex + 1) * tickSeconds
+        return true
     }
 
     @inline(__always) private static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
@@ -334,7 +340,7 @@ public struct DetectionPipeline: Sendable {
         let altitude = altitudeMeters ?? baroAltitudeMeters ?? p.nominalAltitudeMeters
         let rho = StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: min(20_000, max(-500, altitude)))
         if abs(speed / model.trueAirspeedMetersPerSecond - 1) > 0.02 || abs(rho / model.densityKilogramsPerCubicMeter - 1) > 0.02 {
-            model = EDRModel(filter: filter, parameters: p, responseGain: configuration.responseGain,
+            model = EDRModel(filter: filter, parameters: p, responseGain: p.responseGain,
                              trueAirspeedMetersPerSecond: speed, densityKilogramsPerCubicMeter: rho,
                              windowSeconds: Double(window))
             biasFactor = configuration.correctMedianBias ? model.medianBiasFactor : 1

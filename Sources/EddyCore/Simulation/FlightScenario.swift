@@ -96,7 +96,7 @@ public struct FlightScenario: Sendable, Equatable {
     public var startLatitude: Double
     /// Route start longitude, degrees. Default 8.0.
     public var startLongitude: Double
-    /// Flight altitude (GNSS ≈ pressure altitude in the simulation), feet. Default: class nominal.
+    /// Flight altitude (GNSS ≈ pressure altitude in the simulation), feet. Default: class nominal, to 100 ft.
     public var altitudeFeet: Double
     /// Ground speed = true airspeed (no wind), m/s. Default: class nominal.
     public var groundSpeedMetersPerSecond: Double
@@ -144,7 +144,7 @@ public struct FlightScenario: Sendable, Equatable {
         self.flat = flat
         self.startLatitude = startLatitude
         self.startLongitude = startLongitude
-        self.altitudeFeet = altitudeFeet ?? (parameters.nominalAltitudeMeters / 0.3048).rounded()
+        self.altitudeFeet = altitudeFeet ?? (parameters.nominalAltitudeMeters / 0.3048 / 100).rounded() * 100
         self.groundSpeedMetersPerSecond = groundSpeedMetersPerSecond ?? parameters.nominalTrueAirspeedMetersPerSecond
         self.courseDegrees = courseDegrees
         self.turns = turns

@@ -129,6 +129,7 @@ struct SimulationState {
     var longitude: Double
     var courseDegrees: Double
     let pressureHectopascals: Double
+    let responseGain: Double
 
     init(scenario: FlightScenario) {
         self.scenario = scenario
@@ -140,6 +141,7 @@ struct SimulationState {
         noise = Xoshiro256StarStar(seed: seeds.next())
         let altitudeMeters = scenario.altitudeFeet * 0.3048
         let rho = StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: altitudeMeters)
+        responseGain = AircraftResponseParameters.forClass(scenario.aircraftClass).responseGain
         let response = PlungeResponse(
             parameters: .forClass(scenario.aircraftClass), trueAirspeedMetersPerSecond: speed, densityKilogramsPerCubicMeter: rho)
         gusts = GustSynthesizer(sampleRateHz: rate, response: response, trueAirspeedMetersPerSecond: speed, seed: gustSeed)
@@ -208,8 +210,8 @@ struct SimulationState {
         let u = (t - m.start) / length
         let s = (1 - cos(.pi * u)) / 2
         let sDot = .pi / (2 * length) * sin(.pi * u)
-        let envelope = sin(.pi * u)
-        let envelopeDot = .pi / length * cos(.pi * u)
+        // Hands grab and let go quickly: wobble and hand accelerations ramp in / out over ≤ 0.5 s.
+        let (envelope, envelopeDot) = SimulationState.envelope(t - m.start, length: length)
         let omegaW = 2 * Double.pi * m.wobbleHz
         let w = FlightSimulator.handWobbleRadians * envelope * sin(omegaW * (t - m.start))
         let wDot = FlightSimulator.handWobbleRadians
@@ -220,6 +222,16 @@ struct SimulationState {
         let phase = m.handHz * (2 * .pi * (t - m.start)) + m.handPhase
         let hand = SIMD3(sin(phase.x), sin(phase.y), sin(phase.z)) * (FlightSimulator.handAccelerationG * envelope)
         return (rotation, rate, hand)
+    }
+
+    /// Smooth on/off envelope (sin² ramps of min(0.5 s, length/4) at both ends) and its time derivative.
+    static func envelope(_ local: Double, length: Double) -> (Double, Double) {
+        let ramp = min(0.5, length / 4)
+        let edge = min(local, length - local)
+        guard edge < ramp else { return (1, 0) }
+        let x = max(0, edge) / ramp * (Double.pi / 2)
+        let slope = 2 * sin(x) * cos(x) * (Double.pi / 2) / ramp
+        return (sin(x) * sin(x), local < length / 2 ? slope : -slope)
     }
 
     mutating func edr(at t: Double) -> Double {
@@ -259,7 +271,7 @@ struct SimulationState {
             let t = Double(nextAccelerometerIndex) / rate
             guard t < end else { break }
             nextAccelerometerIndex += 1
-            let gust = gusts.next() * edr(at: t)
+            let gust = gusts.next() * edr(at: t) * responseGain
             let (phi, rollRate) = bank(at: t)
             let yawRate = gravity * tan(phi) / speed
             let forceAircraft = SIMD3<Double>(0, 0, 1 / cos(phi) + gust)
