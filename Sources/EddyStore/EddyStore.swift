@@ -138,6 +138,16 @@ public final class EddyStore: Sendable {
         return config
     }
 
+    /// Checkpoints the WAL into the main file and closes every connection; the store must not be used afterwards.
+    public func close() throws {
+        do {
+            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try pool.close()
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
     /// Runs `PRAGMA integrity_check` and returns SQLite's messages (`["ok"]` when the file is sound).
     public func integrityCheck() throws -> [String] {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
