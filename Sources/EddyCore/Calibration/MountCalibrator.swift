@@ -22,11 +22,11 @@ public struct CalibrationTick: Sendable {
 /// Mount calibration: gravity estimate, steadiness, re-calibration and the in-position / horizontal / noise states.
 ///
 /// Runs at the pipeline's tick rate. Three first-order low-passes of the tick-mean accelerometer vector:
-/// a fast one (τ = 0.5 s) for handling and moves, a steady one (τ = 2 s) whose direction must hold within
-/// 5° for a calibration, and a slow one (τ = `gravityTimeConstantSeconds`) whose direction û is the
+/// a fast one (τ = 0.5 s) for the transverse-acceleration handling test, a steady one (τ = 2 s) for moves and
+/// whose direction must hold within 5° for a calibration, and a slow one (τ = `gravityTimeConstantSeconds`) whose direction û is the
 /// apparent vertical used for n = f·û. A tick is "handled" when the gyro peak or RMS
 /// is large or when the acceleration across the fast vertical is large. While calibrated, handling or a
-/// departure of the fast vertical from the calibrated direction by more than `moveAngleDegrees` held for
+/// departure of the steady vertical from the calibrated direction by more than `moveAngleDegrees` held for
 /// `moveHoldSeconds` drops the calibration; after `steadySecondsToCalibrate` without handling, if the
 /// steady direction moved less than 5° over the second half of that time, it becomes the new calibrated one. See docs/detection.md §Mount.
 public struct MountCalibrator: Sendable {
@@ -126,7 +126,8 @@ public struct MountCalibrator: Sendable {
         if inNoise { if noiseLevel < noiseOffSquare { inNoise = false } } else if noiseLevel > noiseOnSquare { inNoise = true }
 
         if inPosition {
-            let cosine = (fastDirection * calibratedDirection).sum()
+            // Moves are judged on the τ = 2 s direction: turbulence swings the fast one by several degrees.
+            let cosine = (steadyDirection * calibratedDirection).sum()
             offAxisTicks = cosine < moveCosine ? offAxisTicks + 1 : 0
             if handled || offAxisTicks >= moveHoldTicks {
                 inPosition = false
