@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "EddyStore", targets: ["EddyStore"]),
         .executable(name: "eddy", targets: ["EddyCLI"]),
         .executable(name: "eddy-bench", targets: ["EddyBench"]),
+        .executable(name: "eddy-store-crash-writer", targets: ["EddyStoreCrashWriter"]),
         .library(name: "EddyProtocol", targets: ["EddyProtocol"]),
         .library(name: "EddySync", targets: ["EddySync"]),
         .executable(name: "eddy-server", targets: ["EddyServer"]),
@@ -87,6 +88,7 @@ let package = Package(
             dependencies: ["EddyServer", "EddyProtocol", "EddyCore", "EddyH3"],
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "EddyStoreCrashWriter", dependencies: ["EddyCore", "EddyStore"], swiftSettings: strictSettings),
         .testTarget(name: "EddyH3Tests", dependencies: ["EddyH3"], swiftSettings: strictSettings),
         .testTarget(name: "EddyCoreTests", dependencies: ["EddyCore"], swiftSettings: strictSettings),
         .testTarget(name: "EddySensorLogTests", dependencies: ["EddySensorLog"], swiftSettings: strictSettings),
