@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "EddyProtocol", dependencies: ["EddyCore"], swiftSettings: strictSettings),
         .target(
             name: "EddySync",
-            dependencies: ["EddyCore", "EddyProtocol", "EddyStore", "CCurlShim"],
+            dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "CCurlShim"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

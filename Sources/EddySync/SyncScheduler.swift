@@ -263,7 +263,7 @@ public final class SyncScheduler: Sendable {
         do {
             let response = try client.fetch(request)
             succeeded()
-            do { try store.apply(response, area: key.area) } catch {
+            do { try store.apply(response, request: request, now: clock.now()) } catch {
                 setStatus(key, .failed)
                 emit(.failed(.store("\(error)")))
                 return

@@ -44,8 +44,8 @@ public protocol SyncStore: Sendable {
     func markReportsSent(_ ids: [UUID]) throws
     /// Drops own reports the server refused for good.
     func markReportsRejected(_ rejected: [RejectedReport]) throws
-    /// Stores a fetch answer for an area type, and its tick, atomically.
-    func apply(_ response: DeltaFetchResponse, area: SyncAreaType) throws
+    /// Stores a fetch answer (for `request`, received at `now`) and its tick.
+    func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) throws
     /// The tick of the last stored answer for an area type × data type (nil: fetch full).
     func lastTick(area: SyncAreaType, dataType: SyncDataType) throws -> Int?
     /// Forgets the tick of an area type (its polygon changed: the next fetch is full).
@@ -107,7 +107,8 @@ public final class InMemorySyncStore: SyncStore {
     }
 
     /// Stores a fetch answer.
-    public func apply(_ response: DeltaFetchResponse, area: SyncAreaType) {
+    public func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) {
+        let area = request.area.type
         state.withLock { s in
             for observation in response.observations { s.observations[observation.report.id] = observation }
             switch response.dataType {

@@ -1,6 +1,7 @@
 import EddyCore
 import EddyH3
 import EddyProtocol
+import EddyStore
 import EddySync
 import Foundation
 import Testing
@@ -139,6 +140,58 @@ extension Loopback {
         b.scheduler.step()
         #expect(b.store.observations.count == flight.count + 1)
         #expect(b.log.events.contains(.receivedData(area: .route, dataType: .turbulence, itemCount: 1, full: false)))
+    }
+}
+
+@Suite struct EddyStoreEndToEndTests {
+    /// Both aircraft keep their data in a real EddyStore (SQLite): A's outbox drains through the scheduler,
+    /// B finds A's tiles with a store query along the route.
+    @Test func withEddyStoreBFindsATilesWithARouteQuery() throws {
+        let server = try LoopbackServer()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let now = Date().timeIntervalSince1970
+        let flight = try TurbulentFlight.reports(startTime: now - 3600)
+
+        func stack(_ store: EddyStore, userId: String, configure: (inout SchedulerConfiguration) -> Void = { _ in }) throws
+            -> (SyncScheduler, EventLog) {
+            let clock = ManualSyncClock(start: now)
+            let transport = try CurlTransport(configuration: TransportConfiguration(baseURL: server.baseURL))
+            let client = SyncClient(transport: transport, identity: ClientIdentity(apiKey: server.apiKey, airline: "DAL", userId: userId), clock: clock)
+            var configuration = SchedulerConfiguration()
+            configure(&configuration)
+            let log = EventLog()
+            return (SyncScheduler(client: client, store: store, clock: clock, configuration: configuration) { log.append($0) }, log)
+        }
+
+        let storeA = try EddyStore.open(path: directory.appendingPathComponent("a.sqlite").path)
+        try storeA.insertOwnReports(flight)
+        let (a, logA) = try stack(storeA, userId: "pilot-a")
+        a.step()
+        #expect(logA.failures.isEmpty)
+        #expect(try storeA.pendingOwnReports().isEmpty)
+        Thread.sleep(forTimeInterval: 1.1)
+
+        let storeB = try EddyStore.open(path: directory.appendingPathComponent("b.sqlite").path)
+        let (b, logB) = try stack(storeB, userId: "pilot-b") { $0.dataTypes = [.turbulence, .polygons] }
+        try b.setArea(SyncArea(type: .route, polygon: AreaGeometry.corridor(route: TurbulentFlight.route, halfWidthNM: 20)), for: .route)
+        b.step()
+        #expect(logB.failures.isEmpty)
+        #expect(try storeB.lastTick(area: .route, dataType: .turbulence) != nil)
+
+        let route = TurbulentFlight.route.map { LatLng(latitude: $0.lat, longitude: $0.lng) }
+        let everything = try storeB.turbulence(TurbulenceQuery(
+            area: .route(route, widthNM: 20), altitudeRangeFeet: 30000...40000, historyWindow: .twoHours,
+            aggregation: .everyReport, selection: .server, now: now))
+        #expect(Set(everything.map(\.report.id)) == Set(flight.map(\.id)))
+        #expect(everything.allSatisfy { $0.origin == .server && $0.reporterID?.hasPrefix("r_") == true })
+        let moderate = try storeB.turbulence(TurbulenceQuery(
+            area: .route(route, widthNM: 20), historyWindow: .twoHours, minimumSeverity: .moderate, now: now))
+        #expect(Set(moderate.map(\.report.id)) == Set(flight.filter { $0.severity(for: .medium) >= .moderate }.map(\.id)))
+        #expect(!moderate.isEmpty)
+        let polygons = try storeB.turbulencePolygons(historyWindow: .twoHours)
+        #expect(polygons.contains { $0.severity == .moderate && $0.geoJSON.contains("Polygon") })
     }
 }
 
