@@ -6,33 +6,35 @@ import EddySync
 import Foundation
 import Testing
 
-/// A simulated turbulent flight JFK → BOS at FL350: one report per H3 resolution-5 cell crossed, smooth
-/// except for a moderate-to-severe patch in the middle third (deterministic ids).
+/// Flights for the loopback tests: a simulated turbulent flight through the detection pipeline, and bulk
+/// reports for the fault tests.
 enum TurbulentFlight {
-    static let route: [GeoPoint] = (0...8).map { i in
-        let f = Double(i) / 8
-        return GeoPoint(lat: 40.64 + (42.36 - 40.64) * f, lng: -73.78 + (-71.01 - -73.78) * f)
-    }
-
-    static func reports(startTime: Double, reporter: AircraftClass = .medium) throws -> [TileReport] {
-        var cells: [UInt64] = []
-        let steps = 400
-        for i in 0...steps {
-            let f = Double(i) / Double(steps)
-            let lat = route.first!.lat + (route.last!.lat - route.first!.lat) * f
-            let lng = route.first!.lng + (route.last!.lng - route.first!.lng) * f
-            let cell = try H3.latLngToCell(latitude: lat, longitude: lng, resolution: TileID.h3Resolution).rawValue
-            if cells.last != cell { cells.append(cell) }
+    /// A simulated medium-jet flight (EddyCore's flight simulator) from JFK towards the north-east at its nominal
+    /// level: 5 min smooth, 8 min of EDR 0.35 turbulence, 5 min smooth, run through the detection pipeline. Its
+    /// tile reports are shifted to Unix time (`startTime` + log time), as the replay does before storing.
+    /// Returns the reports and the route (centres of the first and last tile crossed).
+    static func simulated(startTime: Double) throws -> (reports: [TileReport], route: [GeoPoint]) {
+        let scenario = FlightScenario(
+            aircraftClass: .medium,
+            segments: [TurbulenceSegment(edr: 0.0, durationSeconds: 300), TurbulenceSegment(edr: 0.35, durationSeconds: 480),
+                       TurbulenceSegment(edr: 0.0, durationSeconds: 300)],
+            startLatitude: 40.64, startLongitude: -73.78, courseDegrees: 50, seed: 7)
+        var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: .medium))
+        var events: [DetectionEvent] = []
+        for sample in FlightSimulator.simulate(scenario).samples.mergedSamples() { pipeline.process(sample, into: &events) }
+        pipeline.finish(into: &events)
+        let reports: [TileReport] = events.compactMap { event in
+            guard case .tile(var report) = event else { return nil }
+            report.enterTime += startTime
+            report.exitTime += startTime
+            return report
         }
-        return cells.enumerated().map { index, cell in
-            let f = Double(index) / Double(cells.count)
-            let turbulent = f > 0.33 && f < 0.66
-            let peak = turbulent ? 0.25 + 0.25 * sin(.pi * (f - 0.33) / 0.33) : 0.03
-            let id = UUID(uuidString: String(format: "A0000000-0000-4000-8000-%012d", index))!
-            let enter = startTime + Double(index) * 30
-            return TileReport(id: id, tile: TileID(h3: cell, layer: 35), enterTime: enter, exitTime: enter + 30,
-                              edrPeak: peak, edrMedian: peak * 0.6, reporterClass: reporter)
+        guard let first = reports.first, let last = reports.last else { return ([], []) }
+        let route = try [first, last].map { report in
+            let center = try H3.cellToLatLng(H3Index(rawValue: report.tile.h3))
+            return GeoPoint(lat: center.latitude, lng: center.longitude)
         }
+        return (reports, route)
     }
 
     /// Synthetic reports on distinct cells around a point (for fault tests that need many reports).
@@ -105,8 +107,8 @@ extension Loopback {
         let server = try LoopbackServer()
         let now = Date().timeIntervalSince1970
         let a = try Aircraft(server: server, userId: "pilot-a")
-        let flight = try TurbulentFlight.reports(startTime: now - 3600)
-        #expect(flight.count > 20)
+        let (flight, route) = try TurbulentFlight.simulated(startTime: now - 3600)
+        #expect(flight.count > 10)
         a.store.enqueue(flight)
         a.scheduler.step()
         #expect(a.store.pendingCount == 0)
@@ -116,7 +118,7 @@ extension Loopback {
 
         // B flies the same route later: a 20 NM corridor around it, turbulence + polygons + nowcast.
         let b = try Aircraft(server: server, userId: "pilot-b") { $0.dataTypes = [.turbulence, .polygons] }
-        let corridor = AreaGeometry.corridor(route: TurbulentFlight.route, halfWidthNM: 20)
+        let corridor = AreaGeometry.corridor(route: route, halfWidthNM: 20)
         try b.scheduler.setArea(SyncArea(type: .route, polygon: corridor), for: .route)
         b.scheduler.step()
         #expect(b.log.failures.isEmpty)
@@ -152,7 +154,8 @@ extension Loopback {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = Date().timeIntervalSince1970
-        let flight = try TurbulentFlight.reports(startTime: now - 3600)
+        let (flight, simulatedRoute) = try TurbulentFlight.simulated(startTime: now - 3600)
+        #expect(flight.contains { $0.severity(for: .medium) >= .moderate })
 
         func stack(_ store: EddyStore, userId: String, configure: (inout SchedulerConfiguration) -> Void = { _ in }) throws
             -> (SyncScheduler, EventLog) {
@@ -175,12 +178,12 @@ extension Loopback {
 
         let storeB = try EddyStore.open(path: directory.appendingPathComponent("b.sqlite").path)
         let (b, logB) = try stack(storeB, userId: "pilot-b") { $0.dataTypes = [.turbulence, .polygons] }
-        try b.setArea(SyncArea(type: .route, polygon: AreaGeometry.corridor(route: TurbulentFlight.route, halfWidthNM: 20)), for: .route)
+        try b.setArea(SyncArea(type: .route, polygon: AreaGeometry.corridor(route: simulatedRoute, halfWidthNM: 20)), for: .route)
         b.step()
         #expect(logB.failures.isEmpty)
         #expect(try storeB.lastTick(area: .route, dataType: .turbulence) != nil)
 
-        let route = TurbulentFlight.route.map { LatLng(latitude: $0.lat, longitude: $0.lng) }
+        let route = simulatedRoute.map { LatLng(latitude: $0.lat, longitude: $0.lng) }
         let everything = try storeB.turbulence(TurbulenceQuery(
             area: .route(route, widthNM: 20), altitudeRangeFeet: 30000...40000, historyWindow: .twoHours,
             aggregation: .everyReport, selection: .server, now: now))
@@ -191,7 +194,8 @@ extension Loopback {
         #expect(Set(moderate.map(\.report.id)) == Set(flight.filter { $0.severity(for: .medium) >= .moderate }.map(\.id)))
         #expect(!moderate.isEmpty)
         let polygons = try storeB.turbulencePolygons(historyWindow: .twoHours)
-        #expect(polygons.contains { $0.severity == .moderate && $0.geoJSON.contains("Polygon") })
+        let severities = Set(flight.map { $0.severity(for: .medium) }.filter { $0 > .none })
+        #expect(Set(polygons.filter { $0.geoJSON.contains("\"Polygon\"") }.map(\.severity)) == severities)
     }
 }
 
@@ -355,3 +359,4 @@ extension Loopback {
     }
 }
 }
+
