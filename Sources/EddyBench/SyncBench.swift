@@ -99,6 +99,22 @@ enum SyncBenchmarks {
         }
         print("server_full_fetch_ms_p99: \(format(percentile(fullTimes, 0.99)))")
         print("server_full_fetch_ms_median: \(format(percentile(fullTimes, 0.5)))")
+        // Where a full fetch's time goes: the HTTP exchange (server work + transfer + gunzip) vs JSON decoding.
+        let token = try reader.startSession().token
+        let body = try JSONEncoder().encode(fullRequest)
+        var exchangeTimes: [Double] = [], decodeTimes: [Double] = []
+        for _ in 0..<10 {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let response = try reader.transport.send(SyncHTTPRequest(
+                method: "POST", path: "/v1/fetch", headers: ["Authorization": "Bearer \(token)"], body: body))
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            _ = try JSONDecoder().decode(DeltaFetchResponse.self, from: response.body)
+            let t2 = DispatchTime.now().uptimeNanoseconds
+            exchangeTimes.append(Double(t1 - t0) / 1e6)
+            decodeTimes.append(Double(t2 - t1) / 1e6)
+        }
+        print("full_fetch_http_exchange_ms_median: \(format(percentile(exchangeTimes, 0.5)))")
+        print("full_fetch_client_json_decode_ms_median: \(format(percentile(decodeTimes, 0.5)))")
 
         // Client sync cycle: outbox of 100 + route delta fetch, one scheduler step.
         let clock = ManualSyncClock(start: start)

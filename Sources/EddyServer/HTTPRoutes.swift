@@ -12,6 +12,8 @@ struct HTTPRoutes: Sendable {
 
     /// Responses larger than this are gzip-compressed when the client accepts gzip.
     static let gzipThresholdBytes = 1024
+    /// gzip at zlib level 1: JSON of repeated keys compresses about as well as at level 6, several times faster.
+    static let gzip = CompressionAlgorithm.gzip(configuration: ZlibConfiguration(compressionLevel: .fastestCompression))
 
     /// Builds the router.
     func router() -> Router<BasicRequestContext> {
@@ -143,7 +145,7 @@ struct HTTPRoutes: Sendable {
         }
         var buffer = ByteBuffer(bytes: data)
         if data.count > Self.gzipThresholdBytes, let accept = request.headers[.acceptEncoding], accept.contains("gzip"),
-           let compressed = try? buffer.compress(with: .gzip()) {
+           let compressed = try? buffer.compress(with: Self.gzip) {
             buffer = compressed
             headers[.contentEncoding] = "gzip"
         }
