@@ -131,4 +131,46 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
         #expect(throws: SyncError.sessionExpired("sessionExpired: no")) { try client.upload([]) }
         #expect(transport.paths().count == 4)
     }
+
+    @Test func positionIsUploadedOnceAndRejectedReportsLeaveTheOutbox() throws {
+        let good = TileReport(id: UUID(), tile: TileID(h3: 1, layer: 35), enterTime: 0, exitTime: 1, edrPeak: 0.2, edrMedian: 0.1, reporterClass: .medium)
+        let bad = TileReport(id: UUID(), tile: TileID(h3: 2, layer: 35), enterTime: 0, exitTime: 1, edrPeak: 0.2, edrMedian: 0.1, reporterClass: .medium)
+        let transport = FakeTransport { request, _ in
+            switch request.path {
+            case "/v1/session": return FakeTransport.session
+            case "/v1/reports":
+                return FakeTransport.json(ReportBatchAck(acceptedIds: [good.id], newCount: 1, duplicateCount: 0,
+                                                         rejected: [RejectedReport(id: bad.id, reason: "invalid cell")], serverTick: 2))
+            default: return FakeTransport.json(TickResponse(serverTick: 2, serverTime: 0))
+            }
+        }
+        let (scheduler, _, store, log) = make(transport)
+        store.enqueue([good, bad])
+        scheduler.updatePosition(LiveFlight(flightId: "DAL1", aircraftType: "A320", lat: 1, lng: 2, altitudeFeet: 35000,
+                                            headingDegrees: 90, speedKnots: 450, time: start))
+        scheduler.step()
+        scheduler.step()
+        #expect(transport.paths() == ["/v1/session", "/v1/reports", "/v1/position"])
+        #expect(store.pendingCount == 0)
+        #expect(store.sentIds == [good.id])
+        #expect(log.events.contains(.uploaded(accepted: 1, duplicates: 0, rejected: 1)))
+    }
+
+    @Test func runLoopKeepsFetchingOnTheInjectedClockUntilCancelled() async throws {
+        let transport = FakeTransport { request, _ in request.path == "/v1/session" ? FakeTransport.session : FakeTransport.fetched(request) }
+        let (scheduler, clock, _, _) = make(transport) { $0.frequency = .fast; $0.idlePollSeconds = 30 }
+        try scheduler.setArea(.global, for: .global)
+        let loop = Task { await scheduler.run() }
+        var waited = 0
+        while transport.paths().filter({ $0 == "/v1/fetch" }).count < 4, waited < 500 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        loop.cancel()
+        await loop.value
+        let fetches = transport.paths().filter { $0 == "/v1/fetch" }.count
+        #expect(fetches >= 4)
+        // The manual clock advanced by the fast interval (60 s) between fetches, in idle waits of at most 30 s.
+        #expect(clock.now() - start >= Double(fetches - 1) * 60)
+    }
 }
