@@ -18,18 +18,61 @@ public final class FlightLogWriter {
     /// The files being written.
     public let files: Set<SensorFileKind>
 
+    /// Decimal places kept per quantity, as a real sensor's resolution; nil keeps every bit.
+    public struct Resolution: Sendable, Equatable {
+        /// Decimals of `t` (4 = 0.1 ms).
+        public var timeDecimals: Int
+        /// Decimals of accelerometer values in g (5 = 0.01 mg).
+        public var accelerationDecimals: Int
+        /// Decimals of gyroscope values in rad/s.
+        public var rotationDecimals: Int
+        /// Decimals of pressure in hPa.
+        public var pressureDecimals: Int
+        /// Decimals of latitude / longitude in degrees (7 ≈ 1 cm).
+        public var angleDecimals: Int
+        /// Decimals of metres, m/s, course degrees and feet.
+        public var otherDecimals: Int
+
+        /// Creates a resolution.
+        public init(timeDecimals: Int, accelerationDecimals: Int, rotationDecimals: Int, pressureDecimals: Int, angleDecimals: Int, otherDecimals: Int) {
+            self.timeDecimals = timeDecimals; self.accelerationDecimals = accelerationDecimals
+            self.rotationDecimals = rotationDecimals; self.pressureDecimals = pressureDecimals
+            self.angleDecimals = angleDecimals; self.otherDecimals = otherDecimals
+        }
+
+        /// What `eddy simulate` writes: 0.1 ms, 0.01 mg, 1e-5 rad/s, 0.001 hPa, 1e-7°, 0.01 m —
+        /// finer than phone sensors resolve, so nothing measurable is lost, and files stay compact.
+        public static let sensor = Resolution(
+            timeDecimals: 4, accelerationDecimals: 5, rotationDecimals: 5, pressureDecimals: 3, angleDecimals: 7, otherDecimals: 2)
+    }
+
+    /// The resolution in use (nil: exact shortest round-trip numbers).
+    public let resolution: Resolution?
+
     private var sinks: [SensorFileKind: CSVSink] = [:]
     private var finished = false
 
     /// Creates the directory (and parents) if needed, writes `meta.json` and the CSV headers of
     /// `files`, and removes stale CSV files of kinds not written, so the directory holds one flight.
-    public init(directory: String, meta: FlightMeta, files: Set<SensorFileKind> = [.accelerometer, .location]) throws {
+    /// With a `resolution`, values are rounded to that many decimals (the number read back is the
+    /// double nearest to the written decimal); without, every double is written exactly.
+    public init(
+        directory: String, meta: FlightMeta, files: Set<SensorFileKind> = [.accelerometer, .location], resolution: Resolution? = nil
+    ) throws {
         guard files.contains(.accelerometer) else {
             throw SensorLogError(kind: .invalidSample, file: directory, message: "a flight log needs accelerometer.csv", advice: "Include .accelerometer in the files to write")
         }
         try meta.validate()
         self.directory = directory
         self.files = files
+        self.resolution = resolution
+        if let resolution {
+            let all = [resolution.timeDecimals, resolution.accelerationDecimals, resolution.rotationDecimals,
+                       resolution.pressureDecimals, resolution.angleDecimals, resolution.otherDecimals]
+            guard all.allSatisfy({ (0...9).contains($0) }) else {
+                throw SensorLogError(kind: .invalidSample, file: directory, message: "resolution decimals must be 0…9", advice: "Pick fewer decimals")
+            }
+        }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try meta.encoded().write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("meta.json")))
@@ -41,7 +84,7 @@ public final class FlightLogWriter {
         for kind in SensorFileKind.allCases {
             let path = (directory as NSString).appendingPathComponent(kind.fileName)
             if files.contains(kind) {
-                sinks[kind] = try CSVSink(path: path, kind: kind)
+                sinks[kind] = try CSVSink(path: path, kind: kind, resolution: resolution)
             } else if FileManager.default.fileExists(atPath: path) {
                 try? FileManager.default.removeItem(atPath: path)
             }
@@ -113,9 +156,21 @@ final class CSVSink {
     private var rows = 0
     private var closed = false
     private static let flushThreshold = 256 * 1024
+    /// Decimals for t, the value columns (slot 1…), or nil for exact output.
+    private let timeDecimals: Int?
+    private let valueDecimals: Int?
+    private let angleDecimals: Int?
 
-    init(path: String, kind: SensorFileKind) throws {
+    init(path: String, kind: SensorFileKind, resolution: FlightLogWriter.Resolution?) throws {
         self.kind = kind
+        timeDecimals = resolution?.timeDecimals
+        switch kind {
+        case .accelerometer: valueDecimals = resolution?.accelerationDecimals
+        case .gyroscope: valueDecimals = resolution?.rotationDecimals
+        case .barometer: valueDecimals = resolution?.pressureDecimals
+        case .location: valueDecimals = resolution?.otherDecimals
+        }
+        angleDecimals = resolution?.angleDecimals
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else {
             throw SensorLogError(kind: .io, file: kind.fileName, message: "cannot be created (\(String(cString: strerror(errno))))", advice: "Check the path and permissions")
@@ -141,24 +196,64 @@ final class CSVSink {
     }
 
     @inline(__always)
-    private func number(_ value: Double) {
-        var text = value.description
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+    private func number(_ value: Double, decimals: Int?) {
+        if let decimals, let scaled = Self.scaled(value, decimals) {
+            appendFixed(scaled, decimals)
+        } else {
+            var text = value.description
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+    }
+
+    private static let scales: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
+
+    /// `value × 10^decimals` rounded to an integer, when it fits in 2^53 (else nil: write exactly).
+    @inline(__always)
+    private static func scaled(_ value: Double, _ decimals: Int) -> Int64? {
+        let x = (value * scales[decimals]).rounded()
+        guard abs(x) < 9_007_199_254_740_992 else { return nil }
+        return Int64(x)
+    }
+
+    /// Writes n / 10^decimals as a plain decimal, trailing zeros dropped (`-0.5`, `12.0`, `0.00012`).
+    @inline(__always)
+    private func appendFixed(_ n: Int64, _ decimals: Int) {
+        var magnitude = UInt64(n.magnitude)
+        if n < 0 { bytes.append(0x2D) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            // least significant first; at least decimals + 1 digits
+            repeat {
+                raw[count] = UInt8(magnitude % 10) + 0x30
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0 || count <= decimals
+            var firstKept = 0   // drop trailing zeros of the fraction, keep one
+            while firstKept < decimals - 1, raw[firstKept] == 0x30 { firstKept += 1 }
+            var index = count - 1
+            while index >= decimals { bytes.append(raw[index]); index -= 1 }
+            bytes.append(0x2E)
+            if decimals == 0 { bytes.append(0x30); return }
+            while index >= firstKept { bytes.append(raw[index]); index -= 1 }
+        }
     }
 
     func row(t: Double, _ a: Double) throws {
         try check(t: t, a)
-        number(t)
-        bytes.append(0x2C); number(a)
+        number(t, decimals: timeDecimals)
+        bytes.append(0x2C); number(a, decimals: valueDecimals)
         try endRow()
     }
 
     func row(t: Double, _ a: Double, _ b: Double, _ c: Double) throws {
         try check(t: t, a, b, c)
-        number(t)
-        bytes.append(0x2C); number(a)
-        bytes.append(0x2C); number(b)
-        bytes.append(0x2C); number(c)
+        number(t, decimals: timeDecimals)
+        bytes.append(0x2C); number(a, decimals: valueDecimals)
+        bytes.append(0x2C); number(b, decimals: valueDecimals)
+        bytes.append(0x2C); number(c, decimals: valueDecimals)
         try endRow()
     }
 
@@ -171,12 +266,12 @@ final class CSVSink {
             s.speedMetersPerSecond, s.courseDegrees, s.pressureAltitudeFeet,
         ]
         try check(t: s.t, s.latitudeDegrees, s.longitudeDegrees, optionals[0], optionals[1], optionals[2], optionals[3], optionals[4], optionals[5])
-        number(s.t)
-        bytes.append(0x2C); number(s.latitudeDegrees)
-        bytes.append(0x2C); number(s.longitudeDegrees)
+        number(s.t, decimals: timeDecimals)
+        bytes.append(0x2C); number(s.latitudeDegrees, decimals: angleDecimals)
+        bytes.append(0x2C); number(s.longitudeDegrees, decimals: angleDecimals)
         for value in optionals {
             bytes.append(0x2C)
-            if let value { number(value) }
+            if let value { number(value, decimals: valueDecimals) }
         }
         bytes.append(0x2C)
         bytes.append(contentsOf: s.source.rawValue.utf8)

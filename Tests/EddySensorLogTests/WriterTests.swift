@@ -114,3 +114,41 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+@Suite("Flight log writer: sensor resolution")
+struct WriterResolutionTests {
+    @Test("rounded output reads back as the nearest double to the rounded decimal")
+    func rounded() throws {
+        let flight = TempFlight()
+        let meta = FlightMeta(aircraft: .init(aircraftClass: .medium))
+        let writer = try FlightLogWriter(directory: flight.path, meta: meta, files: [.accelerometer, .location, .barometer], resolution: .sensor)
+        var rng = SplitMix(seed: 3)
+        var expected: [SensorSample] = []
+        func q(_ x: Double, _ k: Int) -> Double { (x * pow(10, Double(k))).rounded() / pow(10, Double(k)) }
+        var t = 1_795_341_600.0
+        for i in 0..<5000 {
+            t += 0.02
+            let u = Double(rng.next() % 2_000_001) / 1_000_000 - 1   // -1…1
+            let a = AccelerometerSample(t: t, x: u * 1e-3, y: u * 3, z: -u)
+            try writer.append(.accelerometer(a))
+            expected.append(.accelerometer(AccelerometerSample(t: q(t, 4), x: q(a.x, 5), y: q(a.y, 5), z: q(a.z, 5))))
+            if i % 50 == 0 {
+                let l = LocationSample(t: t, latitudeDegrees: 47 + u, longitudeDegrees: -122.123456789 * u, altitudeMeters: 10_668.123,
+                                       speedMetersPerSecond: 230.456, courseDegrees: 0.001)
+                try writer.append(.location(l))
+                try writer.append(.barometer(BarometerSample(t: t, pressureHectopascals: 238.45678)))
+                expected.insert(contentsOf: [
+                    .location(LocationSample(t: q(t, 4), latitudeDegrees: q(l.latitudeDegrees, 7), longitudeDegrees: q(l.longitudeDegrees, 7),
+                                             altitudeMeters: 10_668.12, speedMetersPerSecond: 230.46, courseDegrees: 0)),
+                    .barometer(BarometerSample(t: q(t, 4), pressureHectopascals: 238.457)),
+                ], at: expected.count - 1)
+            }
+        }
+        try writer.finish()
+        let (_, samples) = try flight.read()
+        #expect(samples == expected)
+        let text = try String(contentsOfFile: flight.path + "/accelerometer.csv", encoding: .utf8)
+        #expect(text.split(separator: "\n")[1].hasPrefix("1795341600.02,"))
+        #expect(!text.contains("e-"))
+    }
+}
