@@ -7,15 +7,38 @@ import Darwin
 
 /// Streams one CSV file of a flight: reads 256 KiB chunks, splits lines with `memchr`, parses cells
 /// in place (no per-line strings) and turns each row into a `SensorSample`.
+///
+/// The mutable state lives in one struct (`CSVReadState`) that the class owns, so a whole row is
+/// parsed under a single exclusive access instead of one runtime check per field.
 final class CSVSensorFile {
+    private var state: CSVReadState
+
+    /// Opens the file and reads its header. Throws on a missing/empty file or a bad header.
+    init(directory: String, kind: SensorFileKind, lenient: Bool) throws {
+        state = try CSVReadState(directory: directory, kind: kind, lenient: lenient)
+        try state.readHeader() // on a throw, deinit still runs and releases the state
+    }
+
+    deinit { state.release() }
+
     /// Which file this is.
-    let kind: SensorFileKind
-    /// Lenient mode: skip and count bad lines instead of throwing.
-    let lenient: Bool
+    var kind: SensorFileKind { state.kind }
     /// Lines skipped in lenient mode.
-    private(set) var skipped: SkippedLines
+    var skipped: SkippedLines { state.skipped }
     /// Samples produced so far.
-    private(set) var sampleCount = 0
+    var sampleCount: Int { state.sampleCount }
+
+    /// The next valid sample, or nil at end of file. Lenient mode skips (and counts) bad lines.
+    @inline(__always)
+    func next() throws -> SensorSample? { try state.next() }
+}
+
+/// The reading state of one CSV file (see `CSVSensorFile`).
+struct CSVReadState {
+    let kind: SensorFileKind
+    let lenient: Bool
+    var skipped: SkippedLines
+    var sampleCount = 0
 
     private let fd: Int32
     private var buffer: UnsafeMutablePointer<UInt8>
@@ -23,24 +46,22 @@ final class CSVSensorFile {
     private var start = 0
     private var end = 0
     private var atEOF = false
-    private(set) var lineNumber = 0
+    private var lineNumber = 0
 
     /// Column index in the file → value slot (index into `kind.columns`), or -1 when ignored.
-    private var slotOfColumn: [Int] = []
-    private var values: [Double]
-    private var present: UInt32 = 0
+    private var slotOfColumn: UnsafeMutablePointer<Int>
+    private var columnCount = 0
+    private let values: UnsafeMutablePointer<Double>
     private var sourceValue: LocationSource = .device
     private var lastTime = -Double.infinity
 
     static let chunkSize = 256 * 1024
     static let maximumLineBytes = 1 << 20
 
-    /// Opens the file and reads its header. Throws on a missing/empty file or a bad header.
     init(directory: String, kind: SensorFileKind, lenient: Bool) throws {
         self.kind = kind
         self.lenient = lenient
         self.skipped = SkippedLines(file: kind.fileName)
-        self.values = Array(repeating: 0, count: kind.columns.count)
         let path = directory.hasSuffix("/") ? directory + kind.fileName : directory + "/" + kind.fileName
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
@@ -50,12 +71,17 @@ final class CSVSensorFile {
         fd = descriptor
         capacity = Self.chunkSize
         buffer = .allocate(capacity: capacity)
-        try readHeader() // on a throw, deinit closes the file and frees the buffer
+        values = .allocate(capacity: kind.columns.count)
+        values.initialize(repeating: 0, count: kind.columns.count)
+        slotOfColumn = .allocate(capacity: 1)
     }
 
-    deinit {
+    /// Closes the file and frees the buffers (called once, by the owner).
+    func release() {
         close(fd)
         buffer.deallocate()
+        values.deallocate()
+        slotOfColumn.deallocate()
     }
 
     // MARK: Lines
@@ -63,7 +89,7 @@ final class CSVSensorFile {
     /// The next line's byte range in `buffer` (without LF / CRLF), or nil at end of file.
     /// The range stays valid until the next call.
     @inline(__always)
-    private func nextLine() throws -> (Int, Int)? {
+    private mutating func nextLine() throws -> (Int, Int)? {
         while true {
             if start < end, let hit = memchr(buffer + start, 0x0A, end - start) {
                 let newline = buffer.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -88,7 +114,7 @@ final class CSVSensorFile {
     }
 
     /// Moves the unread tail to the front and reads more bytes after it.
-    private func refill() throws {
+    private mutating func refill() throws {
         let remaining = end - start
         if remaining > 0, start > 0 { memmove(buffer, buffer + start, remaining) }
         start = 0
@@ -114,13 +140,13 @@ final class CSVSensorFile {
             }
             if count == 0 { atEOF = true; break }
             end += count
-            if end - start >= Self.chunkSize / 2 { break }
+            if end >= Self.chunkSize / 2 { break }
         }
     }
 
     // MARK: Header
 
-    private func readHeader() throws {
+    mutating func readHeader() throws {
         guard let (lineStart, lineEnd) = try nextLine() else {
             throw SensorLogError(
                 kind: .emptyFile, file: kind.fileName, line: 1, message: "file is empty (no header row)",
@@ -136,8 +162,8 @@ final class CSVSensorFile {
                 advice: "The first line must name the columns, e.g. \(kind.columns.prefix(kind.requiredColumnCount).joined(separator: ","))")
         }
         var seen = Set<Int>()
-        slotOfColumn = names.map { name in kind.columns.firstIndex(of: name) ?? -1 }
-        for (index, slot) in slotOfColumn.enumerated() where slot >= 0 {
+        let slots = names.map { name in kind.columns.firstIndex(of: name) ?? -1 }
+        for (index, slot) in slots.enumerated() where slot >= 0 {
             guard seen.insert(slot).inserted else {
                 throw SensorLogError(kind: .badHeader, file: kind.fileName, line: 1, message: "column \"\(names[index])\" appears twice", advice: "Keep one column of each name")
             }
@@ -149,12 +175,16 @@ final class CSVSensorFile {
                 message: "missing required column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", ")) (header has: \(names.joined(separator: ",")))",
                 advice: "\(kind.fileName) needs the columns \(kind.columns.prefix(kind.requiredColumnCount).joined(separator: ", ")), named in the header row")
         }
+        slotOfColumn.deallocate()
+        slotOfColumn = .allocate(capacity: slots.count)
+        slotOfColumn.initialize(from: slots, count: slots.count)
+        columnCount = slots.count
     }
 
     // MARK: Rows
 
     /// The next valid sample, or nil at end of file. Lenient mode skips (and counts) bad lines.
-    func next() throws -> SensorSample? {
+    mutating func next() throws -> SensorSample? {
         while let (lineStart, lineEnd) = try nextLine() {
             if lineStart == lineEnd || isBlank(lineStart, lineEnd) { continue }
             do {
@@ -169,6 +199,7 @@ final class CSVSensorFile {
         return nil
     }
 
+    @inline(__always)
     private func isBlank(_ s: Int, _ e: Int) -> Bool {
         var i = s
         while i < e { if buffer[i] != 0x20 && buffer[i] != 0x09 { return false }; i += 1 }
@@ -184,25 +215,32 @@ final class CSVSensorFile {
     }
 
     @inline(__always)
-    private func parseRow(_ lineStart: Int, _ lineEnd: Int) throws -> SensorSample {
-        present = 0
+    private mutating func parseRow(_ lineStart: Int, _ lineEnd: Int) throws -> SensorSample {
+        var present: UInt32 = 0
         sourceValue = .device
-        let columns = slotOfColumn.count
+        let buf = buffer
+        let columns = columnCount
+        let textSlot = kind == .location ? 9 : -1
         var column = 0
-        var cellStart = lineStart
         var i = lineStart
         while true {
-            if i == lineEnd || buffer[i] == 0x2C {
-                guard column < columns else {
-                    throw lineError(.wrongFieldCount, "has more fields than the header's \(columns) columns")
-                }
-                let slot = slotOfColumn[column]
-                if slot >= 0 { try store(slot: slot, cellStart, i) }
-                column += 1
-                if i == lineEnd { break }
-                cellStart = i + 1
+            guard column < columns else {
+                throw lineError(.wrongFieldCount, "has more fields than the header's \(columns) columns")
             }
-            i += 1
+            let slot = slotOfColumn[column]
+            var cellEnd: Int
+            if slot >= 0, slot != textSlot, let (value, stop) = NumberParser.fastCell(buf, i, lineEnd) {
+                values[slot] = value
+                present |= 1 << UInt32(slot)
+                cellEnd = stop
+            } else {
+                cellEnd = i
+                while cellEnd < lineEnd, buf[cellEnd] != 0x2C { cellEnd += 1 }
+                if slot >= 0 { try store(slot: slot, i, cellEnd, &present) }
+            }
+            column += 1
+            if cellEnd == lineEnd { break }
+            i = cellEnd + 1
         }
         guard column == columns else {
             throw lineError(.wrongFieldCount, "has \(column) field\(column == 1 ? "" : "s"), the header has \(columns) (truncated or malformed line)")
@@ -229,13 +267,13 @@ final class CSVSensorFile {
             }
             sample = .barometer(BarometerSample(t: t, pressureHectopascals: pressure))
         case .location:
-            sample = .location(try makeLocation(t))
+            sample = .location(try makeLocation(t, present))
         }
         lastTime = t
         return sample
     }
 
-    private func makeLocation(_ t: Double) throws -> LocationSample {
+    private func makeLocation(_ t: Double, _ present: UInt32) throws -> LocationSample {
         let lat = values[1], lon = values[2]
         guard lat >= -90, lat <= 90 else { throw lineError(.outOfRange, "lat \(lat) out of range (must be -90…90)") }
         guard lon >= -180, lon <= 180 else { throw lineError(.outOfRange, "lon \(lon) out of range (must be -180…180)") }
@@ -251,7 +289,7 @@ final class CSVSensorFile {
     }
 
     @inline(__always)
-    private func store(slot: Int, _ s: Int, _ e: Int) throws {
+    private mutating func store(slot: Int, _ s: Int, _ e: Int, _ present: inout UInt32) throws {
         if kind == .location, slot == 9 {
             let text = cellText(s, e)
             if text.isEmpty { return }

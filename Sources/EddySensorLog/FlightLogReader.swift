@@ -28,9 +28,7 @@ public final class FlightLogReader {
     public let options: Options
 
     private let sources: [CSVSensorFile]
-    private var heads: [SensorSample?]
-    private var headTimes: [Double]
-    private var started = false
+    private var merge: MergeState
 
     /// Opens a flight: reads `meta.json` and every CSV header. Throws a `SensorLogError` on a
     /// missing directory, meta.json or accelerometer.csv, an empty file or a bad header.
@@ -55,37 +53,12 @@ public final class FlightLogReader {
         }
         sources = opened
         files = opened.map(\.kind)
-        heads = Array(repeating: nil, count: opened.count)
-        headTimes = Array(repeating: .infinity, count: opened.count)
+        merge = MergeState(sources: opened)
     }
 
     /// The next sample in time order, or nil when every file is exhausted.
-    public func next() throws -> SensorSample? {
-        if !started {
-            started = true
-            for index in sources.indices { try advance(index) }
-        }
-        var best = -1
-        var bestTime = Double.infinity
-        for index in headTimes.indices where headTimes[index] < bestTime {
-            best = index; bestTime = headTimes[index]
-        }
-        guard best >= 0 else { return nil }
-        let sample = heads[best]
-        try advance(best)
-        return sample
-    }
-
     @inline(__always)
-    private func advance(_ index: Int) throws {
-        if let sample = try sources[index].next() {
-            heads[index] = sample
-            headTimes[index] = sample.t
-        } else {
-            heads[index] = nil
-            headTimes[index] = .infinity
-        }
-    }
+    public func next() throws -> SensorSample? { try merge.next() }
 
     /// Calls `body` with every sample in time order.
     public func forEach(_ body: (SensorSample) throws -> Void) throws {
@@ -108,5 +81,48 @@ public final class FlightLogReader {
         var samples: [SensorSample] = []
         try reader.forEach { samples.append($0) }
         return (reader.meta, samples)
+    }
+}
+
+/// The k-way merge over the open files' head samples (a struct: one exclusive access per sample).
+struct MergeState {
+    private let sources: [CSVSensorFile]
+    private var heads: [SensorSample?]
+    private var headTimes: [Double]
+    private var started = false
+
+    init(sources: [CSVSensorFile]) {
+        self.sources = sources
+        heads = Array(repeating: nil, count: sources.count)
+        headTimes = Array(repeating: .infinity, count: sources.count)
+    }
+
+    /// The head with the smallest `t` (first file in tie-break order on ties), replaced by its successor.
+    @inline(__always)
+    mutating func next() throws -> SensorSample? {
+        if !started {
+            started = true
+            for index in sources.indices { try advance(index) }
+        }
+        var best = -1
+        var bestTime = Double.infinity
+        for index in headTimes.indices where headTimes[index] < bestTime {
+            best = index; bestTime = headTimes[index]
+        }
+        guard best >= 0 else { return nil }
+        let sample = heads[best]
+        try advance(best)
+        return sample
+    }
+
+    @inline(__always)
+    private mutating func advance(_ index: Int) throws {
+        if let sample = try sources[index].next() {
+            heads[index] = sample
+            headTimes[index] = sample.t
+        } else {
+            heads[index] = nil
+            headTimes[index] = .infinity
+        }
     }
 }

@@ -147,8 +147,28 @@ public final class FlightLogWriter {
     }
 }
 
-/// One buffered CSV output file.
+/// One buffered CSV output file (a class owning a `SinkState`: one exclusive access per row).
 final class CSVSink {
+    private var state: SinkState
+
+    init(path: String, kind: SensorFileKind, resolution: FlightLogWriter.Resolution?) throws {
+        state = try SinkState(path: path, kind: kind, resolution: resolution)
+    }
+
+    /// Writes a two-column row.
+    @inline(__always)
+    func row(t: Double, _ a: Double) throws { try state.row(t: t, a) }
+    /// Writes a four-column row.
+    @inline(__always)
+    func row(t: Double, _ a: Double, _ b: Double, _ c: Double) throws { try state.row(t: t, a, b, c) }
+    /// Writes a location row.
+    func location(_ s: LocationSample) throws { try state.location(s) }
+    /// Flushes and closes the file.
+    func close() throws { try state.close() }
+}
+
+/// Buffer, formatting and checks of one CSV output file.
+struct SinkState {
     let kind: SensorFileKind
     private let fd: Int32
     private var bytes: [UInt8] = []
@@ -184,19 +204,21 @@ final class CSVSink {
         SensorLogError(kind: .invalidSample, file: kind.fileName, line: rows + 2, message: message, advice: "Only finite values in non-decreasing time order can be written")
     }
 
-    /// Checks a row before any of it is written, so a refused sample leaves no partial line.
+    /// Checks `t` before any of the row is written, so a refused sample leaves no partial line.
     @inline(__always)
-    private func check(t: Double, _ values: Double?...) throws {
+    private func check(t: Double) throws {
         guard t.isFinite else { throw invalid("t is \(t)") }
         guard t >= lastTime else { throw invalid("t \(t) is before the previous sample's t \(lastTime)") }
-        for (index, value) in values.enumerated() {
-            if let value, !value.isFinite { throw invalid("\(kind.columns[index + 1]) is \(value)") }
-        }
-        lastTime = t
+    }
+
+    /// Checks that a value column is finite.
+    @inline(__always)
+    private func check(_ value: Double?, column: Int) throws {
+        if let value, !value.isFinite { throw invalid("\(kind.columns[column]) is \(value)") }
     }
 
     @inline(__always)
-    private func number(_ value: Double, decimals: Int?) {
+    private mutating func number(_ value: Double, decimals: Int?) {
         if let decimals, let scaled = Self.scaled(value, decimals) {
             appendFixed(scaled, decimals)
         } else {
@@ -217,7 +239,7 @@ final class CSVSink {
 
     /// Writes n / 10^decimals as a plain decimal, trailing zeros dropped (`-0.5`, `12.0`, `0.00012`).
     @inline(__always)
-    private func appendFixed(_ n: Int64, _ decimals: Int) {
+    private mutating func appendFixed(_ n: Int64, _ decimals: Int) {
         var magnitude = UInt64(n.magnitude)
         if n < 0 { bytes.append(0x2D) }
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
@@ -241,15 +263,17 @@ final class CSVSink {
         }
     }
 
-    func row(t: Double, _ a: Double) throws {
-        try check(t: t, a)
+    mutating func row(t: Double, _ a: Double) throws {
+        try check(t: t); try check(a, column: 1)
+        lastTime = t
         number(t, decimals: timeDecimals)
         bytes.append(0x2C); number(a, decimals: valueDecimals)
         try endRow()
     }
 
-    func row(t: Double, _ a: Double, _ b: Double, _ c: Double) throws {
-        try check(t: t, a, b, c)
+    mutating func row(t: Double, _ a: Double, _ b: Double, _ c: Double) throws {
+        try check(t: t); try check(a, column: 1); try check(b, column: 2); try check(c, column: 3)
+        lastTime = t
         number(t, decimals: timeDecimals)
         bytes.append(0x2C); number(a, decimals: valueDecimals)
         bytes.append(0x2C); number(b, decimals: valueDecimals)
@@ -257,7 +281,7 @@ final class CSVSink {
         try endRow()
     }
 
-    func location(_ s: LocationSample) throws {
+    mutating func location(_ s: LocationSample) throws {
         guard s.latitudeDegrees >= -90, s.latitudeDegrees <= 90, s.longitudeDegrees >= -180, s.longitudeDegrees <= 180 else {
             throw invalid("lat/lon \(s.latitudeDegrees), \(s.longitudeDegrees) out of range")
         }
@@ -265,7 +289,9 @@ final class CSVSink {
             s.altitudeMeters, s.horizontalAccuracyMeters, s.verticalAccuracyMeters,
             s.speedMetersPerSecond, s.courseDegrees, s.pressureAltitudeFeet,
         ]
-        try check(t: s.t, s.latitudeDegrees, s.longitudeDegrees, optionals[0], optionals[1], optionals[2], optionals[3], optionals[4], optionals[5])
+        try check(t: s.t)
+        for (index, value) in optionals.enumerated() { try check(value, column: index + 3) }
+        lastTime = s.t
         number(s.t, decimals: timeDecimals)
         bytes.append(0x2C); number(s.latitudeDegrees, decimals: angleDecimals)
         bytes.append(0x2C); number(s.longitudeDegrees, decimals: angleDecimals)
@@ -279,13 +305,13 @@ final class CSVSink {
     }
 
     @inline(__always)
-    private func endRow() throws {
+    private mutating func endRow() throws {
         bytes.append(0x0A)
         rows += 1
         if bytes.count >= Self.flushThreshold { try flush() }
     }
 
-    private func flush() throws {
+    private mutating func flush() throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -298,7 +324,7 @@ final class CSVSink {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    func close() throws {
+    mutating func close() throws {
         guard !closed else { return }
         closed = true
         defer { closeDescriptor(fd) }

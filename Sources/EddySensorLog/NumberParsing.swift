@@ -25,6 +25,41 @@ enum NumberParser {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
+    /// The common case in one pass: `[-]digits[.digits]` with at most 15 digits, directly followed by
+    /// `,` or the end of the line. Returns the value and the index where the cell ends, or nil when
+    /// the cell needs the general parser (blanks, exponent, many digits, empty, not a number).
+    @inline(__always)
+    static func fastCell(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (value: Double, cellEnd: Int)? {
+        var i = start
+        var negative = false
+        if i < end, base[i] == 0x2D { negative = true; i += 1 }
+        var mantissa: UInt64 = 0
+        let integerStart = i
+        while i < end {
+            let d = base[i] &- 0x30
+            guard d < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i += 1
+        }
+        var digits = i - integerStart
+        var fractionDigits = 0
+        if i < end, base[i] == 0x2E {
+            i += 1
+            let fractionStart = i
+            while i < end {
+                let d = base[i] &- 0x30
+                guard d < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i += 1
+            }
+            fractionDigits = i - fractionStart
+            digits += fractionDigits
+        }
+        guard digits > 0, digits <= 15, i == end || base[i] == 0x2C else { return nil }
+        let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
+        return (negative ? -magnitude : magnitude, i)
+    }
+
     /// Parses the bytes `[start, end)` of a buffer.
     @inline(__always)
     static func parse(_ base: UnsafePointer<UInt8>, _ startIndex: Int, _ endIndex: Int) -> CellParse {

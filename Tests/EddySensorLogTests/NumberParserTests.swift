@@ -48,3 +48,26 @@ struct NumberParserTests {
         if case .invalid = NumberParser.parse(text) {} else { Issue.record("\(text) not classified invalid") }
     }
 }
+
+@Suite("Number parser: one-pass cell path")
+struct FastCellTests {
+    @Test("agrees with the general parser and stops at the comma", arguments: [
+        "0,", "-0.02,", "12.34567", "123456789012345,", "0.00000000000001", "-1795341600.0002,9",
+    ])
+    func agrees(cell: String) {
+        let bytes = Array(cell.utf8)
+        let result = bytes.withUnsafeBufferPointer { NumberParser.fastCell($0.baseAddress!, 0, $0.count) }
+        let comma = bytes.firstIndex(of: 0x2C) ?? bytes.count
+        #expect(result?.cellEnd == comma)
+        let text = String(decoding: bytes[..<comma], as: UTF8.self)
+        #expect(result?.value == Double(text))
+        #expect(result?.value.sign == Double(text)?.sign)
+    }
+
+    @Test("leaves everything else to the general parser", arguments: ["", " 1", "1 ", "1e5", "1234567890123456", "0.000000000000001", "abc", "-", ".", "1.2.3", "+1", "nan"])
+    func declines(cell: String) {
+        let bytes = Array(cell.utf8) + [0]
+        let result = bytes.withUnsafeBufferPointer { NumberParser.fastCell($0.baseAddress!, 0, $0.count - 1) }
+        #expect(result == nil)
+    }
+}
