@@ -47,9 +47,10 @@ test-unit: apt
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
 
-## test-oracles: slow checks against outside oracles (h3-py, JSBSim fixtures); CI runs them too
-test-oracles: venv build-release
-	$(PYTHON) scripts/h3_live_oracle.py --eddy .build/release/eddy --points 100000
+## test-oracles: slower checks against outside oracles (h3-py live run, ...); CI runs them too.
+## They use the debug build that test-unit already made, so CI builds the package only once.
+test-oracles: venv build
+	$(PYTHON) scripts/h3_live_oracle.py --eddy .build/debug/eddy --points 100000
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release
