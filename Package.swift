@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "EddyStore", targets: ["EddyStore"]),
         .executable(name: "eddy", targets: ["EddyCLI"]),
         .executable(name: "eddy-bench", targets: ["EddyBench"]),
+        .executable(name: "eddy-store-crash-writer", targets: ["EddyStoreCrashWriter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -47,6 +48,7 @@ let package = Package(
             dependencies: ["EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore"],
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "EddyStoreCrashWriter", dependencies: ["EddyCore", "EddyStore"], swiftSettings: strictSettings),
         .testTarget(name: "EddyH3Tests", dependencies: ["EddyH3"], swiftSettings: strictSettings),
         .testTarget(name: "EddyCoreTests", dependencies: ["EddyCore"], swiftSettings: strictSettings),
         .testTarget(name: "EddySensorLogTests", dependencies: ["EddySensorLog"], swiftSettings: strictSettings),

@@ -13,6 +13,16 @@ public enum H3 {
     /// Highest resolution.
     public static let maxResolution = 15
 
+    /// Largest number of cells (or working slots) one call may produce; above it calls throw `.tooManyCells`
+    /// instead of exhausting memory (the reference would fail its allocation).
+    public static let maxOutputCells = 50_000_000
+
+    /// Throws `.invalidK` for negative k and `.tooManyCells` when a disk of radius k could exceed the limit.
+    private static func checkK(_ k: Int) throws(H3Error) {
+        guard k >= 0 else { throw .invalidK }
+        guard k <= 4082 else { throw .tooManyCells }  // 3k(k+1)+1 ≤ 50,000,000
+    }
+
     // MARK: Indexing
 
     /// Cell containing a position given in degrees.
@@ -54,14 +64,11 @@ public enum H3 {
     /// vertices where an edge crosses an icosahedron edge).
     public static func cellToBoundary(_ cell: H3Index) throws(H3Error) -> [LatLng] {
         guard isValidCellRaw(cell.rawValue) else { throw .invalidCell }
-        let b = cellToBoundaryRaw(cell.rawValue)
-        var out: [LatLng] = []
-        out.reserveCapacity(b.count)
-        for i in 0..<b.count {
-            let (lat, lng) = b.vertex(i)
-            out.append(LatLng(latitude: lat * k180Pi, longitude: lng * k180Pi))
+        return [LatLng](unsafeUninitializedCapacity: 10) { buffer, initialized in
+            var sink = DegreesBufferSink(base: buffer.baseAddress!)
+            EddyH3.cellToBoundary(cell.rawValue, into: &sink)
+            initialized = sink.count
         }
-        return out
     }
 
     /// Boundary vertices of a cell in radians, without allocating: calls `body` once per vertex in order.
@@ -101,30 +108,35 @@ public enum H3 {
     /// All cells within grid distance k of `origin` (including it). Order: the reference's spiral when no
     /// pentagon is near, else unspecified; compare as a set.
     public static func gridDisk(_ origin: H3Index, k: Int) throws(H3Error) -> [H3Index] {
-        try gridDiskDistances(origin, k: k).map(\.cell)
+        guard isValidCellRaw(origin.rawValue) else { throw .invalidCell }
+        try checkK(k)
+        guard let (cells, _) = gridDiskRaw(origin.rawValue, k: k, withDistances: false) else { throw .failed }
+        return cells
     }
 
     /// All cells within grid distance k of `origin`, each with its distance.
     public static func gridDiskDistances(_ origin: H3Index, k: Int) throws(H3Error) -> [(cell: H3Index, distance: Int)] {
         guard isValidCellRaw(origin.rawValue) else { throw .invalidCell }
-        guard k >= 0 && k < 13_780_510 else { throw .invalidK }
-        guard let (cells, distances) = gridDiskDistancesRaw(origin.rawValue, k: k) else { throw .failed }
+        try checkK(k)
+        guard let (cells, distances) = gridDiskRaw(origin.rawValue, k: k, withDistances: true),
+              let distances else { throw .failed }
         var out: [(cell: H3Index, distance: Int)] = []
         out.reserveCapacity(cells.count)
-        for i in 0..<cells.count { out.append((H3Index(rawValue: cells[i]), distances[i])) }
+        for i in 0..<cells.count { out.append((cells[i], distances[i])) }
         return out
     }
 
     /// Cells at exactly grid distance k from `origin` (k = 0 gives the origin).
     public static func gridRing(_ origin: H3Index, k: Int) throws(H3Error) -> [H3Index] {
         guard isValidCellRaw(origin.rawValue) else { throw .invalidCell }
-        guard k >= 0 && k < 13_780_510 else { throw .invalidK }
+        try checkK(k)
         guard let ring = gridRingRaw(origin.rawValue, k: k) else { throw .failed }
         return ring.map { H3Index(rawValue: $0) }
     }
 
-    /// Grid distance (number of steps) between two cells of the same resolution. Throws
-    /// `.cellsNotComparable` when the reference cannot unfold the path (too far apart, or across a pentagon).
+    /// Grid distance (number of steps) between two cells of the same resolution. Throws `.cellsNotComparable`
+    /// for different resolutions or cells too far apart (base cells not neighbours), `.pentagonDistortion` when
+    /// the path would unfold across a pentagon — exactly where the reference fails.
     public static func gridDistance(_ a: H3Index, _ b: H3Index) throws(H3Error) -> Int {
         guard isValidCellRaw(a.rawValue), isValidCellRaw(b.rawValue) else { throw .invalidCell }
         switch gridDistanceRaw(a.rawValue, b.rawValue) {
@@ -132,6 +144,7 @@ public enum H3 {
         case .failure(.resolutionMismatch): throw .cellsNotComparable
         case .failure(.invalidCell): throw .invalidCell
         case .failure(.failed): throw .cellsNotComparable
+        case .failure(.pentagon): throw .pentagonDistortion
         }
     }
 
@@ -148,8 +161,10 @@ public enum H3 {
     public static func cellToChildren(_ cell: H3Index, resolution childRes: Int) throws(H3Error) -> [H3Index] {
         guard isValidCellRaw(cell.rawValue) else { throw .invalidCell }
         guard childRes >= cell.resolution && childRes <= kMaxRes else { throw .resolutionOutOfRange }
+        let count = childrenCountRaw(cell.rawValue, childRes)
+        guard count <= maxOutputCells else { throw .tooManyCells }
         var out: [UInt64] = []
-        out.reserveCapacity(childrenCountRaw(cell.rawValue, childRes))
+        out.reserveCapacity(count)
         cellToChildrenRaw(cell.rawValue, childRes, into: &out)
         return out.map { H3Index(rawValue: $0) }
     }
@@ -259,6 +274,23 @@ public enum H3 {
         case .success(let cells): return cells.map { H3Index(rawValue: $0) }
         case .failure(.nonFinite): throw .nonFiniteCoordinates
         case .failure(.failed): throw .failed
+        case .failure(.tooLarge): throw .tooManyCells
         }
+    }
+}
+
+/// Writes boundary vertices as degree `LatLng`s straight into an array's uninitialised storage (≤ 10).
+private struct DegreesBufferSink: BoundarySink {
+    /// Start of the storage.
+    let base: UnsafeMutablePointer<LatLng>
+    /// Vertices written.
+    var count = 0
+
+    /// Converts with asin/atan2 and the reference's `radsToDegs`, then stores.
+    @inline(__always)
+    mutating func append(_ v: Vec3) {
+        let (lat, lng) = v.latLngRads
+        (base + count).initialize(to: LatLng(latitude: lat * k180Pi, longitude: lng * k180Pi))
+        count += 1
     }
 }

@@ -1,3 +1,246 @@
 import EddyCore
-/// Scaffold for the offline-first SQLite store (issue 4).
-public enum EddyStoreModule {}
+import Foundation
+import GRDB
+
+/// Tunables of a store.
+public struct StoreOptions: Sendable, Equatable {
+    /// Upper bound on cached server observations; when exceeded, `purgeExpired` evicts the oldest first (nil: no cap).
+    public var maximumObservationCount: Int?
+    /// Run `PRAGMA quick_check` when opening (catches damaged pages at once; costs about a second per 100 MB).
+    public var integrityCheckOnOpen: Bool
+    /// SQLite page cache per connection, KiB.
+    public var cacheSizeKiB: Int
+    /// Live flights whose last position is older than this are purged, seconds.
+    public var liveFlightMaximumAgeSeconds: Double
+
+    /// Creates options (defaults: no cap, no integrity check, 32 MiB cache, live flights kept 15 min).
+    public init(
+        maximumObservationCount: Int? = nil, integrityCheckOnOpen: Bool = false,
+        cacheSizeKiB: Int = 32 * 1024, liveFlightMaximumAgeSeconds: Double = 15 * 60
+    ) {
+        self.maximumObservationCount = maximumObservationCount
+        self.integrityCheckOnOpen = integrityCheckOnOpen
+        self.cacheSizeKiB = cacheSizeKiB
+        self.liveFlightMaximumAgeSeconds = liveFlightMaximumAgeSeconds
+    }
+}
+
+/// Why an existing file at the store path could not be used as a store.
+public enum StoreFileProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The file is not a SQLite database at all (random bytes, a text file, a truncated header...).
+    case notSQLite
+    /// A SQLite database that belongs to another application (its application id and tables are not ours).
+    case foreignDatabase(applicationID: Int32, tables: [String])
+    /// An Eddy / SQLite database whose content is damaged.
+    case corrupt(detail: String)
+
+    /// A sentence for logs and for the host app's user notice.
+    public var description: String {
+        switch self {
+        case .notSQLite: "the file is not a SQLite database"
+        case let .foreignDatabase(applicationID, tables):
+            "the file is another application's SQLite database (application id \(applicationID), tables: \(tables.prefix(8).joined(separator: ", ")))"
+        case let .corrupt(detail): "the database is damaged (\(detail))"
+        }
+    }
+}
+
+/// What opening a store found at its path; the host should tell the user about `.recovered`.
+public enum StoreOpenOutcome: Sendable, Equatable {
+    /// An existing Eddy store was opened (and migrated to the current schema if needed).
+    case opened
+    /// There was no file (or an empty one): a new store was created.
+    case created
+    /// The file at the path was unusable: it was moved aside (never deleted) and a fresh store was created.
+    case recovered(problem: StoreFileProblem, movedAsideTo: String)
+
+    /// A notice for the host's user, nil when nothing unusual happened.
+    public var notice: String? {
+        guard case let .recovered(problem, movedAsideTo) = self else { return nil }
+        return "The turbulence cache could not be used: \(problem). It was moved to \(movedAsideTo) and a new, empty cache was created."
+    }
+}
+
+/// The offline-first tiled cache: own-report outbox, server observations, nowcasts, polygons, live flights,
+/// sync state, session and configuration, in one SQLite file in WAL mode (one writer, concurrent readers).
+///
+/// All calls are synchronous and thread-safe; call them off the main thread. Every write is durable when the
+/// call returns (`synchronous = FULL`).
+public final class EddyStore: Sendable {
+    /// Path of the database file.
+    public let path: String
+    /// Options the store was opened with.
+    public let options: StoreOptions
+    /// What opening found (tell the user when it is `.recovered`).
+    public let openOutcome: StoreOpenOutcome
+    let pool: DatabasePool
+
+    private init(path: String, options: StoreOptions, outcome: StoreOpenOutcome, pool: DatabasePool) {
+        self.path = path
+        self.options = options
+        self.openOutcome = outcome
+        self.pool = pool
+    }
+
+    /// Opens (or creates) the store at `path`, migrating it to the current schema.
+    ///
+    /// A file that is not an Eddy store (random bytes, text, another app's SQLite file, a damaged database)
+    /// is moved aside to `<path>.unreadable-N` (with its `-wal`/`-shm` companions), a fresh store is created,
+    /// and `openOutcome` says so. A store written by a newer Eddy throws `StoreError.schemaTooNew` instead.
+    public static func open(path: String, options: StoreOptions = StoreOptions()) throws -> EddyStore {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: "cannot create folder \(directory): \(error.localizedDescription)")
+        }
+        var outcome: StoreOpenOutcome = .opened
+        switch try inspect(path: path, quickCheck: options.integrityCheckOnOpen) {
+        case .absent: outcome = .created
+        case .eddyStore: outcome = .opened
+        case let .unusable(problem):
+            let movedTo = try moveAside(path: path)
+            outcome = .recovered(problem: problem, movedAsideTo: movedTo)
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration(options))
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+        let migrator = StoreSchema.migrator
+        do {
+            let unknown = try pool.read { db -> [String] in
+                let known = Set(migrator.migrations)
+                return try migrator.appliedIdentifiers(db).subtracting(known).sorted()
+            }
+            if !unknown.isEmpty { throw StoreError.schemaTooNew(path: path, unknownMigrations: unknown) }
+            try migrator.migrate(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+        return EddyStore(path: path, options: options, outcome: outcome, pool: pool)
+    }
+
+    static func configuration(_ options: StoreOptions) -> Configuration {
+        var config = Configuration()
+        config.label = "EddyStore"
+        config.busyMode = .timeout(10)
+        let cacheKiB = max(options.cacheSizeKiB, 256)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
+        return config
+    }
+
+    /// Checkpoints the WAL into the main file and closes every connection; the store must not be used afterwards.
+    public func close() throws {
+        do {
+            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try pool.close()
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check` and returns SQLite's messages (`["ok"]` when the file is sound).
+    public func integrityCheck() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// Reads on a reader connection (concurrent with the writer), mapping SQLite errors to `StoreError`.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.read(body) } catch let error as StoreError { throw error } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Writes in one immediate transaction on the single writer connection, mapping SQLite errors to `StoreError`.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.write(body) } catch let error as StoreError { throw error } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+}
+
+// MARK: - Inspecting and moving aside an existing file
+
+extension EddyStore {
+    enum Inspection: Equatable {
+        case absent
+        case eddyStore
+        case unusable(StoreFileProblem)
+    }
+
+    /// The 16-byte header every SQLite 3 database file starts with.
+    static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
+
+    /// Looks at the file at `path` without modifying it (read-only connection, no journal-mode change).
+    static func inspect(path: String, quickCheck: Bool) throws -> Inspection {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: path) else { return .absent }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.cannotOpen(path: path, reason: "the file exists but cannot be read")
+        }
+        let head = (try? handle.read(upToCount: 100)) ?? Data()
+        try? handle.close()
+        if head.isEmpty {
+            // An empty file is what SQLite itself creates before the first write: treat as absent, unless a WAL
+            // holds data (then let SQLite decide below).
+            let walSize = (try? manager.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+            if walSize == 0 { return .absent }
+        } else if head.count < 100 || Array(head.prefix(16)) != sqliteHeader {
+            return .unusable(.notSQLite)
+        }
+        var config = Configuration()
+        config.readonly = true
+        config.label = "EddyStore.inspect"
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            return try queue.read { db -> Inspection in
+                let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                let tables = try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                if applicationID != StoreSchema.applicationID {
+                    if applicationID == 0 && tables.isEmpty { return .absent }
+                    return .unusable(.foreignDatabase(applicationID: applicationID, tables: tables))
+                }
+                if quickCheck {
+                    let messages = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                    if messages != ["ok"] {
+                        return .unusable(.corrupt(detail: messages.prefix(3).joined(separator: "; ")))
+                    }
+                }
+                return .eddyStore
+            }
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            return .unusable(.corrupt(detail: error.message ?? "\(error.resultCode)"))
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Renames the file (and its `-wal`, `-shm`, `-journal` companions) to the first free `<path>.unreadable-N`.
+    /// Returns the new path of the database file. Never deletes anything.
+    static func moveAside(path: String) throws -> String {
+        let manager = FileManager.default
+        var number = 1
+        while manager.fileExists(atPath: "\(path).unreadable-\(number)") { number += 1 }
+        let target = "\(path).unreadable-\(number)"
+        do {
+            try manager.moveItem(atPath: path, toPath: target)
+            for suffix in ["-wal", "-shm", "-journal"] where manager.fileExists(atPath: path + suffix) {
+                try manager.moveItem(atPath: path + suffix, toPath: target + suffix)
+            }
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: "the file is unusable and could not be moved aside: \(error.localizedDescription)")
+        }
+        return target
+    }
+}

@@ -1,0 +1,120 @@
+import EddyCore
+import EddyH3
+import Foundation
+
+/// RFC 7946 GeoJSON output of query results: one Polygon feature per tile hexagon.
+///
+/// Rings are `[longitude, latitude]` (6 decimals, ≈ 0.1 m), counter-clockwise (exterior ring, RFC 7946 §3.1.6) and
+/// closed (first position repeated last). A hexagon that crosses the antimeridian keeps continuous longitudes (some
+/// beyond ±180) rather than being cut in two. Output is deterministic: fixed key order and number formatting.
+public enum GeoJSON {
+    /// A FeatureCollection of turbulence items with properties `severity` (name), `edr_peak`, `edr_median`, `layer`,
+    /// `time` (exit, Unix seconds), `h3`, `origin`, `report_count`; the feature `id` is the report id.
+    public static func featureCollection(_ items: [TurbulenceItem]) throws -> String {
+        var features: [String] = []
+        features.reserveCapacity(items.count)
+        for item in items {
+            let report = item.report
+            let properties = [
+                ("severity", quoted(item.severity.name)),
+                ("edr_peak", number(report.edrPeak)),
+                ("edr_median", number(report.edrMedian)),
+                ("layer", String(report.tile.layer)),
+                ("time", number(report.exitTime)),
+                ("h3", quoted(report.tile.h3String)),
+                ("origin", quoted(item.origin.rawValue)),
+                ("report_count", String(item.reportCount)),
+            ]
+            features.append(try feature(id: report.id.uuidString.lowercased(), cell: report.tile.h3, properties: properties))
+        }
+        return collection(features)
+    }
+
+    /// A FeatureCollection of nowcast cells with properties `severity` (for `viewer`), `edr`, `layer`, `forecast_hour`,
+    /// `valid_time`, `issue_time`, `h3`.
+    public static func featureCollection(_ cells: [NowcastCell], viewer: AircraftClass) throws -> String {
+        var features: [String] = []
+        for cell in cells {
+            let properties = [
+                ("severity", quoted(SeverityScale.severity(edr: cell.edr, viewer: viewer).name)),
+                ("edr", number(cell.edr)),
+                ("layer", String(cell.tile.layer)),
+                ("forecast_hour", String(cell.forecastHour)),
+                ("valid_time", number(cell.validTime)),
+                ("issue_time", number(cell.issueTime)),
+                ("h3", quoted(cell.tile.h3String)),
+            ]
+            features.append(try feature(id: "\(cell.tile.h3String)-\(cell.tile.layer)-\(cell.forecastHour)", cell: cell.tile.h3, properties: properties))
+        }
+        return collection(features)
+    }
+
+    /// The closed, counter-clockwise boundary ring of a cell as `[longitude, latitude]` pairs.
+    public static func ring(cell: UInt64) throws -> [[Double]] {
+        let boundary = try H3.cellToBoundary(H3Index(rawValue: cell))
+        guard let first = boundary.first else { return [] }
+        // Continuous longitudes (unwrap across the antimeridian relative to the first vertex).
+        var positions: [[Double]] = []
+        positions.reserveCapacity(boundary.count + 1)
+        for vertex in boundary {
+            var longitude = vertex.longitude
+            while longitude - first.longitude > 180 { longitude -= 360 }
+            while longitude - first.longitude < -180 { longitude += 360 }
+            positions.append([longitude, vertex.latitude])
+        }
+        // Shoelace in the lon/lat plane: positive = counter-clockwise.
+        var twiceArea = 0.0
+        for index in positions.indices {
+            let a = positions[index]
+            let b = positions[(index + 1) % positions.count]
+            twiceArea += a[0] * b[1] - b[0] * a[1]
+        }
+        if twiceArea < 0 { positions.reverse() }
+        positions.append(positions[0])
+        return positions
+    }
+
+    static func feature(id: String, cell: UInt64, properties: [(String, String)]) throws -> String {
+        let coordinates = try ring(cell: cell).map { "[\(coordinate($0[0])),\(coordinate($0[1]))]" }.joined(separator: ",")
+        let props = properties.map { "\(quoted($0.0)):\($0.1)" }.joined(separator: ",")
+        return "{\"type\":\"Feature\",\"id\":\(quoted(id)),\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(coordinates)]]},"
+            + "\"properties\":{\(props)}}"
+    }
+
+    static func collection(_ features: [String]) -> String {
+        "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}"
+    }
+
+    /// A coordinate with 6 decimals, trailing zeros trimmed.
+    static func coordinate(_ value: Double) -> String {
+        var text = String(format: "%.6f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        if text == "-0" { text = "0" }
+        return text
+    }
+
+    /// A JSON number: integers without a fraction, others in Swift's shortest round-trip form.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// A JSON string literal.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

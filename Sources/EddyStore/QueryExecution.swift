@@ -1,0 +1,212 @@
+import EddyCore
+import EddyH3
+import Foundation
+import GRDB
+
+extension EddyStore {
+    /// Runs a turbulence query on a reader connection; results are sorted by tile (cell, layer), then time, then id.
+    /// Throws `QueryError` for bad input (nothing is read) and `StoreError` for storage failures.
+    public func turbulence(_ query: TurbulenceQuery) throws -> [TurbulenceItem] {
+        let prepared = try query.prepare()
+        let origin: ReportOrigin
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        let table: String
+        let extraColumns: String
+        switch query.selection {
+        case .server, .serverExcludingOwn:
+            table = "observation"
+            extraColumns = ", reporter_id, source"
+            origin = .server
+        case .own:
+            table = "own_report"
+            extraColumns = ""
+            origin = .own
+        }
+        if let cells = prepared.cells {
+            if cells.isEmpty { return [] }
+            // One bound JSON array instead of thousands of parameters: one cached statement, index seeks per cell.
+            conditions.append("h3 IN (SELECT value FROM json_each(?))")
+            arguments.append("[" + cells.map { String($0.storeInt) }.joined(separator: ",") + "]")
+        }
+        if let layers = prepared.layers {
+            conditions.append("layer BETWEEN ? AND ?")
+            arguments.append(layers.lowerBound)
+            arguments.append(layers.upperBound)
+        }
+        conditions.append("exit_time >= ?")
+        arguments.append(prepared.sinceTime)
+        if let minimumEDR = prepared.minimumEDR {
+            conditions.append("edr_peak >= ?")
+            arguments.append(minimumEDR)
+        }
+        if let excludeSince = prepared.excludeOwnSince {
+            conditions.append("NOT EXISTS (SELECT 1 FROM own_report AS own WHERE own.id = \(table).id AND own.exit_time >= ?)")
+            arguments.append(excludeSince)
+        }
+        let sql = """
+            SELECT id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class\(extraColumns)
+            FROM \(table) WHERE \(conditions.joined(separator: " AND "))
+            """
+        let viewer = query.viewer
+        var items: [TurbulenceItem] = try read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+            var items: [TurbulenceItem] = []
+            while let row = try cursor.next() {
+                let report = try decodeReport(row, table: table)
+                if let tiles = prepared.tiles, !tiles.contains(report.tile) { continue }
+                let reporterID: String? = origin == .server ? row[8] : nil
+                let source: String? = origin == .server ? row[9] : nil
+                items.append(TurbulenceItem(
+                    report: report, severity: SeverityScale.severity(edr: report.edrPeak, viewer: viewer), origin: origin,
+                    reporterID: reporterID, source: source, reportCount: 1))
+            }
+            return items
+        }
+        if query.aggregation == .worstPerTile { items = Self.worstPerTile(items) }
+        items.sort(by: Self.resultOrder)
+        return items
+    }
+
+    /// Deterministic result order: tile (cell, layer), then exit time, then id.
+    static func resultOrder(_ a: TurbulenceItem, _ b: TurbulenceItem) -> Bool {
+        if a.report.tile != b.report.tile { return a.report.tile < b.report.tile }
+        if a.report.exitTime != b.report.exitTime { return a.report.exitTime < b.report.exitTime }
+        return a.report.id.uuidString < b.report.id.uuidString
+    }
+
+    /// Keeps the worst report of each tile: highest peak EDR, then the latest, then the smallest id.
+    static func worstPerTile(_ items: [TurbulenceItem]) -> [TurbulenceItem] {
+        var best: [TileID: TurbulenceItem] = [:]
+        best.reserveCapacity(items.count)
+        for item in items {
+            guard var current = best[item.report.tile] else {
+                best[item.report.tile] = item
+                continue
+            }
+            let count = current.reportCount + 1
+            let better = item.report.edrPeak != current.report.edrPeak
+                ? item.report.edrPeak > current.report.edrPeak
+                : item.report.exitTime != current.report.exitTime
+                ? item.report.exitTime > current.report.exitTime
+                : item.report.id.uuidString < current.report.id.uuidString
+            if better { current = item }
+            current.reportCount = count
+            best[item.report.tile] = current
+        }
+        return Array(best.values)
+    }
+}
+
+// MARK: - Nowcast, polygons, live flights
+
+/// A nowcast query: the cells of one forecast hour, in an area and altitude range.
+public struct NowcastQuery: Sendable, Equatable {
+    /// Hours ahead (0 = the current hour … 12).
+    public var forecastHour: Int
+    /// Where to look.
+    public var area: QueryArea
+    /// Altitude range in feet (whole thousands), nil for every altitude.
+    public var altitudeRangeFeet: ClosedRange<Int>?
+    /// Only cells at least this severe for the viewer.
+    public var minimumSeverity: Severity
+    /// Viewer class for the severity.
+    public var viewer: AircraftClass
+    /// The present, Unix epoch seconds: cells no longer valid at `now` are left out.
+    public var now: Double
+
+    /// Creates a nowcast query.
+    public init(
+        forecastHour: Int, area: QueryArea = .everywhere, altitudeRangeFeet: ClosedRange<Int>? = nil,
+        minimumSeverity: Severity = .none, viewer: AircraftClass = .medium, now: Double
+    ) {
+        self.forecastHour = forecastHour
+        self.area = area
+        self.altitudeRangeFeet = altitudeRangeFeet
+        self.minimumSeverity = minimumSeverity
+        self.viewer = viewer
+        self.now = now
+    }
+}
+
+extension EddyStore {
+    /// Nowcast cells of one forecast hour still valid at `now`, sorted by tile.
+    public func nowcast(_ query: NowcastQuery) throws -> [NowcastCell] {
+        guard (0...QueryLimits.maximumForecastHour).contains(query.forecastHour) else {
+            throw QueryError.invalidForecastHour(query.forecastHour)
+        }
+        // Reuse the turbulence query's validation of area, altitude and now.
+        let prepared = try TurbulenceQuery(
+            area: query.area, altitudeRangeFeet: query.altitudeRangeFeet, minimumSeverity: query.minimumSeverity,
+            viewer: query.viewer, now: query.now
+        ).prepare()
+        var conditions = ["forecast_hour = ?", "valid_time > ?"]
+        var arguments: [(any DatabaseValueConvertible)?] = [query.forecastHour, query.now - NowcastCell.validitySeconds]
+        if let cells = prepared.cells {
+            if cells.isEmpty { return [] }
+            conditions.append("h3 IN (SELECT value FROM json_each(?))")
+            arguments.append("[" + cells.map { String($0.storeInt) }.joined(separator: ",") + "]")
+        }
+        if let layers = prepared.layers {
+            conditions.append("layer BETWEEN ? AND ?")
+            arguments.append(layers.lowerBound)
+            arguments.append(layers.upperBound)
+        }
+        if let minimumEDR = prepared.minimumEDR {
+            conditions.append("edr >= ?")
+            arguments.append(minimumEDR)
+        }
+        let sql = """
+            SELECT h3, layer, valid_time, forecast_hour, edr, issue_time FROM nowcast
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY h3, layer
+            """
+        return try read { db in
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).compactMap { row -> NowcastCell? in
+                let h3: Int64 = row[0]
+                let tile = TileID(h3: UInt64(bitPattern: h3), layer: row[1])
+                if let tiles = prepared.tiles, !tiles.contains(tile) { return nil }
+                return NowcastCell(tile: tile, validTime: row[2], forecastHour: row[3], edr: row[4], issueTime: row[5])
+            }
+        }
+    }
+
+    /// The stored turbulence polygons of a history window at or above a severity, most severe first.
+    public func turbulencePolygons(historyWindow: HistoryWindow, minimumSeverity: Severity = .light) throws -> [TurbulencePolygonSet] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT history_minutes, severity, geojson, updated_time FROM turbulence_polygon
+                WHERE history_minutes = ? AND severity >= ? ORDER BY severity DESC
+                """, arguments: [historyWindow.minutes, minimumSeverity.rawValue]
+            ).map { row in
+                let minutes: Int = row[0]
+                let severityValue: Int = row[1]
+                guard let window = HistoryWindow(rawValue: minutes), let severity = Severity(rawValue: severityValue) else {
+                    throw StoreError.undecodableRow(table: "turbulence_polygon", detail: "window \(minutes) min, severity \(severityValue)")
+                }
+                return TurbulencePolygonSet(historyWindow: window, severity: severity, geoJSON: row[2], updatedTime: row[3])
+            }
+        }
+    }
+
+    /// The latest position of every live flight seen within `maximumAgeSeconds` before `now`, newest first.
+    public func liveFlights(now: Double, maximumAgeSeconds: Double? = nil) throws -> [LiveFlight] {
+        guard now.isFinite else { throw QueryError.invalidNow(now) }
+        let age = maximumAgeSeconds ?? options.liveFlightMaximumAgeSeconds
+        guard age.isFinite, age > 0 else { throw QueryError.invalidTimeSpan(seconds: age) }
+        return try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT flight_id, latitude, longitude, altitude_feet, heading_degrees, ground_speed_knots, aircraft_type,
+                    flight_number, departure, destination, h3, layer, time
+                FROM live_flight WHERE time >= ? ORDER BY time DESC, flight_id
+                """, arguments: [now - age]
+            ).map { row in
+                let h3: Int64 = row[10]
+                return LiveFlight(
+                    flightID: row[0], latitude: row[1], longitude: row[2], altitudeFeet: row[3], headingDegrees: row[4],
+                    groundSpeedKnots: row[5], aircraftType: row[6], flightNumber: row[7], departure: row[8],
+                    destination: row[9], tile: TileID(h3: UInt64(bitPattern: h3), layer: row[11]), time: row[12])
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import EddyCore
+import Foundation
+
+/// A turbulence report received from the server: a tile report plus who (anonymised) and where it came from.
+public struct ServerObservation: Sendable, Equatable, Hashable, Codable {
+    /// The report itself (its `id` is the idempotency key: upserting the same id twice keeps one row).
+    public var report: TileReport
+    /// Anonymised id of the reporting aircraft / device, as the server hands it out.
+    public var reporterID: String
+    /// Where the report comes from (e.g. `eddy`, `pirep`): free text set by the server.
+    public var source: String
+
+    /// Creates an observation.
+    public init(report: TileReport, reporterID: String, source: String) {
+        self.report = report
+        self.reporterID = reporterID
+        self.source = source
+    }
+}
+
+/// One nowcast (short-range forecast) cell: predicted EDR in a tile for one forecast hour.
+public struct NowcastCell: Sendable, Equatable, Hashable, Codable {
+    /// Tile the forecast is for.
+    public var tile: TileID
+    /// Start of the hour the forecast is valid for, Unix epoch seconds (valid for `NowcastCell.validitySeconds`).
+    public var validTime: Double
+    /// Hours ahead of the issue time (0 = the current hour).
+    public var forecastHour: Int
+    /// Forecast EDR, m^(2/3) s^-1.
+    public var edr: Double
+    /// When the forecast was issued, Unix epoch seconds.
+    public var issueTime: Double
+
+    /// How long a nowcast cell stays valid after its `validTime` (hourly nowcasts).
+    public static let validitySeconds: Double = 3600
+
+    /// Creates a nowcast cell.
+    public init(tile: TileID, validTime: Double, forecastHour: Int, edr: Double, issueTime: Double) {
+        self.tile = tile
+        self.validTime = validTime
+        self.forecastHour = forecastHour
+        self.edr = edr
+        self.issueTime = issueTime
+    }
+}
+
+/// The server's aggregated turbulence polygons for one history window and one severity (a GeoJSON document).
+public struct TurbulencePolygonSet: Sendable, Equatable, Hashable, Codable {
+    /// History window the polygons aggregate.
+    public var historyWindow: HistoryWindow
+    /// Severity the polygons outline.
+    public var severity: Severity
+    /// The GeoJSON text as the server sent it (stored verbatim).
+    public var geoJSON: String
+    /// When the server produced it, Unix epoch seconds.
+    public var updatedTime: Double
+
+    /// Creates a polygon set.
+    public init(historyWindow: HistoryWindow, severity: Severity, geoJSON: String, updatedTime: Double) {
+        self.historyWindow = historyWindow
+        self.severity = severity
+        self.geoJSON = geoJSON
+        self.updatedTime = updatedTime
+    }
+}
+
+/// The last known position of a live flight (traffic).
+public struct LiveFlight: Sendable, Equatable, Hashable, Codable {
+    /// Server id of the flight (unique key).
+    public var flightID: String
+    /// Latitude, degrees.
+    public var latitude: Double
+    /// Longitude, degrees.
+    public var longitude: Double
+    /// Pressure altitude, feet.
+    public var altitudeFeet: Double
+    /// True track / heading, degrees, when known.
+    public var headingDegrees: Double?
+    /// Ground speed, knots, when known.
+    public var groundSpeedKnots: Double?
+    /// ICAO aircraft type (e.g. `B738`), when known.
+    public var aircraftType: String?
+    /// Flight number (only visible within the same company), when known.
+    public var flightNumber: String?
+    /// Departure airport, when known.
+    public var departure: String?
+    /// Destination airport, when known.
+    public var destination: String?
+    /// Tile of the position.
+    public var tile: TileID
+    /// Time of the position, Unix epoch seconds.
+    public var time: Double
+
+    /// Creates a live flight position.
+    public init(
+        flightID: String, latitude: Double, longitude: Double, altitudeFeet: Double,
+        headingDegrees: Double? = nil, groundSpeedKnots: Double? = nil, aircraftType: String? = nil,
+        flightNumber: String? = nil, departure: String? = nil, destination: String? = nil,
+        tile: TileID, time: Double
+    ) {
+        self.flightID = flightID
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitudeFeet = altitudeFeet
+        self.headingDegrees = headingDegrees
+        self.groundSpeedKnots = groundSpeedKnots
+        self.aircraftType = aircraftType
+        self.flightNumber = flightNumber
+        self.departure = departure
+        self.destination = destination
+        self.tile = tile
+        self.time = time
+    }
+}
+
+/// The area a fetch covers (SkyPath `DataAreaType`).
+public enum DataAreaType: String, Sendable, Codable, CaseIterable, Hashable {
+    /// The whole world.
+    case global
+    /// The route corridor polygon.
+    case route
+    /// The visible map viewport.
+    case viewport
+}
+
+/// The kind of data a fetch brings (SkyPath `DataTypeOptions`).
+public enum DataType: String, Sendable, Codable, CaseIterable, Hashable {
+    /// Turbulence reports.
+    case turbulence
+    /// Aggregated turbulence polygons.
+    case turbulencePolygons
+    /// Nowcast cells.
+    case nowcast
+    /// Live flights (traffic).
+    case liveFlights
+}
+
+/// Where the sync layer is for one area type × data type: the server tick of the last delta and the last full fetch.
+public struct SyncState: Sendable, Equatable, Hashable, Codable {
+    /// Area type.
+    public var areaType: DataAreaType
+    /// Data type.
+    public var dataType: DataType
+    /// Opaque server tick of the last applied delta (nil before the first fetch).
+    public var tick: String?
+    /// When the last full fetch completed, Unix epoch seconds (nil if never).
+    public var lastFullFetchTime: Double?
+
+    /// Creates a sync state.
+    public init(areaType: DataAreaType, dataType: DataType, tick: String?, lastFullFetchTime: Double?) {
+        self.areaType = areaType
+        self.dataType = dataType
+        self.tick = tick
+        self.lastFullFetchTime = lastFullFetchTime
+    }
+}
+
+/// History windows the data query accepts: 0.5, 1, 2 (default), 4 and 6 hours.
+public enum HistoryWindow: Int, Sendable, Codable, CaseIterable, Hashable, Comparable {
+    /// 30 minutes.
+    case halfHour = 30
+    /// 1 hour.
+    case oneHour = 60
+    /// 2 hours (the default).
+    case twoHours = 120
+    /// 4 hours.
+    case fourHours = 240
+    /// 6 hours (the longest: observations older than this are purged).
+    case sixHours = 360
+
+    /// The window length in minutes.
+    public var minutes: Int { rawValue }
+    /// The window length in seconds.
+    public var seconds: Double { Double(rawValue) * 60 }
+    /// The window length in hours (0.5, 1, 2, 4, 6).
+    public var hours: Double { Double(rawValue) / 60 }
+
+    /// The window of a length in hours; nil unless it is exactly 0.5, 1, 2, 4 or 6.
+    public init?(hours: Double) {
+        guard hours.isFinite, let match = HistoryWindow.allCases.first(where: { $0.hours == hours }) else { return nil }
+        self = match
+    }
+
+    /// Orders windows from shortest to longest.
+    public static func < (lhs: HistoryWindow, rhs: HistoryWindow) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// What `purgeExpired(now:)` removed.
+public struct PurgeSummary: Sendable, Equatable, Hashable {
+    /// Server observations older than the longest history window.
+    public var observations: Int = 0
+    /// Server observations evicted by the size cap (oldest first).
+    public var observationsOverCap: Int = 0
+    /// Own reports already sent and older than the longest history window (pending ones are never purged).
+    public var sentOwnReports: Int = 0
+    /// Nowcast cells past their validity.
+    public var nowcastCells: Int = 0
+    /// Live flights whose last position is older than the live-flight age limit.
+    public var liveFlights: Int = 0
+
+    /// Creates an empty summary.
+    public init() {}
+}
+
+/// Counts of the own-report outbox.
+public struct OutboxCounts: Sendable, Equatable, Hashable {
+    /// Reports waiting for the server's acknowledgement.
+    public var pending: Int
+    /// Reports the server acknowledged (kept for queries until they expire).
+    public var sent: Int
+}

@@ -1,0 +1,115 @@
+import GRDB
+
+/// The store's schema: a forward-only list of GRDB migrations (never edit a shipped one; append a new one).
+///
+/// Conventions: UUIDs are 16-byte BLOBs, H3 cells are INTEGERs (the 64-bit index, always < 2^63),
+/// times are REAL Unix epoch seconds, EDR is REAL m^(2/3) s^-1. See docs/store.md.
+public enum StoreSchema {
+    /// `PRAGMA application_id` of an Eddy store ("EDDY" in ASCII): tells our files from other apps' SQLite files.
+    public static let applicationID: Int32 = 0x4544_4459
+
+    /// Migration identifiers, oldest first.
+    public static let migrationIDs: [String] = ["v1-outbox-observations", "v2-nowcast-polygons", "v3-live-flights"]
+
+    /// The migrator with every migration registered, in order.
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(migrationIDs[0], migrate: v1)
+        migrator.registerMigration(migrationIDs[1], migrate: v2)
+        migrator.registerMigration(migrationIDs[2], migrate: v3)
+        return migrator
+    }
+
+    /// v1: own-report outbox, server observations, sync state, session and configuration.
+    static func v1(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+        try db.execute(sql: """
+            CREATE TABLE own_report (
+                id BLOB PRIMARY KEY NOT NULL CHECK (length(id) = 16),
+                h3 INTEGER NOT NULL,
+                layer INTEGER NOT NULL,
+                enter_time REAL NOT NULL,
+                exit_time REAL NOT NULL,
+                edr_peak REAL NOT NULL,
+                edr_median REAL NOT NULL,
+                reporter_class TEXT NOT NULL,
+                status INTEGER NOT NULL DEFAULT 0 CHECK (status IN (0, 1))
+            );
+            CREATE INDEX own_report_status ON own_report (status, exit_time);
+            CREATE INDEX own_report_tile ON own_report (h3, layer, exit_time);
+
+            CREATE TABLE observation (
+                h3 INTEGER NOT NULL,
+                layer INTEGER NOT NULL,
+                exit_time REAL NOT NULL,
+                id BLOB NOT NULL CHECK (length(id) = 16),
+                enter_time REAL NOT NULL,
+                edr_peak REAL NOT NULL,
+                edr_median REAL NOT NULL,
+                reporter_class TEXT NOT NULL,
+                reporter_id TEXT NOT NULL,
+                source TEXT NOT NULL,
+                PRIMARY KEY (h3, layer, exit_time, id)
+            ) WITHOUT ROWID;
+            CREATE UNIQUE INDEX observation_id ON observation (id);
+            CREATE INDEX observation_time ON observation (exit_time);
+
+            CREATE TABLE sync_state (
+                area_type TEXT NOT NULL,
+                data_type TEXT NOT NULL,
+                tick TEXT,
+                last_full_fetch_time REAL,
+                PRIMARY KEY (area_type, data_type)
+            ) WITHOUT ROWID;
+
+            CREATE TABLE session (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE configuration (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+            """)
+    }
+
+    /// v2: nowcast cells and the aggregated turbulence polygons.
+    static func v2(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE nowcast (
+                h3 INTEGER NOT NULL,
+                layer INTEGER NOT NULL,
+                valid_time REAL NOT NULL,
+                forecast_hour INTEGER NOT NULL,
+                edr REAL NOT NULL,
+                issue_time REAL NOT NULL,
+                PRIMARY KEY (forecast_hour, h3, layer)
+            ) WITHOUT ROWID;
+            CREATE INDEX nowcast_valid ON nowcast (valid_time);
+
+            CREATE TABLE turbulence_polygon (
+                history_minutes INTEGER NOT NULL,
+                severity INTEGER NOT NULL,
+                geojson TEXT NOT NULL,
+                updated_time REAL NOT NULL,
+                PRIMARY KEY (history_minutes, severity)
+            ) WITHOUT ROWID;
+            """)
+    }
+
+    /// v3: live flights (the last known position of each flight).
+    static func v3(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE live_flight (
+                flight_id TEXT PRIMARY KEY NOT NULL,
+                latitude REAL NOT NULL,
+                longitude REAL NOT NULL,
+                altitude_feet REAL NOT NULL,
+                heading_degrees REAL,
+                ground_speed_knots REAL,
+                aircraft_type TEXT,
+                flight_number TEXT,
+                departure TEXT,
+                destination TEXT,
+                h3 INTEGER NOT NULL,
+                layer INTEGER NOT NULL,
+                time REAL NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX live_flight_time ON live_flight (time);
+            """)
+    }
+}

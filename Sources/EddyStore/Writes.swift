@@ -1,0 +1,337 @@
+import EddyCore
+import Foundation
+import GRDB
+
+// MARK: - Value conversions shared by writes and reads
+
+extension UUID {
+    /// The 16 bytes of the UUID, as stored in `id` columns.
+    var storeBlob: Data {
+        withUnsafeBytes(of: uuid) { Data($0) }
+    }
+
+    /// A UUID from a 16-byte `id` column; nil for any other length.
+    init?(storeBlob data: Data) {
+        guard data.count == 16 else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { target in data.withUnsafeBytes { target.copyMemory(from: $0) } }
+        self.init(uuid: bytes)
+    }
+}
+
+extension UInt64 {
+    /// The H3 index as stored in `h3` columns (H3 indexes are < 2^63, so the bit pattern is a positive Int64).
+    var storeInt: Int64 { Int64(bitPattern: self) }
+}
+
+func checkFinite(_ values: Double..., what: String) throws {
+    for value in values where !value.isFinite {
+        throw StoreError.invalidArgument("\(what) has a non-finite number (\(value))")
+    }
+}
+
+func validate(_ report: TileReport) throws {
+    try checkFinite(report.enterTime, report.exitTime, report.edrPeak, report.edrMedian, what: "report \(report.id)")
+}
+
+// MARK: - Own-report outbox
+
+extension EddyStore {
+    /// Stores the engine's own reports in the outbox as pending; durable when the call returns.
+    /// Idempotent: a report whose id is already stored is left as it is (a sent report stays sent).
+    /// Returns how many reports were new.
+    @discardableResult
+    public func insertOwnReports(_ reports: [TileReport]) throws -> Int {
+        for report in reports { try validate(report) }
+        return try write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO own_report (id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING
+                """)
+            var inserted = 0
+            for report in reports {
+                try statement.execute(arguments: [
+                    report.id.storeBlob, report.tile.h3.storeInt, report.tile.layer, report.enterTime, report.exitTime,
+                    report.edrPeak, report.edrMedian, report.reporterClass.rawValue,
+                ])
+                inserted += db.changesCount
+            }
+            return inserted
+        }
+    }
+
+    /// Own reports still waiting for the server's acknowledgement, oldest first (at most `limit`).
+    public func pendingOwnReports(limit: Int? = nil) throws -> [TileReport] {
+        if let limit, limit < 0 { throw StoreError.invalidArgument("limit must be ≥ 0, got \(limit)") }
+        return try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class
+                FROM own_report WHERE status = 0 ORDER BY exit_time, id LIMIT ?
+                """, arguments: [limit ?? -1])
+            return try rows.map { try decodeReport($0, table: "own_report") }
+        }
+    }
+
+    /// Marks own reports as acknowledged by the server (unknown ids are ignored). Returns how many changed.
+    @discardableResult
+    public func markOwnReportsSent(ids: [UUID]) throws -> Int {
+        try write { db in
+            let statement = try db.cachedStatement(sql: "UPDATE own_report SET status = 1 WHERE id = ? AND status = 0")
+            var changed = 0
+            for id in ids {
+                try statement.execute(arguments: [id.storeBlob])
+                changed += db.changesCount
+            }
+            return changed
+        }
+    }
+
+    /// How many own reports are pending and sent.
+    public func outboxCounts() throws -> OutboxCounts {
+        try read { db in
+            let pending = try Int.fetchOne(db, sql: "SELECT count(*) FROM own_report WHERE status = 0") ?? 0
+            let sent = try Int.fetchOne(db, sql: "SELECT count(*) FROM own_report WHERE status = 1") ?? 0
+            return OutboxCounts(pending: pending, sent: sent)
+        }
+    }
+
+    /// Whether an own report with this id is stored (pending or sent).
+    public func containsOwnReport(id: UUID) throws -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM own_report WHERE id = ?", arguments: [id.storeBlob]) ?? false }
+    }
+
+    /// The ids of every stored own report (pending and sent).
+    public func ownReportIDs() throws -> Set<UUID> {
+        try read { db in
+            var ids = Set<UUID>()
+            let cursor = try Data.fetchCursor(db, sql: "SELECT id FROM own_report")
+            while let blob = try cursor.next() {
+                guard let id = UUID(storeBlob: blob) else {
+                    throw StoreError.undecodableRow(table: "own_report", detail: "id is \(blob.count) bytes, not 16")
+                }
+                ids.insert(id)
+            }
+            return ids
+        }
+    }
+}
+
+// MARK: - Server data
+
+extension EddyStore {
+    /// Upserts server observations in one transaction (idempotent by report id: the newest copy wins).
+    public func upsertObservations(_ observations: [ServerObservation]) throws {
+        for observation in observations { try validate(observation.report) }
+        try write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO observation
+                    (h3, layer, exit_time, id, enter_time, edr_peak, edr_median, reporter_class, reporter_id, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    h3 = excluded.h3, layer = excluded.layer, exit_time = excluded.exit_time,
+                    enter_time = excluded.enter_time, edr_peak = excluded.edr_peak, edr_median = excluded.edr_median,
+                    reporter_class = excluded.reporter_class, reporter_id = excluded.reporter_id, source = excluded.source
+                """)
+            for observation in observations {
+                let report = observation.report
+                statement.setUncheckedArguments([
+                    report.tile.h3.storeInt, report.tile.layer, report.exitTime, report.id.storeBlob, report.enterTime,
+                    report.edrPeak, report.edrMedian, report.reporterClass.rawValue, observation.reporterID, observation.source,
+                ])
+                try statement.execute()
+            }
+        }
+    }
+
+    /// Deletes server observations by id (e.g. the server retracted them). Returns how many were deleted.
+    @discardableResult
+    public func deleteObservations(ids: [UUID]) throws -> Int {
+        try write { db in
+            let statement = try db.cachedStatement(sql: "DELETE FROM observation WHERE id = ?")
+            var deleted = 0
+            for id in ids {
+                try statement.execute(arguments: [id.storeBlob])
+                deleted += db.changesCount
+            }
+            return deleted
+        }
+    }
+
+    /// Number of cached server observations.
+    public func observationCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM observation") ?? 0 }
+    }
+
+    /// Upserts nowcast cells (one row per forecast hour × tile; a newer issue replaces an older one).
+    public func upsertNowcast(_ cells: [NowcastCell]) throws {
+        for cell in cells {
+            try checkFinite(cell.validTime, cell.edr, cell.issueTime, what: "nowcast cell \(cell.tile.h3String)/\(cell.tile.layer)")
+            if cell.forecastHour < 0 { throw StoreError.invalidArgument("nowcast forecast hour must be ≥ 0, got \(cell.forecastHour)") }
+        }
+        try write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO nowcast (h3, layer, valid_time, forecast_hour, edr, issue_time) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (forecast_hour, h3, layer) DO UPDATE SET
+                    valid_time = excluded.valid_time, edr = excluded.edr, issue_time = excluded.issue_time
+                WHERE excluded.issue_time >= nowcast.issue_time
+                """)
+            for cell in cells {
+                try statement.execute(arguments: [
+                    cell.tile.h3.storeInt, cell.tile.layer, cell.validTime, cell.forecastHour, cell.edr, cell.issueTime,
+                ])
+            }
+        }
+    }
+
+    /// Stores the server's turbulence polygons (one document per history window × severity replaces the previous one).
+    public func upsertTurbulencePolygons(_ sets: [TurbulencePolygonSet]) throws {
+        for set in sets { try checkFinite(set.updatedTime, what: "polygon set") }
+        try write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO turbulence_polygon (history_minutes, severity, geojson, updated_time) VALUES (?, ?, ?, ?)
+                ON CONFLICT (history_minutes, severity) DO UPDATE SET
+                    geojson = excluded.geojson, updated_time = excluded.updated_time
+                """)
+            for set in sets {
+                try statement.execute(arguments: [set.historyWindow.minutes, set.severity.rawValue, set.geoJSON, set.updatedTime])
+            }
+        }
+    }
+
+    /// Upserts live-flight positions (a flight keeps only its newest position; older updates are ignored).
+    public func upsertLiveFlights(_ flights: [LiveFlight]) throws {
+        for flight in flights {
+            try checkFinite(flight.latitude, flight.longitude, flight.altitudeFeet, flight.time, what: "live flight \(flight.flightID)")
+        }
+        try write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO live_flight (flight_id, latitude, longitude, altitude_feet, heading_degrees, ground_speed_knots,
+                    aircraft_type, flight_number, departure, destination, h3, layer, time)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (flight_id) DO UPDATE SET
+                    latitude = excluded.latitude, longitude = excluded.longitude, altitude_feet = excluded.altitude_feet,
+                    heading_degrees = excluded.heading_degrees, ground_speed_knots = excluded.ground_speed_knots,
+                    aircraft_type = excluded.aircraft_type, flight_number = excluded.flight_number,
+                    departure = excluded.departure, destination = excluded.destination,
+                    h3 = excluded.h3, layer = excluded.layer, time = excluded.time
+                WHERE excluded.time >= live_flight.time
+                """)
+            for flight in flights {
+                try statement.execute(arguments: [
+                    flight.flightID, flight.latitude, flight.longitude, flight.altitudeFeet, flight.headingDegrees,
+                    flight.groundSpeedKnots, flight.aircraftType, flight.flightNumber, flight.departure, flight.destination,
+                    flight.tile.h3.storeInt, flight.tile.layer, flight.time,
+                ])
+            }
+        }
+    }
+}
+
+// MARK: - Sync state, session, configuration
+
+extension EddyStore {
+    /// The sync state of one area type × data type (nil before the first fetch).
+    public func syncState(area: DataAreaType, data: DataType) throws -> SyncState? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT tick, last_full_fetch_time FROM sync_state WHERE area_type = ? AND data_type = ?
+                """, arguments: [area.rawValue, data.rawValue])
+            else { return nil }
+            return SyncState(areaType: area, dataType: data, tick: row[0], lastFullFetchTime: row[1])
+        }
+    }
+
+    /// Saves the sync state of its area type × data type.
+    public func setSyncState(_ state: SyncState) throws {
+        if let time = state.lastFullFetchTime { try checkFinite(time, what: "sync state") }
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO sync_state (area_type, data_type, tick, last_full_fetch_time) VALUES (?, ?, ?, ?)
+                ON CONFLICT (area_type, data_type) DO UPDATE SET
+                    tick = excluded.tick, last_full_fetch_time = excluded.last_full_fetch_time
+                """, arguments: [state.areaType.rawValue, state.dataType.rawValue, state.tick, state.lastFullFetchTime])
+        }
+    }
+
+    /// Forgets every sync state (the next fetch of each kind is a full one).
+    public func resetSyncStates() throws {
+        try write { db in try db.execute(sql: "DELETE FROM sync_state") }
+    }
+
+    /// A session value (token, user id, expiry...) by key.
+    public func sessionValue(forKey key: String) throws -> String? {
+        try keyValue(table: "session", key: key)
+    }
+
+    /// Sets (or, with nil, removes) a session value.
+    public func setSessionValue(_ value: String?, forKey key: String) throws {
+        try setKeyValue(table: "session", key: key, value: value)
+    }
+
+    /// Removes every session value (logging out).
+    public func clearSession() throws {
+        try write { db in try db.execute(sql: "DELETE FROM session") }
+    }
+
+    /// A configuration value (server-provided settings, user settings) by key.
+    public func configurationValue(forKey key: String) throws -> String? {
+        try keyValue(table: "configuration", key: key)
+    }
+
+    /// Sets (or, with nil, removes) a configuration value.
+    public func setConfigurationValue(_ value: String?, forKey key: String) throws {
+        try setKeyValue(table: "configuration", key: key, value: value)
+    }
+
+    /// A `Codable` configuration value stored as JSON (nil when absent).
+    public func configuration<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
+        guard let text = try configurationValue(forKey: key) else { return nil }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        } catch {
+            throw StoreError.undecodableRow(table: "configuration", detail: "key \(key) is not a \(T.self): \(error)")
+        }
+    }
+
+    /// Stores a `Codable` configuration value as JSON.
+    public func setConfiguration<T: Encodable>(_ value: T, forKey key: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        try setConfigurationValue(text, forKey: key)
+    }
+
+    private func keyValue(table: String, key: String) throws -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM \(table) WHERE key = ?", arguments: [key]) }
+    }
+
+    private func setKeyValue(table: String, key: String, value: String?) throws {
+        try write { db in
+            if let value {
+                try db.execute(sql: """
+                    INSERT INTO \(table) (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """, arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM \(table) WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+}
+
+// MARK: - Row decoding
+
+func decodeReport(_ row: Row, table: String) throws -> TileReport {
+    // Column order: id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class
+    let blob: Data = row[0]
+    guard let id = UUID(storeBlob: blob) else {
+        throw StoreError.undecodableRow(table: table, detail: "id is \(blob.count) bytes, not 16")
+    }
+    let className: String = row[7]
+    guard let reporterClass = AircraftClass(rawValue: className) else {
+        throw StoreError.undecodableRow(table: table, detail: "unknown reporter class '\(className)'")
+    }
+    let h3: Int64 = row[1]
+    return TileReport(
+        id: id, tile: TileID(h3: UInt64(bitPattern: h3), layer: row[2]), enterTime: row[3], exitTime: row[4],
+        edrPeak: row[5], edrMedian: row[6], reporterClass: reporterClass)
+}

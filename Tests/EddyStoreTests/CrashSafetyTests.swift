@@ -1,0 +1,95 @@
+import EddyCore
+import Foundation
+import Testing
+@testable import EddyStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds the `eddy-store-crash-writer` executable built next to the test bundle (`swift build --build-tests`
+/// builds every product of the package).
+func crashWriterURL() -> URL? {
+    let name = "eddy-store-crash-writer"
+    var candidates: [URL] = []
+    if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
+    candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+    // Tests/EddyStoreTests/<this file> → package root → .build/debug
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(root.appendingPathComponent(".build/debug"))
+    var seen = Set<String>()
+    for directory in candidates {
+        var url = directory
+        // The test bundle may be a directory (Darwin `.xctest`); walk up a few levels.
+        for _ in 0..<4 {
+            let candidate = url.appendingPathComponent(name)
+            if seen.insert(candidate.path).inserted, FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+            url = url.deletingLastPathComponent()
+        }
+    }
+    return nil
+}
+
+@Suite("Crash safety: SIGKILL during writes")
+struct CrashSafetyTests {
+    @Test func everyAcknowledgedReportSurvivesRepeatedSIGKILL() throws {
+        guard let writer = crashWriterURL() else {
+            Issue.record("eddy-store-crash-writer not found: build it with `swift build --build-tests`")
+            return
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("crash.sqlite")
+        var generator = SystemRandomNumberGenerator()
+        var acknowledged = Set<UUID>()
+        var killsDuringWrites = 0
+        let kills = 60
+        for round in 0..<kills {
+            let process = Process()
+            process.executableURL = writer
+            process.arguments = [path]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Random moment: sometimes during start-up / opening, mostly in the middle of the write loop.
+            let delayMicroseconds = round % 10 == 0
+                ? UInt32.random(in: 0...30_000, using: &generator)
+                : UInt32.random(in: 40_000...250_000, using: &generator)
+            usleep(delayMicroseconds)
+            #expect(kill(process.processIdentifier, SIGKILL) == 0)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "the writer stopped by itself (round \(round))")
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            let text = String(decoding: data, as: UTF8.self)
+            // Only complete lines are acknowledgements (a line cut by the kill is not).
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            var newIDs = 0
+            for line in lines {
+                guard let id = UUID(uuidString: String(line)) else {
+                    Issue.record("unexpected writer output: \(line)")
+                    continue
+                }
+                if acknowledged.insert(id).inserted { newIDs += 1 }
+            }
+            if newIDs > 0 { killsDuringWrites += 1 }
+
+            let store = try EddyStore.open(path: path)
+            #expect(store.openOutcome == .opened || (store.openOutcome == .created && acknowledged.isEmpty),
+                    "round \(round): \(store.openOutcome)")
+            #expect(try store.integrityCheck() == ["ok"], "round \(round)")
+            let stored = try store.ownReportIDs()
+            let lost = acknowledged.subtracting(stored)
+            #expect(lost.isEmpty, "round \(round): \(lost.count) acknowledged reports lost")
+            try store.close()
+        }
+        print("crash-safety: \(kills) SIGKILLs, \(acknowledged.count) acknowledged reports, 0 lost, \(killsDuringWrites) kills after writes had begun")
+        // The test is only meaningful if most kills landed while the loop was writing.
+        #expect(killsDuringWrites >= kills / 2)
+        #expect(acknowledged.count > 100)
+    }
+}
