@@ -10,7 +10,7 @@ model (PyPI `jsbsim`), not from Eddy's rigid-plunge model. See docs/replay.md §
 Segments are `POE:seconds`: POE is JSBSim's `atmosphere/turbulence/milspec/severity`, the
 probability-of-exceedance curve index of MIL-F-8785C Fig. 7 (0 = off, 3 = 1e-2 "light",
 4 = 1e-3 "moderate", 6 = 1e-5 "severe"). The flight is a trimmed cruise held by a gentle attitude
-autopilot (pitch and wings-level loops acting well below the detection band).
+autopilot (pitch toward trim, wings level with heading hold; loops acting well below the detection band).
 
 What is written (docs/sensor-log.md):
 - accelerometer.csv: the pilot-station load factor `accelerations/n-pilot-{x,y,z}-norm` turned into
@@ -55,6 +55,12 @@ AIRCRAFT = {
 }
 DRYDEN_L_FT = 1750.0          # FGWinds.cpp, MIL-F-8785C §3.7.2.1, above 2,000 ft
 VON_KARMAN_L_M = 762.0        # Eddy's estimator (2,500 ft)
+# Autopilot gains (per rad, per rad/s of elevator / aileron command). The pitch loop is kept gentle:
+# stiffer gains (1.0 / 0.3) damp the gust response in the 0.1–0.3 Hz part of the band by ≈ 7 %.
+PITCH_GAIN, PITCH_RATE_GAIN = 0.3, 0.1
+# Roll loop with heading hold (bank target = -HEADING_GAIN × heading error, limited to ±5°), so turbulence
+# does not turn the aircraft (Eddy gates minutes while turning faster than 4°/s).
+ROLL_GAIN, ROLL_RATE_GAIN, HEADING_GAIN, BANK_LIMIT_RAD = 3.0, 0.5, 1.0, math.radians(5)
 W20_KT = {0: 0, 1: 15, 2: 15, 3: 15, 4: 30, 5: 45, 6: 45, 7: 45}  # only used below 2,000 ft
 
 
@@ -164,6 +170,7 @@ def main():
     elevator0 = fdm["fcs/elevator-cmd-norm"]
     aileron0 = fdm["fcs/aileron-cmd-norm"]
     h0 = fdm["position/h-sl-ft"]
+    psi0 = fdm["attitude/psi-rad"]
     fdm["atmosphere/turb-type"] = args.turb_type
 
     speed = fdm["velocities/vt-fps"] * FT
@@ -201,8 +208,10 @@ def main():
             theta = fdm["attitude/theta-rad"]
             phi = fdm["attitude/phi-rad"]
             target = theta0 - 0.0005 * (fdm["position/h-sl-ft"] - h0)
-            fdm["fcs/elevator-cmd-norm"] = min(1, max(-1, elevator0 + 1.0 * (theta - target) + 0.3 * fdm["velocities/q-rad_sec"]))
-            fdm["fcs/aileron-cmd-norm"] = min(1, max(-1, aileron0 - 1.0 * phi - 0.3 * fdm["velocities/p-rad_sec"]))
+            fdm["fcs/elevator-cmd-norm"] = min(1, max(-1, elevator0 + PITCH_GAIN * (theta - target) + PITCH_RATE_GAIN * fdm["velocities/q-rad_sec"]))
+            heading_error = (fdm["attitude/psi-rad"] - psi0 + math.pi) % (2 * math.pi) - math.pi
+            bank_target = min(BANK_LIMIT_RAD, max(-BANK_LIMIT_RAD, -HEADING_GAIN * heading_error))
+            fdm["fcs/aileron-cmd-norm"] = min(1, max(-1, aileron0 - ROLL_GAIN * (phi - bank_target) - ROLL_RATE_GAIN * fdm["velocities/p-rad_sec"]))
             fdm.run()
             step += 1
             max_bank = max(max_bank, abs(math.degrees(phi)))
@@ -215,8 +224,8 @@ def main():
             rates = mount @ np.array([fdm["velocities/p-rad_sec"], fdm["velocities/q-rad_sec"], fdm["velocities/r-rad_sec"]])
             rates = rates + rng.normal(scale=0.002, size=3)
             ts = fmt(t, 4)
-            files["accelerometer.csv"].write(f"{ts},{fmt(reading[0], 5)},{fmt(reading[1], 5)},{fmt(reading[2], 5)}\n")
-            files["gyroscope.csv"].write(f"{ts},{fmt(rates[0], 5)},{fmt(rates[1], 5)},{fmt(rates[2], 5)}\n")
+            files["accelerometer.csv"].write(f"{ts},{fmt(reading[0], 4)},{fmt(reading[1], 4)},{fmt(reading[2], 4)}\n")
+            files["gyroscope.csv"].write(f"{ts},{fmt(rates[0], 4)},{fmt(rates[1], 4)},{fmt(rates[2], 4)}\n")
             if step % physics_hz == 0:
                 course = math.degrees(fdm["flight-path/psi-gt-rad"]) % 360
                 files["location.csv"].write(

@@ -1,42 +1,125 @@
 import EddyCore
+import EddyReplay
 import EddySensorLog
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Replay benchmarks (work in progress: reader figure only).
+/// Replay benchmarks (issue 2): a 12-hour 50 Hz flight (accelerometer + gyroscope + 1 Hz location)
+/// is generated on disk (not timed) with the streaming simulator and writer, then
+/// - `replay_samples_per_s`: read from disk, parsed, merged and run through the pipeline (in process);
+/// - `pipeline_samples_per_s`: the pipeline alone over a 10-minute flight held in memory, repeated;
+/// - `replay_peak_rss_mb`: peak RSS of `eddy replay --json FLIGHT > /dev/null` in a child process.
+/// `EDDY_BENCH_HOURS` shortens the flight for a quick look (the targets are for 12 h).
 enum ReplayBenchmarks {
+    static let replayTarget = 2_000_000.0
+    static let pipelineTarget = 10_000_000.0
+    static let rssTargetMB = 50.0
+
     /// Runs the group and prints its figures.
     static func run() throws {
-        let dir = NSTemporaryDirectory() + "eddy-bench-\(getpid())"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let hours = Double(ProcessInfo.processInfo.environment["EDDY_BENCH_HOURS"] ?? "1") ?? 1
-        let writer = try FlightLogWriter(directory: dir, meta: FlightMeta(aircraft: .init(aircraftClass: .medium)),
-                                         files: [.accelerometer, .gyroscope, .location], resolution: .sensor)
-        let n = Int(hours * 3600 * 50)
-        var x: UInt64 = 1
-        var acc: [AccelerometerSample] = [], gyr: [GyroscopeSample] = [], loc: [LocationSample] = []
-        let start0 = Date()
-        for i in 0..<n {
-            x = x &* 6364136223846793005 &+ 1442695040888963407
-            let u = Double(x >> 11) / Double(1 << 53) - 0.5
-            let t = Double(i) * 0.02
-            acc.append(AccelerometerSample(t: t, x: 0.01 * u, y: -0.5 + 0.02 * u, z: -0.86 - 0.01 * u))
-            gyr.append(GyroscopeSample(t: t, x: 0.002 * u, y: -0.001 * u, z: 0.003 * u))
-            if i % 50 == 0 { loc.append(LocationSample(t: t, latitudeDegrees: 47 + Double(i) * 1e-6, longitudeDegrees: 8.123456, altitudeMeters: 10668, horizontalAccuracyMeters: 5, speedMetersPerSecond: 230, courseDegrees: 90)) }
-            if acc.count == 500 {
-                try writer.append(location: loc); try writer.append(gyroscope: gyr); try writer.append(accelerometer: acc)
-                acc.removeAll(keepingCapacity: true); gyr.removeAll(keepingCapacity: true); loc.removeAll(keepingCapacity: true)
-            }
+        let hours = ProcessInfo.processInfo.environment["EDDY_BENCH_HOURS"].flatMap(Double.init) ?? 12
+        let directory = NSTemporaryDirectory() + "eddy-bench-replay-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        // Generate (not timed).
+        let generationStart = Date()
+        let scenario = FlightScenario(
+            aircraftClass: .medium,
+            segments: try SimulationSpec.repeated(SimulationSpec.segments("0:20m,0.12:10m,0:15m,0.3:5m,0:10m"), hours: hours),
+            accelerometerRateHz: 50, includeGyroscope: true, includeBarometer: false, seed: 2026)
+        try SimulatedFlightWriter.write(scenario, to: directory)
+        let bytes = try ["accelerometer.csv", "gyroscope.csv", "location.csv", "meta.json"].reduce(0) { total, name in
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+            return total + ((attributes[.size] as? NSNumber)?.intValue ?? 0)
         }
-        try writer.append(location: loc); try writer.append(gyroscope: gyr); try writer.append(accelerometer: acc)
-        try writer.finish()
-        print("write_s: \(Date().timeIntervalSince(start0))")
-        let start = Date()
-        let reader = try FlightLogReader(directory: dir)
-        var count = 0
-        var sum = 0.0
-        try reader.forEach { sum += $0.t; count += 1 }
-        let elapsed = Date().timeIntervalSince(start)
-        print("reader_samples: \(count) (\(sum > 0))")
-        print("reader_samples_per_s: \(Int(Double(count) / elapsed))")
+        print("replay_flight_hours: \(format(hours, 1))")
+        print("replay_flight_mb: \(format(Double(bytes) / 1_048_576, 1))")
+        print("replay_generation_s: \(format(Date().timeIntervalSince(generationStart), 1))")
+
+        // Reader alone (diagnostic): read + parse + merge, no pipeline.
+        let reader = try FlightLogReader(directory: directory)
+        var checksum = 0.0
+        var readerStart = Date()
+        var samples = 0
+        while let sample = try reader.next() { checksum += sample.t; samples += 1 }
+        let readerSeconds = Date().timeIntervalSince(readerStart)
+        print("replay_flight_samples: \(samples)")
+        print("reader_samples_per_s: \(Int(Double(samples) / readerSeconds))")
+
+        // Replay: disk → reader → pipeline.
+        readerStart = Date()
+        var events = 0
+        let summary = try FlightReplay.run(directory: directory) { _ in events += 1 }
+        let replaySeconds = Date().timeIntervalSince(readerStart)
+        let replayRate = Double(summary.totalSamples) / replaySeconds
+        print("replay_events: \(events) (\(summary.minutes.count) minutes, \(summary.tiles.count) tiles)")
+        print("replay_samples_per_s: \(Int(replayRate))")
+        print("replay_samples_per_s_target_ratio: \(format(replayRate / replayTarget, 2))")
+
+        // Pipeline alone: a 10-minute flight in memory, replayed until ≥ 2 minutes of work… or 20 passes.
+        let tenMinutes = FlightSimulator.simulate(FlightScenario(
+            aircraftClass: .medium, segments: [TurbulenceSegment(edr: 0.2, durationSeconds: 600)],
+            accelerometerRateHz: 50, includeGyroscope: true, includeBarometer: false, seed: 7)).samples.mergedSamples()
+        var pipelineEvents: [DetectionEvent] = []
+        var processed = 0
+        let pipelineStart = Date()
+        var passes = 0
+        while passes < 20 {
+            var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: .medium))
+            for sample in tenMinutes { pipeline.process(sample, into: &pipelineEvents) }
+            pipeline.finish(into: &pipelineEvents)
+            pipelineEvents.removeAll(keepingCapacity: true)
+            processed += tenMinutes.count
+            passes += 1
+        }
+        let pipelineRate = Double(processed) / Date().timeIntervalSince(pipelineStart)
+        print("pipeline_samples_per_s: \(Int(pipelineRate))")
+        print("pipeline_samples_per_s_target_ratio: \(format(pipelineRate / pipelineTarget, 2))")
+
+        // Peak RSS of the CLI replay, in a child process.
+        if let eddy = siblingExecutable("eddy") {
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: eddy)
+            child.arguments = ["replay", "--json", directory]
+            child.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            let childStart = Date()
+            try child.run()
+            child.waitUntilExit()
+            let childSeconds = Date().timeIntervalSince(childStart)
+            guard child.terminationStatus == 0 else { throw ReplayBenchError("eddy replay exited with \(child.terminationStatus)") }
+            var usage = rusage()
+            #if os(Linux)
+            getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+            let peakMB = Double(usage.ru_maxrss) / 1024          // kilobytes on Linux
+            #else
+            getrusage(RUSAGE_CHILDREN, &usage)
+            let peakMB = Double(usage.ru_maxrss) / 1_048_576     // bytes on Darwin
+            #endif
+            print("replay_cli_seconds: \(format(childSeconds, 2))")
+            print("replay_peak_rss_mb: \(format(peakMB, 1))")
+            print("replay_peak_rss_mb_target_ratio: \(format(peakMB / rssTargetMB, 2))")
+        } else {
+            print("# replay_peak_rss_mb: skipped, no eddy executable next to eddy-bench (swift build -c release)")
+        }
+        print("# target ratios: figure ÷ target (throughput meets at ≥ 1, RSS at ≤ 1); checksum \(checksum > 0)")
     }
+
+    /// An executable built next to this one (`.build/release/eddy`).
+    static func siblingExecutable(_ name: String) -> String? {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path = (me as NSString).deletingLastPathComponent + "/" + name
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    static func format(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
+}
+
+/// A benchmark that could not run.
+struct ReplayBenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -40,10 +40,11 @@ public final class FlightLogWriter {
             self.angleDecimals = angleDecimals; self.otherDecimals = otherDecimals
         }
 
-        /// What `eddy simulate` writes: 0.1 ms, 0.01 mg, 1e-5 rad/s, 0.001 hPa, 1e-7°, 0.01 m —
-        /// finer than phone sensors resolve, so nothing measurable is lost, and files stay compact.
+        /// What `eddy simulate` writes: 0.1 ms, 0.1 mg, 1e-4 rad/s, 0.001 hPa, 1e-7°, 0.01 m — at or
+        /// below what phone sensors resolve (16-bit accelerometers: 0.06–0.24 mg per count), far below
+        /// the 0.5–2 mg sensor noise, so nothing measurable is lost and files stay compact.
         public static let sensor = Resolution(
-            timeDecimals: 4, accelerationDecimals: 5, rotationDecimals: 5, pressureDecimals: 3, angleDecimals: 7, otherDecimals: 2)
+            timeDecimals: 4, accelerationDecimals: 4, rotationDecimals: 4, pressureDecimals: 3, angleDecimals: 7, otherDecimals: 2)
     }
 
     /// The resolution in use (nil: exact shortest round-trip numbers).

@@ -131,7 +131,7 @@ struct WriterResolutionTests {
             let u = Double(rng.next() % 2_000_001) / 1_000_000 - 1   // -1…1
             let a = AccelerometerSample(t: t, x: u * 1e-3, y: u * 3, z: -u)
             try writer.append(.accelerometer(a))
-            expected.append(.accelerometer(AccelerometerSample(t: q(t, 4), x: q(a.x, 5), y: q(a.y, 5), z: q(a.z, 5))))
+            expected.append(.accelerometer(AccelerometerSample(t: q(t, 4), x: q(a.x, 4), y: q(a.y, 4), z: q(a.z, 4))))
             if i % 50 == 0 {
                 let l = LocationSample(t: t, latitudeDegrees: 47 + u, longitudeDegrees: -122.123456789 * u, altitudeMeters: 10_668.123,
                                        speedMetersPerSecond: 230.456, courseDegrees: 0.001)
