@@ -39,7 +39,8 @@ struct ReplayCommand: AsyncParsableCommand {
             output.flush()
         } catch let error as SensorLogError {
             output.flush()
-            FileHandle.standardError.write(Data("eddy replay: \(flight): \(error)\n".utf8))
+            let place = error.kind == .missingDirectory ? "" : "\(flight): "
+            FileHandle.standardError.write(Data("eddy replay: \(place)\(error)\n".utf8))
             throw ExitCode(1)
         }
     }

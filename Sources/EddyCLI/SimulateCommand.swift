@@ -85,15 +85,15 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ValidationError("--speed-mps \(speedMetersPerSecond): must be 0 to 350 m/s")
         }
         guard FlightMeta.parseISO8601(timeOrigin) != nil else { throw ValidationError("--time-origin \"\(timeOrigin)\": write an ISO 8601 instant like 2026-11-22T10:00:00Z") }
-    }
-
-    func run() async throws {
-        let scenario: FlightScenario
         do {
-            scenario = try makeScenario()
+            _ = try makeScenario()
         } catch let error as SimulationSpecError {
             throw ValidationError(error.description)
         }
+    }
+
+    func run() async throws {
+        let scenario = try makeScenario()   // already checked by validate()
         do {
             try SimulatedFlightWriter.write(scenario, to: outdir, timeOrigin: timeOrigin, exact: exact)
         } catch {

@@ -68,7 +68,7 @@ public enum ReplayReport {
         if s.minutes.count <= listLimit {
             out.append("Minutes (t = end of minute)")
             if s.minutes.isEmpty { out.append("  (none: detection was never active for a full minute)") }
-            out.append(pad(["end", "median", "peak", "severity", "valid s"], [11, 7, 7, 15, 7]))
+            else { out.append(pad(["end", "median", "peak", "severity", "valid s"], [11, 7, 7, 15, 7])) }
             for m in s.minutes {
                 out.append(pad([clock(m.t, s), edr(m.edrMedian), edr(m.edrPeak), m.severity.name, String(m.validSeconds)], [11, 7, 7, 15, 7]))
             }
