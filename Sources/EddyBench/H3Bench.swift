@@ -108,6 +108,17 @@ enum H3Benchmarks {
             return acc
         }
         report("h3_grid_disk_k1_per_s", diskRate)
+        // Optional side-by-side figure from the C library (built outside the project, see docs/h3.md).
+        if let cBench = ProcessInfo.processInfo.environment["EDDY_H3_C_BENCH"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: cBench)
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            for line in output.split(separator: "\n") where line.hasPrefix("c_") { print(line) }
+        }
         // Printed so the optimiser cannot drop the work.
         print("# h3 checksum \(String(cellRate.sink ^ centreRate.sink ^ boundaryRate.sink ^ callbackRate.sink ^ diskRate.sink, radix: 16))")
     }

@@ -64,10 +64,21 @@ public enum H3 {
     /// vertices where an edge crosses an icosahedron edge).
     public static func cellToBoundary(_ cell: H3Index) throws(H3Error) -> [LatLng] {
         guard isValidCellRaw(cell.rawValue) else { throw .invalidCell }
-        return [LatLng](unsafeUninitializedCapacity: 10) { buffer, initialized in
-            var sink = DegreesBufferSink(base: buffer.baseAddress!)
-            EddyH3.cellToBoundary(cell.rawValue, into: &sink)
-            initialized = sink.count
+        var b = CellBoundaryRads()
+        EddyH3.cellToBoundary(cell.rawValue, into: &b)
+        @inline(__always) func p(_ i: Int) -> LatLng {
+            let (lat, lng) = b.vertex(i)
+            return LatLng(latitude: lat * k180Pi, longitude: lng * k180Pi)
+        }
+        // Array literals allocate through the module's cached array-storage metadata; the generic
+        // initialisers look it up in the runtime on every call (measurable at a million calls per second).
+        switch b.count {
+        case 6: return [p(0), p(1), p(2), p(3), p(4), p(5)]
+        case 7: return [p(0), p(1), p(2), p(3), p(4), p(5), p(6)]
+        case 5: return [p(0), p(1), p(2), p(3), p(4)]
+        case 8: return [p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7)]
+        case 9: return [p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8)]
+        default: return (0..<b.count).map(p)
         }
     }
 
@@ -276,21 +287,5 @@ public enum H3 {
         case .failure(.failed): throw .failed
         case .failure(.tooLarge): throw .tooManyCells
         }
-    }
-}
-
-/// Writes boundary vertices as degree `LatLng`s straight into an array's uninitialised storage (≤ 10).
-private struct DegreesBufferSink: BoundarySink {
-    /// Start of the storage.
-    let base: UnsafeMutablePointer<LatLng>
-    /// Vertices written.
-    var count = 0
-
-    /// Converts with asin/atan2 and the reference's `radsToDegs`, then stores.
-    @inline(__always)
-    mutating func append(_ v: Vec3) {
-        let (lat, lng) = v.latLngRads
-        (base + count).initialize(to: LatLng(latitude: lat * k180Pi, longitude: lng * k180Pi))
-        count += 1
     }
 }

@@ -21,15 +21,17 @@ public struct CalibrationTick: Sendable {
 
 /// Mount calibration: gravity estimate, steadiness, re-calibration and the in-position / horizontal / noise states.
 ///
-/// Runs at the pipeline's tick rate. Two first-order low-passes of the tick-mean accelerometer vector:
-/// a fast one (τ = 0.5 s) for steadiness and a slow one (τ = `gravityTimeConstantSeconds`) whose
-/// direction û is the apparent vertical used for n = f·û. A tick is "handled" when the gyro peak or RMS
+/// Runs at the pipeline's tick rate. Three first-order low-passes of the tick-mean accelerometer vector:
+/// a fast one (τ = 0.5 s) for the transverse-acceleration handling test, a steady one (τ = 2 s) for moves and
+/// whose direction must hold within 5° for a calibration, and a slow one (τ = `gravityTimeConstantSeconds`) whose direction û is the
+/// apparent vertical used for n = f·û. A tick is "handled" when the gyro peak or RMS
 /// is large or when the acceleration across the fast vertical is large. While calibrated, handling or a
-/// departure of the fast vertical from the calibrated direction by more than `moveAngleDegrees` held for
-/// `moveHoldSeconds` drops the calibration; after `steadySecondsToCalibrate` without handling (and with
-/// a stable direction) the current direction becomes the new calibrated one. See docs/detection.md §Mount.
+/// departure of the steady vertical from the calibrated direction by more than `moveAngleDegrees` held for
+/// `moveHoldSeconds` drops the calibration; after `steadySecondsToCalibrate` without handling, if the
+/// steady direction moved less than 5° over the second half of that time, it becomes the new calibrated one. See docs/detection.md §Mount.
 public struct MountCalibrator: Sendable {
     private let fastAlpha: Double
+    private let steadyAlpha: Double
     private let slowAlpha: Double
     private let noiseAlpha: Double
     private let gyroPeakSquareLimit: Double
@@ -45,6 +47,7 @@ public struct MountCalibrator: Sendable {
 
     private var fast = SIMD3<Double>(0, 0, 0)
     private var slow = SIMD3<Double>(0, 0, 0)
+    private var steady = SIMD3<Double>(0, 0, 0)
     private var started = false
     private var calibratedDirection = SIMD3<Double>(0, 0, 1)
     private var steadyReference = SIMD3<Double>(0, 0, 1)
@@ -66,13 +69,14 @@ public struct MountCalibrator: Sendable {
     /// Creates a calibrator for a tick interval (seconds) and the configuration's thresholds.
     public init(tickSeconds dt: Double, configuration c: DetectionConfiguration) {
         fastAlpha = dt / (0.5 + dt)
+        steadyAlpha = dt / (2 + dt)
         slowAlpha = dt / (max(dt, c.gravityTimeConstantSeconds) + dt)
         noiseAlpha = dt / (1 + dt)
         gyroPeakSquareLimit = c.handlingGyroPeakRadiansPerSecond * c.handlingGyroPeakRadiansPerSecond
         gyroMeanSquareLimit = c.handlingGyroRMSRadiansPerSecond * c.handlingGyroRMSRadiansPerSecond
         transverseSquareLimit = c.handlingTransverseG * c.handlingTransverseG
         moveCosine = cos(c.moveAngleDegrees * .pi / 180)
-        stableCosine = cos(3 * Double.pi / 180)
+        stableCosine = cos(5 * Double.pi / 180)
         moveHoldTicks = max(1, Int((c.moveHoldSeconds / dt).rounded()))
         steadyTicksNeeded = max(1, Int((c.steadySecondsToCalibrate / dt).rounded()))
         horizontalCosine = cos(c.horizontalAngleDegrees * .pi / 180)
@@ -96,13 +100,16 @@ public struct MountCalibrator: Sendable {
         let f = tick.meanAcceleration
         if !started {
             guard tick.hasAccelerometer else { return false }
-            fast = f; slow = f; started = true
+            fast = f; slow = f; steady = f; started = true
         } else if tick.hasAccelerometer {
             fast += (f - fast) * fastAlpha
+            steady += (f - steady) * steadyAlpha
             slow += (f - slow) * slowAlpha
         }
         let fastLength = (fast * fast).sum().squareRoot()
         let fastDirection = fastLength > 0 ? fast / fastLength : SIMD3<Double>(0, 0, 1)
+        let steadyLength = (steady * steady).sum().squareRoot()
+        let steadyDirection = steadyLength > 0 ? steady / steadyLength : SIMD3<Double>(0, 0, 1)
 
         // Handling: gyro peak / RMS, or acceleration across the fast vertical.
         var handled = false
@@ -119,7 +126,8 @@ public struct MountCalibrator: Sendable {
         if inNoise { if noiseLevel < noiseOffSquare { inNoise = false } } else if noiseLevel > noiseOnSquare { inNoise = true }
 
         if inPosition {
-            let cosine = (fastDirection * calibratedDirection).sum()
+            // Moves are judged on the τ = 2 s direction: turbulence swings the fast one by several degrees.
+            let cosine = (steadyDirection * calibratedDirection).sum()
             offAxisTicks = cosine < moveCosine ? offAxisTicks + 1 : 0
             if handled || offAxisTicks >= moveHoldTicks {
                 inPosition = false
@@ -127,21 +135,19 @@ public struct MountCalibrator: Sendable {
                 offAxisTicks = 0
             }
         } else {
-            if handled {
-                steadyTicks = 0
-            } else if !tick.hasAccelerometer {
-                if steadyTicks > 0 { steadyTicks += 1 }   // low input rates leave some ticks empty: time still counts
-            } else if steadyTicks == 0 || (fastDirection * steadyReference).sum() < stableCosine {
-                steadyReference = fastDirection
-                steadyTicks = 1
-            } else {
-                steadyTicks += 1
+            // Steady time counts unhandled ticks (empty ticks at low input rates count too). Halfway, the steady
+            // direction is noted; at the end it must not have moved more than 5° since, else wait another half.
+            steadyTicks = handled ? 0 : steadyTicks + 1
+            if steadyTicks == steadyTicksNeeded / 2 { steadyReference = steadyDirection }
+            if steadyTicks >= steadyTicksNeeded, (steadyDirection * steadyReference).sum() < stableCosine {
+                steadyTicks = steadyTicksNeeded / 2
+                steadyReference = steadyDirection
             }
             if steadyTicks >= steadyTicksNeeded {
-                calibratedDirection = fastDirection
-                slow = fast
+                calibratedDirection = steadyDirection
+                slow = steady
                 inPosition = true
-                horizontal = abs(fastDirection.z) > horizontalCosine
+                horizontal = abs(steadyDirection.z) > horizontalCosine
                 recalibrated = true
                 offAxisTicks = 0
             }

@@ -22,7 +22,7 @@ public struct DetectionConfiguration: Sendable {
     public var turnRateGateDegreesPerSecond: Double
     /// A gyro reading above this means the device is handled, rad/s. Default 1.
     public var handlingGyroPeakRadiansPerSecond: Double
-    /// Gyro RMS within a 40 ms tick above this means handled, rad/s. Default 0.3.
+    /// Gyro RMS within a 40 ms tick above this means handled, rad/s. Default 0.5.
     public var handlingGyroRMSRadiansPerSecond: Double
     /// Accelerometer component across the apparent vertical above this means handled, g. Default 0.25.
     public var handlingTransverseG: Double
@@ -61,7 +61,7 @@ public struct DetectionConfiguration: Sendable {
         groundSpeedGateKnots = 50
         turnRateGateDegreesPerSecond = 4
         handlingGyroPeakRadiansPerSecond = 1
-        handlingGyroRMSRadiansPerSecond = 0.3
+        handlingGyroRMSRadiansPerSecond = 0.5
         handlingTransverseG = 0.25
         moveAngleDegrees = 10
         moveHoldSeconds = 1.5

@@ -149,12 +149,13 @@ func vec3ToFaceIjk(_ p: Vec3, res: Int) -> FaceIJK {
 /// Unit vector of hex2d coordinates on a face (reference `_hex2dToVec3`).
 @inline(__always)
 func hex2dToVec3(_ v: Vec2, face: Int, res: Int, substrate: Bool) -> Vec3 {
+    // atan2 is computed before the early return (a pure call, unused there) so the sqrt latency overlaps it.
+    var theta = atan2(v.y, v.x)
     var r = v.magnitude
     let frame = faceFrame(face)
     if r < kEpsilon {
         return frame.center
     }
-    var theta = atan2(v.y, v.x)
     for _ in 0..<res { r *= kRSqrt7 }
     if substrate {
         r *= kOneThird
