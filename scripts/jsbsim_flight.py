@@ -22,15 +22,19 @@ What is written (docs/sensor-log.md):
 - meta.json: truth = one interval per segment with its band-equivalent EDR (see below), and a
   `jsbsim` block with every parameter (σ_w, L, both EDR conversions) for the record.
 
-Truth EDR. JSBSim's Milspec/Tustin models (turb-type 3/4) synthesise a Dryden spectrum, with
-L_w = 1,750 ft above 2,000 ft and σ_w from the MIL-F-8785C POE table (ft/s) at the current altitude
-(FGWinds.cpp). A Dryden field has no inertial (-5/3) range, so its EDR is defined only as the EDR of
+Truth EDR. JSBSim's Milspec model (turb-type 3, the default here) makes the vertical gust a first-order
+Gauss–Markov process with time constant L_w/(2V); its Tustin model (turb-type 4) a Dryden spectrum. Both
+use L_w = 1,750 ft above 2,000 ft and σ_w from the MIL-F-8785C POE table (ft/s) at the current altitude
+(FGWinds.cpp). Neither has an inertial (-5/3) range, so the field's EDR is defined only as the EDR of
 the von Kármán field (L = 762 m, σ² = 1.252 (εL)^(2/3)) that puts the same variance into the
-estimator's band: EDR_band = sqrt(∫ S_Dryden W df / ∫ S_vK(EDR=1) W df), with W(f) = |H_plunge(f)|²
+estimator's band: EDR_band = sqrt(∫ S_JSBSim W df / ∫ S_vK(EDR=1) W df), with W(f) = |H_plunge(f)|²
 inside [band_low, band_high] of the class (Eddy's AircraftResponseParameters). That is the truth.
 The asymptotic formula EDR = σ_w / (1.119 L^(1/3)) with L = 1,750 ft is written alongside
-(`edr_formula`): it matches near 0.5 Hz at jet speed but overstates slow aircraft, whose band lies
-where the Dryden spectrum falls as f^-2 instead of f^-5/3.
+(`edr_formula`) for the record; it ignores the spectrum's shape in the band.
+
+Why not Tustin by default: in JSBSim 1.3.3 its recursion, when `severity` changes between two non-zero
+values in flight, produces vertical gusts of 20–70 m/s for tens of seconds (a C172 at 5,000 ft was
+thrown into a stall and lost 1,200 m); the Milspec recursion has no such transient.
 """
 import argparse
 import json
@@ -57,7 +61,7 @@ DRYDEN_L_FT = 1750.0          # FGWinds.cpp, MIL-F-8785C §3.7.2.1, above 2,000 
 VON_KARMAN_L_M = 762.0        # Eddy's estimator (2,500 ft)
 # Autopilot gains (per rad, per rad/s of elevator / aileron command). The pitch loop is kept gentle:
 # stiffer gains (1.0 / 0.3) damp the gust response in the 0.1–0.3 Hz part of the band by ≈ 7 %.
-PITCH_GAIN, PITCH_RATE_GAIN = 0.3, 0.1
+PITCH_GAINS = {"737": (0.3, 0.1), "c172p": (1.0, 0.3)}
 # Roll loop with heading hold (bank target = -HEADING_GAIN × heading error, limited to ±5°), so turbulence
 # does not turn the aircraft (Eddy gates minutes while turning faster than 4°/s).
 ROLL_GAIN, ROLL_RATE_GAIN, HEADING_GAIN, BANK_LIMIT_RAD = 3.0, 0.5, 1.0, math.radians(5)
@@ -81,19 +85,33 @@ def poe_sigma_w_fps(index, altitude_ft):
     return float(np.interp(altitude_ft, altitudes, table[index]))
 
 
-def band_equivalent_edr(sigma_w, length_m, speed, rho, wing_loading, cla, band):
-    """EDR of the von Kármán field giving the same plunge-weighted variance in the band as the Dryden field."""
+def gust_psd(f, sigma_w, length_m, speed, turb_type):
+    """One-sided vertical-gust PSD, (m/s)²/Hz, of JSBSim's model (FGWinds.cpp, above 2,000 ft).
+
+    turb-type 3 (Milspec, MIL-STD-1797A form as in Yeager 1998 eq. 32): w is a first-order Gauss–Markov
+    process, xi_k = (1 - 2T/τ_w) xi_(k-1) + σ_w sqrt(4T/τ_w) ν_k with τ_w = L_w/V, i.e. time constant
+    τ_c = L_w/(2V): S(f) = 4 σ² τ_c / (1 + (2π f τ_c)²).
+    turb-type 4 (Tustin): the Dryden vertical spectrum Φ_w(Ω) = σ² (L/π)(1 + 3L²Ω²)/(1 + L²Ω²)², Ω = 2πf/V.
+    """
+    if turb_type == 3:
+        tau_c = length_m / (2 * speed)
+        return 4 * sigma_w**2 * tau_c / (1 + (2 * np.pi * f * tau_c) ** 2)
+    omega = 2 * np.pi * f / speed
+    return sigma_w**2 * (length_m / np.pi) * (1 + 3 * (length_m * omega) ** 2) / (1 + (length_m * omega) ** 2) ** 2 * 2 * np.pi / speed
+
+
+def band_equivalent_edr(sigma_w, length_m, speed, rho, wing_loading, cla, band, turb_type):
+    """EDR of the von Kármán field giving the same plunge-weighted variance in the band as JSBSim's field."""
     if sigma_w == 0:
         return 0.0
     f = np.linspace(band[0], band[1], 20_000)
     tau = 2 * wing_loading / (rho * speed * cla * G0)
     w = (2 * np.pi * f) ** 2 / G0**2 / (1 + (tau * 2 * np.pi * f) ** 2)
-    omega = 2 * np.pi * f / speed
-    dryden = sigma_w**2 * (length_m / np.pi) * (1 + 3 * (length_m * omega) ** 2) / (1 + (length_m * omega) ** 2) ** 2 * 2 * np.pi / speed
-    x = 1.339 * VON_KARMAN_L_M * omega
+    jsbsim_psd = gust_psd(f, sigma_w, length_m, speed, turb_type)
+    x = 1.339 * VON_KARMAN_L_M * 2 * np.pi * f / speed
     vk_variance = 1.252 * VON_KARMAN_L_M ** (2 / 3)
     von_karman = vk_variance * (VON_KARMAN_L_M / np.pi) * (1 + 8 / 3 * x**2) / (1 + x**2) ** (11 / 6) * 2 * np.pi / speed
-    return float(np.sqrt(np.trapezoid(dryden * w, f) / np.trapezoid(von_karman * w, f)))
+    return float(np.sqrt(np.trapezoid(jsbsim_psd * w, f) / np.trapezoid(von_karman * w, f)))
 
 
 def random_mount(rng):
@@ -140,11 +158,15 @@ def main():
     parser.add_argument("--rate", type=float, default=50.0, help="accelerometer/gyro rate, Hz (divides 200)")
     parser.add_argument("--noise-mg", type=float, default=1.5)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--turb-type", type=int, choices=[3, 4], default=4, help="3 = Milspec, 4 = Tustin (both Dryden)")
+    parser.add_argument("--turb-type", type=int, choices=[3, 4], default=3,
+                        help="3 = Milspec (first-order w, default), 4 = Tustin (Dryden w; unstable when the severity changes in flight)")
     args = parser.parse_args()
 
     icao, eddy_class, altitude_ft, speed_prop, speed_value, wing_loading, cla, band = AIRCRAFT[args.aircraft]
     segments = parse_segments(args.segments)
+    if args.turb_type == 4 and any(a[0] and b[0] and a[0] != b[0] for a, b in zip(segments, segments[1:])):
+        print("jsbsim_flight.py: warning: with turb-type 4 (Tustin), JSBSim 1.3.3 produces gusts of tens of m/s for "
+              "a while after the severity changes between two non-zero values; use turb-type 3", file=sys.stderr)
     physics_hz = 200
     decimate = int(round(physics_hz / args.rate))
     if decimate * args.rate != physics_hz:
@@ -157,12 +179,13 @@ def main():
     fdm.load_model(args.aircraft)
     fdm.set_dt(1.0 / physics_hz)
     fdm["simulation/randomseed"] = args.seed
-    fdm["ic/h-sl-ft"] = altitude_ft
-    fdm[speed_prop] = speed_value
-    fdm["ic/psi-true-deg"] = 90.0
+    # position first: setting latitude later re-derives the speed and would lose the Mach number
     fdm["ic/lat-geod-deg"] = 47.0
     fdm["ic/long-gc-deg"] = 8.0
+    fdm["ic/psi-true-deg"] = 90.0
     fdm["ic/gamma-deg"] = 0.0
+    fdm["ic/h-sl-ft"] = altitude_ft
+    fdm[speed_prop] = speed_value
     fdm.run_ic()
     fdm["propulsion/set-running"] = -1
     fdm["simulation/do_simple_trim"] = 1
@@ -171,6 +194,7 @@ def main():
     aileron0 = fdm["fcs/aileron-cmd-norm"]
     h0 = fdm["position/h-sl-ft"]
     psi0 = fdm["attitude/psi-rad"]
+    pitch_gain, pitch_rate_gain = PITCH_GAINS[args.aircraft]
     fdm["atmosphere/turb-type"] = args.turb_type
 
     speed = fdm["velocities/vt-fps"] * FT
@@ -189,13 +213,15 @@ def main():
     t_start = 0.0
     noise_g = args.noise_mg / 1000.0
     max_bank = max_theta_dev = 0.0
+    altitude_range = [h0, h0]
+    speed_range = [speed, speed]
     for index, seconds in segments:
         sigma_fps = poe_sigma_w_fps(index, fdm["position/h-sl-ft"])
         fdm["atmosphere/turbulence/milspec/severity"] = index
         fdm["atmosphere/turbulence/milspec/windspeed_at_20ft"] = W20_KT[index]
         sigma = sigma_fps * FT
         length = DRYDEN_L_FT * FT
-        edr_band = band_equivalent_edr(sigma, length, speed, rho, wing_loading, cla, band)
+        edr_band = band_equivalent_edr(sigma, length, speed, rho, wing_loading, cla, band, args.turb_type)
         edr_formula = sigma / (1.119 * length ** (1 / 3))
         t_end = t_start + seconds
         truth.append({"start": round(t_start, 4), "end": round(t_end, 4), "edr": round(edr_band, 4)})
@@ -208,7 +234,7 @@ def main():
             theta = fdm["attitude/theta-rad"]
             phi = fdm["attitude/phi-rad"]
             target = theta0 - 0.0005 * (fdm["position/h-sl-ft"] - h0)
-            fdm["fcs/elevator-cmd-norm"] = min(1, max(-1, elevator0 + PITCH_GAIN * (theta - target) + PITCH_RATE_GAIN * fdm["velocities/q-rad_sec"]))
+            fdm["fcs/elevator-cmd-norm"] = min(1, max(-1, elevator0 + pitch_gain * (theta - target) + pitch_rate_gain * fdm["velocities/q-rad_sec"]))
             heading_error = (fdm["attitude/psi-rad"] - psi0 + math.pi) % (2 * math.pi) - math.pi
             bank_target = min(BANK_LIMIT_RAD, max(-BANK_LIMIT_RAD, -HEADING_GAIN * heading_error))
             fdm["fcs/aileron-cmd-norm"] = min(1, max(-1, aileron0 - ROLL_GAIN * (phi - bank_target) - ROLL_RATE_GAIN * fdm["velocities/p-rad_sec"]))
@@ -216,6 +242,10 @@ def main():
             step += 1
             max_bank = max(max_bank, abs(math.degrees(phi)))
             max_theta_dev = max(max_theta_dev, abs(math.degrees(theta - theta0)))
+            if step % physics_hz == 0:
+                altitude_range = [min(altitude_range[0], fdm["position/h-sl-ft"]), max(altitude_range[1], fdm["position/h-sl-ft"])]
+                vg = fdm["velocities/vg-fps"] * FT   # ground speed: airspeed also carries the gusts' u-component
+                speed_range = [min(speed_range[0], vg), max(speed_range[1], vg)]
             if step % decimate:
                 continue
             t = step / physics_hz
@@ -236,6 +266,13 @@ def main():
         t_start = t_end
     for f in files.values():
         f.close()
+    # A flight that left cruise (upset, stall, spiral) is not a turbulence measurement: refuse it.
+    if altitude_range[1] - altitude_range[0] > 1000 or speed_range[0] < 0.6 * speed or max_bank > 30:
+        for name in files:
+            os.remove(os.path.join(args.out, name))
+        sys.exit(f"jsbsim_flight.py: the aircraft left cruise (altitude {altitude_range[0]:.0f}…{altitude_range[1]:.0f} ft, "
+                 f"ground speed {speed_range[0]:.1f}…{speed_range[1]:.1f} m/s, bank up to {max_bank:.1f}°); "
+                 "try another seed or lower severities")
 
     meta = {
         "format": "eddy-sensor-log",
@@ -249,7 +286,8 @@ def main():
             "altitude_ft": altitude_ft, "true_airspeed_mps": round(speed, 2), "air_density_kg_m3": round(rho, 4),
             "seed": args.seed, "noise_mg": args.noise_mg, "rate_hz": args.rate,
             "band_hz": list(band), "max_bank_deg": round(max_bank, 1), "max_pitch_deviation_deg": round(max_theta_dev, 1),
-            "truth_rule": "edr = band-equivalent EDR of the Dryden field (see scripts/jsbsim_flight.py); edr_formula = sigma_w / (1.119 L^(1/3))",
+            "altitude_range_ft": [round(a) for a in altitude_range], "ground_speed_range_mps": [round(v, 1) for v in speed_range],
+            "truth_rule": "edr = band-equivalent EDR of JSBSim's gust field in the class band (see scripts/jsbsim_flight.py); edr_formula = sigma_w / (1.119 L^(1/3))",
             "segments": record,
         },
     }
