@@ -194,3 +194,35 @@ struct SimulatedFlightWriterTests {
         }
     }
 }
+
+@Suite("Replay time bases")
+struct ReplayTimeBaseTests {
+    @Test("a log in Unix epoch seconds (no time_origin) measures the same as one relative to time_origin")
+    func epochTimes() throws {
+        let scenario = FlightScenario(
+            aircraftClass: .medium, segments: [TurbulenceSegment(edr: 0, durationSeconds: 60), TurbulenceSegment(edr: 0.3, durationSeconds: 240)],
+            accelerometerRateHz: 50, includeGyroscope: true, includeBarometer: false, seed: 3)
+        let samples = FlightSimulator.simulate(scenario).samples
+        let offset = 1_795_341_600.0
+        var results: [ReplaySummary] = []
+        for (origin, shift) in [("2026-11-22T10:00:00Z" as String?, 0.0), (nil, offset)] {
+            let temp = TempDirectory()
+            let meta = FlightMeta(timeOrigin: origin, aircraft: .init(aircraftClass: .medium))
+            let writer = try FlightLogWriter(directory: temp.path, meta: meta, files: [.accelerometer, .gyroscope, .location], resolution: .sensor)
+            try writer.append(location: samples.location.map { var s = $0; s.t += shift; return s })
+            try writer.append(gyroscope: samples.gyroscope.map { GyroscopeSample(t: $0.t + shift, x: $0.x, y: $0.y, z: $0.z) })
+            try writer.append(accelerometer: samples.accelerometer.map { AccelerometerSample(t: $0.t + shift, x: $0.x, y: $0.y, z: $0.z) })
+            try writer.finish()
+            results.append(try FlightReplay.run(directory: temp.path))
+        }
+        let (relative, epoch) = (results[0], results[1])
+        #expect(relative.minutes.count >= 2)
+        #expect(epoch.minutes.count == relative.minutes.count)
+        for (a, b) in zip(relative.minutes, epoch.minutes) {
+            #expect(abs(b.t - a.t - offset) < 1e-6)
+            #expect(abs(b.edrMedian - a.edrMedian) <= 0.005, "\(a.edrMedian) vs \(b.edrMedian)")
+        }
+        #expect(ReplayReport.text(epoch).contains("Time     t in Unix epoch seconds"))
+        #expect(ReplayReport.text(epoch).contains("10:0"))   // clock times of day, UTC
+    }
+}
