@@ -46,7 +46,7 @@ struct SimulatedReplayTests {
     func flat() throws {
         let summary = try FlightReplay.run(directory: Fixture.flight("sim-flat"))
         #expect(summary.minutes.isEmpty)
-        #expect(summary.tiles.allSatisfy { $0.edrPeak == 0 })
+        #expect(summary.tiles.isEmpty)   // no second was measured, so no crossing has anything to report
         #expect(summary.positions.contains { $0.horizontal })
     }
 
