@@ -232,6 +232,16 @@ struct ReaderBadInputTests {
         #expect(error.description.contains(mentions), "\(error)")
     }
 
+    @Test("a line longer than 1 MiB is refused (not a sensor log), even lenient")
+    func hugeLine() throws {
+        let f = flight(accelerometer: "t,ax,ay,az\n0,0,0,-1\n" + String(repeating: "9", count: 1_100_000) + "\n")
+        for lenient in [false, true] {
+            let error = try #require(f.readError(lenient: lenient))
+            #expect(error.kind == .lineTooLong)
+            #expect(error.line == 3)
+        }
+    }
+
     @Test("lenient mode counts several bad lines per file and keeps the good ones")
     func lenientCounts() throws {
         let f = flight(accelerometer: "t,ax,ay,az\n0,0,0,-1\n0.02,nan,0,-1\nbad\n0.06,0,0,-1\n0.04,0,0,-1\n0.08,0,0,-1\n",
