@@ -61,16 +61,17 @@ struct OutboxAndExpiryTests {
         try store.upsertObservations(batch)
         try store.upsertObservations(batch)
         #expect(try store.observationCount() == 100)
+        // The server re-sends report 8 with revised EDR values and reporter: the stored copy is replaced.
         var changed = batch[7]
         changed.report.edrPeak = 0.5
-        changed.report.tile.layer = 41
+        changed.reporterID = "revised"
         try store.upsertObservations([changed])
         #expect(try store.observationCount() == 100)
         let row = try store.read { db in
-            try Row.fetchOne(db, sql: "SELECT edr_peak, layer FROM observation WHERE id = ?", arguments: [changed.report.id.storeBlob])
+            try Row.fetchOne(db, sql: "SELECT edr_peak, reporter_id FROM observation WHERE id = ?", arguments: [changed.report.id.storeBlob])
         }
         #expect(row?[0] == 0.5)
-        #expect(row?[1] == 41)
+        #expect(row?[1] == "revised")
         #expect(try store.deleteObservations(ids: [batch[0].report.id, testUUID(5000)]) == 1)
         #expect(try store.observationCount() == 99)
     }
