@@ -153,6 +153,9 @@ public final class EddyStore: Sendable {
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             // Checkpoint every ~32 MB of WAL rather than 4 MB: pages rewritten by consecutive batches are copied once.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 8192")
+            // Readers fetch result rows scattered through the observation log: memory-mapped reads avoid a
+            // read() system call per page.
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
         return config
     }
@@ -265,7 +268,9 @@ extension EddyStore {
                 let tables = try String.fetchAll(
                     db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
                 if applicationID != StoreSchema.applicationID {
-                    if applicationID == 0 && tables.isEmpty { return .absent }
+                    // Empty, or an Eddy store whose creation was interrupted before the first migration committed
+                    // (GRDB creates its migrations table first): carry on creating it.
+                    if applicationID == 0 && Set(tables).isSubset(of: ["grdb_migrations"]) { return .absent }
                     return .unusable(.foreignDatabase(applicationID: applicationID, tables: tables))
                 }
                 if quickCheck {

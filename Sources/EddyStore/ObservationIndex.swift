@@ -10,14 +10,33 @@ import GRDB
 /// The index — cell → compact entries — is rebuilt by one scan when the store opens and kept in step by the
 /// writer after each commit. SQLite stays the only source of truth. See docs/store.md.
 final class ObservationIndex: @unchecked Sendable {
-    /// What a query needs to filter and aggregate without touching the table (48 bytes).
+    /// Everything of a report but the reporter id and source, so queries need not touch the table (64 bytes).
     struct Entry: Sendable, Equatable {
         var rowid: Int64
         var exitTime: Double
+        var enterTime: Double
         var edrPeak: Double
+        var edrMedian: Double
         var idHigh: UInt64
         var idLow: UInt64
         var layer: Int32
+        var reporterClass: UInt8
+
+        /// The report this entry describes, in `cell`.
+        func report(cell: UInt64) -> TileReport {
+            TileReport(
+                id: UUID(high: idHigh, low: idLow), tile: TileID(h3: cell, layer: Int(layer)), enterTime: enterTime,
+                exitTime: exitTime, edrPeak: edrPeak, edrMedian: edrMedian,
+                reporterClass: Entry.classes[Int(reporterClass)])
+        }
+
+        /// Aircraft classes by code (the index stores the position in `AircraftClass.allCases`).
+        static let classes = AircraftClass.allCases
+
+        /// The code of an aircraft class.
+        static func code(_ reporterClass: AircraftClass) -> UInt8 {
+            UInt8(classes.firstIndex(of: reporterClass)!)
+        }
     }
 
     private let lock = NSLock()
@@ -31,7 +50,8 @@ final class ObservationIndex: @unchecked Sendable {
     func rebuild(_ db: Database) throws {
         var fresh: [UInt64: [Entry]] = [:]
         var total = 0
-        let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, h3, layer, exit_time, edr_peak, id FROM observation")
+        let cursor = try Row.fetchCursor(
+            db, sql: "SELECT rowid, h3, layer, exit_time, edr_peak, id, enter_time, edr_median, reporter_class FROM observation")
         while let row = try cursor.next() {
             let halves = try row.withUnsafeData(atIndex: 5) { blob -> (high: UInt64, low: UInt64) in
                 guard let blob, blob.count == 16 else {
@@ -40,8 +60,14 @@ final class ObservationIndex: @unchecked Sendable {
                 return UUID.halves(of: blob)
             }
             let h3: Int64 = row[1]
+            let className: String = row[8]
+            guard let reporterClass = AircraftClass(rawValue: className) else {
+                throw StoreError.undecodableRow(table: "observation", detail: "unknown reporter class '\(className)'")
+            }
             fresh[UInt64(bitPattern: h3), default: []].append(Entry(
-                rowid: row[0], exitTime: row[3], edrPeak: row[4], idHigh: halves.high, idLow: halves.low, layer: Int32(row[2] as Int)))
+                rowid: row[0], exitTime: row[3], enterTime: row[6], edrPeak: row[4], edrMedian: row[7],
+                idHigh: halves.high, idLow: halves.low, layer: Int32(clamping: row[2] as Int),
+                reporterClass: Entry.code(reporterClass)))
             total += 1
         }
         lock.withLock {
@@ -127,6 +153,16 @@ extension UUID {
             for index in 8..<16 { low = low << 8 | UInt64(raw[index]) }
             return (high, low)
         }
+    }
+
+    /// The id with these big-endian halves.
+    init(high: UInt64, low: UInt64) {
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            for index in 0..<8 { raw[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(index))) }
+            for index in 0..<8 { raw[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(index))) }
+        }
+        self.init(uuid: bytes)
     }
 
     /// The halves of a 16-byte id blob.

@@ -121,29 +121,32 @@ extension EddyStore {
             picks.append(contentsOf: slots)
         }
         if picks.isEmpty { return [] }
-        var countByRowid: [Int64: Int] = [:]
-        countByRowid.reserveCapacity(picks.count)
-        for pick in picks { countByRowid[pick.entry.rowid] = pick.count }
-        let rowids = picks.map(\.entry.rowid).sorted()
         let viewer = query.viewer
-        return try read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, source, rowid
-                FROM observation WHERE rowid IN (SELECT value FROM json_each(?))
-                """)
-            let list = "[" + rowids.map(String.init).joined(separator: ",") + "]"
-            let cursor = try Row.fetchCursor(statement, arguments: [list])
-            var items: [TurbulenceItem] = []
-            items.reserveCapacity(rowids.count)
-            while let row = try cursor.next() {
-                let report = try decodeReport(row, table: "observation")
-                let rowid: Int64 = row[10]
-                items.append(TurbulenceItem(
-                    report: report, severity: SeverityScale.severity(edr: report.edrPeak, viewer: viewer), origin: .server,
-                    reporterID: row[8], source: row[9], reportCount: countByRowid[rowid] ?? 1))
-            }
-            return items
+        var items = picks.map { pick in
+            let report = pick.entry.report(cell: pick.cell)
+            return TurbulenceItem(
+                report: report, severity: SeverityScale.severity(edr: report.edrPeak, viewer: viewer), origin: .server,
+                reporterID: nil, source: nil, reportCount: pick.count)
         }
+        guard query.includeReporterDetails else { return items }
+        // Reporter id and source live only in the table: read them for the chosen rows.
+        var positionByRowid: [Int64: Int] = [:]
+        positionByRowid.reserveCapacity(picks.count)
+        for (position, pick) in picks.enumerated() { positionByRowid[pick.entry.rowid] = position }
+        let list = "[" + picks.map(\.entry.rowid).sorted().map(String.init).joined(separator: ",") + "]"
+        try read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT rowid, reporter_id, source FROM observation WHERE rowid IN (SELECT value FROM json_each(?))
+                """)
+            let cursor = try Row.fetchCursor(statement, arguments: [list])
+            while let row = try cursor.next() {
+                let rowid: Int64 = row[0]
+                guard let position = positionByRowid[rowid] else { continue }
+                items[position].reporterID = row[1]
+                items[position].source = row[2]
+            }
+        }
+        return items
     }
 
     /// Deterministic result order: tile (cell, layer), then exit time, then id.

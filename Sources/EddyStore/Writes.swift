@@ -150,8 +150,9 @@ extension EddyStore {
                 let halves = report.id.halves
                 let cell = report.tile.h3
                 let entry = ObservationIndex.Entry(
-                    rowid: 0, exitTime: report.exitTime, edrPeak: report.edrPeak, idHigh: halves.high, idLow: halves.low,
-                    layer: Int32(clamping: report.tile.layer))
+                    rowid: 0, exitTime: report.exitTime, enterTime: report.enterTime, edrPeak: report.edrPeak,
+                    edrMedian: report.edrMedian, idHigh: halves.high, idLow: halves.low,
+                    layer: Int32(clamping: report.tile.layer), reporterClass: ObservationIndex.Entry.code(report.reporterClass))
                 var existingRowid: Int64?
                 var batchPosition: Int?
                 if let position = newInBatch[report.id], inserted[position].cell == cell {
@@ -373,8 +374,11 @@ extension EddyStore {
 
 func decodeReport(_ row: Row, table: String) throws -> TileReport {
     // Column order: id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class
-    guard let id = try row.withUnsafeData(atIndex: 0, { $0.flatMap(UUID.init(storeBlob:)) }) else {
-        throw StoreError.undecodableRow(table: table, detail: "id is not 16 bytes")
+    let id: UUID
+    do {
+        id = try row.decode(UUID.self, atIndex: 0)
+    } catch {
+        throw StoreError.undecodableRow(table: table, detail: "id is not a 16-byte UUID")
     }
     let className: String = row[7]
     guard let reporterClass = AircraftClass(rawValue: className) else {

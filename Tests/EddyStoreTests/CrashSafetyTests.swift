@@ -80,7 +80,7 @@ struct CrashSafetyTests {
 
             let store = try EddyStore.open(path: path)
             #expect(store.openOutcome == .opened || (store.openOutcome == .created && acknowledged.isEmpty),
-                    "round \(round): \(store.openOutcome)")
+                    "round \(round): \(String(describing: store.openOutcome))")
             #expect(try store.integrityCheck() == ["ok"], "round \(round)")
             let stored = try store.ownReportIDs()
             let lost = acknowledged.subtracting(stored)

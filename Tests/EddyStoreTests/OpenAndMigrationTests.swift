@@ -233,3 +233,23 @@ struct OpenAndMigrationTests {
         #expect(store.openOutcome == .created)
     }
 }
+
+@Suite("Opening: interrupted creation")
+struct InterruptedCreationTests {
+    @Test func storeWhoseCreationWasInterruptedIsCompletedNotMovedAside() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("store.sqlite")
+        // What a kill between GRDB creating its migrations table and the first migration's commit leaves behind.
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
+            try queue.close()
+        }
+        let store = try EddyStore.open(path: path)
+        #expect(store.openOutcome == .created)
+        try store.insertOwnReports([makeReport(1)])
+        #expect(try store.outboxCounts().pending == 1)
+        #expect(try folder.contents().filter { $0.contains("unreadable") }.isEmpty)
+    }
+}
