@@ -13,6 +13,16 @@ public enum H3 {
     /// Highest resolution.
     public static let maxResolution = 15
 
+    /// Largest number of cells (or working slots) one call may produce; above it calls throw `.tooManyCells`
+    /// instead of exhausting memory (the reference would fail its allocation).
+    public static let maxOutputCells = 50_000_000
+
+    /// Throws `.invalidK` for negative k and `.tooManyCells` when a disk of radius k could exceed the limit.
+    private static func checkK(_ k: Int) throws(H3Error) {
+        guard k >= 0 else { throw .invalidK }
+        guard k <= 4082 else { throw .tooManyCells }  // 3k(k+1)+1 ≤ 50,000,000
+    }
+
     // MARK: Indexing
 
     /// Cell containing a position given in degrees.
@@ -54,14 +64,22 @@ public enum H3 {
     /// vertices where an edge crosses an icosahedron edge).
     public static func cellToBoundary(_ cell: H3Index) throws(H3Error) -> [LatLng] {
         guard isValidCellRaw(cell.rawValue) else { throw .invalidCell }
-        let b = cellToBoundaryRaw(cell.rawValue)
-        var out: [LatLng] = []
-        out.reserveCapacity(b.count)
-        for i in 0..<b.count {
+        var b = CellBoundaryRads()
+        EddyH3.cellToBoundary(cell.rawValue, into: &b)
+        @inline(__always) func p(_ i: Int) -> LatLng {
             let (lat, lng) = b.vertex(i)
-            out.append(LatLng(latitude: lat * k180Pi, longitude: lng * k180Pi))
+            return LatLng(latitude: lat * k180Pi, longitude: lng * k180Pi)
         }
-        return out
+        // Array literals allocate through the module's cached array-storage metadata; the generic
+        // initialisers look it up in the runtime on every call (measurable at a million calls per second).
+        switch b.count {
+        case 6: return [p(0), p(1), p(2), p(3), p(4), p(5)]
+        case 7: return [p(0), p(1), p(2), p(3), p(4), p(5), p(6)]
+        case 5: return [p(0), p(1), p(2), p(3), p(4)]
+        case 8: return [p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7)]
+        case 9: return [p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8)]
+        default: return (0..<b.count).map(p)
+        }
     }
 
     /// Boundary vertices of a cell in radians, without allocating: calls `body` once per vertex in order.
@@ -101,30 +119,35 @@ public enum H3 {
     /// All cells within grid distance k of `origin` (including it). Order: the reference's spiral when no
     /// pentagon is near, else unspecified; compare as a set.
     public static func gridDisk(_ origin: H3Index, k: Int) throws(H3Error) -> [H3Index] {
-        try gridDiskDistances(origin, k: k).map(\.cell)
+        guard isValidCellRaw(origin.rawValue) else { throw .invalidCell }
+        try checkK(k)
+        guard let (cells, _) = gridDiskRaw(origin.rawValue, k: k, withDistances: false) else { throw .failed }
+        return cells
     }
 
     /// All cells within grid distance k of `origin`, each with its distance.
     public static func gridDiskDistances(_ origin: H3Index, k: Int) throws(H3Error) -> [(cell: H3Index, distance: Int)] {
         guard isValidCellRaw(origin.rawValue) else { throw .invalidCell }
-        guard k >= 0 && k < 13_780_510 else { throw .invalidK }
-        guard let (cells, distances) = gridDiskDistancesRaw(origin.rawValue, k: k) else { throw .failed }
+        try checkK(k)
+        guard let (cells, distances) = gridDiskRaw(origin.rawValue, k: k, withDistances: true),
+              let distances else { throw .failed }
         var out: [(cell: H3Index, distance: Int)] = []
         out.reserveCapacity(cells.count)
-        for i in 0..<cells.count { out.append((H3Index(rawValue: cells[i]), distances[i])) }
+        for i in 0..<cells.count { out.append((cells[i], distances[i])) }
         return out
     }
 
     /// Cells at exactly grid distance k from `origin` (k = 0 gives the origin).
     public static func gridRing(_ origin: H3Index, k: Int) throws(H3Error) -> [H3Index] {
         guard isValidCellRaw(origin.rawValue) else { throw .invalidCell }
-        guard k >= 0 && k < 13_780_510 else { throw .invalidK }
+        try checkK(k)
         guard let ring = gridRingRaw(origin.rawValue, k: k) else { throw .failed }
         return ring.map { H3Index(rawValue: $0) }
     }
 
-    /// Grid distance (number of steps) between two cells of the same resolution. Throws
-    /// `.cellsNotComparable` when the reference cannot unfold the path (too far apart, or across a pentagon).
+    /// Grid distance (number of steps) between two cells of the same resolution. Throws `.cellsNotComparable`
+    /// for different resolutions or cells too far apart (base cells not neighbours), `.pentagonDistortion` when
+    /// the path would unfold across a pentagon — exactly where the reference fails.
     public static func gridDistance(_ a: H3Index, _ b: H3Index) throws(H3Error) -> Int {
         guard isValidCellRaw(a.rawValue), isValidCellRaw(b.rawValue) else { throw .invalidCell }
         switch gridDistanceRaw(a.rawValue, b.rawValue) {
@@ -132,6 +155,7 @@ public enum H3 {
         case .failure(.resolutionMismatch): throw .cellsNotComparable
         case .failure(.invalidCell): throw .invalidCell
         case .failure(.failed): throw .cellsNotComparable
+        case .failure(.pentagon): throw .pentagonDistortion
         }
     }
 
@@ -148,8 +172,10 @@ public enum H3 {
     public static func cellToChildren(_ cell: H3Index, resolution childRes: Int) throws(H3Error) -> [H3Index] {
         guard isValidCellRaw(cell.rawValue) else { throw .invalidCell }
         guard childRes >= cell.resolution && childRes <= kMaxRes else { throw .resolutionOutOfRange }
+        let count = childrenCountRaw(cell.rawValue, childRes)
+        guard count <= maxOutputCells else { throw .tooManyCells }
         var out: [UInt64] = []
-        out.reserveCapacity(childrenCountRaw(cell.rawValue, childRes))
+        out.reserveCapacity(count)
         cellToChildrenRaw(cell.rawValue, childRes, into: &out)
         return out.map { H3Index(rawValue: $0) }
     }
@@ -259,6 +285,7 @@ public enum H3 {
         case .success(let cells): return cells.map { H3Index(rawValue: $0) }
         case .failure(.nonFinite): throw .nonFiniteCoordinates
         case .failure(.failed): throw .failed
+        case .failure(.tooLarge): throw .tooManyCells
         }
     }
 }

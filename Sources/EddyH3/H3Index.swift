@@ -17,7 +17,9 @@ public struct H3Index: RawRepresentable, Hashable, Comparable, Sendable, CustomS
         while let c = s.first, c == " " || c == "\t" || c == "\n" || c == "\r" { s.removeFirst() }
         while let c = s.last, c == " " || c == "\t" || c == "\n" || c == "\r" { s.removeLast() }
         if s.hasPrefix("0x") || s.hasPrefix("0X") { s = s.dropFirst(2) }
-        guard !s.isEmpty, s.utf8.count <= 16 else { return nil }
+        guard !s.isEmpty else { return nil }
+        while s.count > 1, s.first == "0" { s.removeFirst() }
+        guard s.utf8.count <= 16 else { return nil }
         var value: UInt64 = 0
         for byte in s.utf8 {
             let digit: UInt64

@@ -47,8 +47,11 @@ public enum H3Error: Error, Sendable, Equatable, CustomStringConvertible {
     case cellsNotComparable
     /// A polygon with too few vertices or non-finite coordinates.
     case invalidPolygon
-    /// The reference's generic failure (unexpected internal state).
+    /// The reference's generic failure (unexpected internal state, degenerate polygon bounding box).
     case failed
+    /// The result would exceed `H3.maxOutputCells` (e.g. a huge k, children many levels down, a polygon far
+    /// larger than the resolution suits).
+    case tooManyCells
 
     /// Human-readable explanation with a hint.
     public var description: String {
@@ -61,6 +64,7 @@ public enum H3Error: Error, Sendable, Equatable, CustomStringConvertible {
         case .cellsNotComparable: return "cells are not comparable (different resolution or too far apart)"
         case .invalidPolygon: return "invalid polygon (needs ≥ 3 finite vertices per ring)"
         case .failed: return "H3 operation failed"
+        case .tooManyCells: return "result too large (over \(H3.maxOutputCells) cells): use a coarser resolution or smaller k"
         }
     }
 }

@@ -31,6 +31,9 @@ struct BasicTests {
         #expect(H3Index(string: "") == nil)
         #expect(H3Index(string: "xyz") == nil)
         #expect(H3Index(string: "1ffffffffffffffff") == nil)
+        #expect(H3Index(string: "000852db0cffffffff")?.rawValue == 0x852db0cffffffff)
+        #expect(H3Index(string: "0")?.rawValue == 0)
+        #expect(H3Index(string: "0x") == nil)
         #expect(H3Index(string: "85 2d") == nil)
     }
 

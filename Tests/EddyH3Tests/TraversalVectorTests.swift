@@ -21,6 +21,31 @@ struct TraversalVectorTests {
     }
 }
 
+/// gridDiskDistances is consistent with gridRing and gridDistance (both checked against the reference).
+@Suite("H3 gridDiskDistances consistency")
+struct DiskDistanceTests {
+    @Test("Cells at distance d in gridDiskDistances are exactly gridRing(d), and gridDistance agrees")
+    func distancesMatchRings() throws {
+        let records = try Vectors.records("grid_disk.txt")
+        var checked = 0
+        for rec in records.prefix(400) {
+            let origin = Vectors.cell(rec[0])
+            let k = Int(rec[1])!
+            let disk = try H3.gridDiskDistances(origin, k: k)
+            #expect(Set(disk.map(\.cell).map(\.description)) == Set(rec[2...].map(String.init)))
+            for d in 0...k {
+                let atD = Set(disk.filter { $0.distance == d }.map(\.cell))
+                #expect(atD == Set(try H3.gridRing(origin, k: d)), "\(origin) d=\(d)")
+            }
+            for (cell, distance) in disk.prefix(20) {
+                if let measured = try? H3.gridDistance(origin, cell) { #expect(measured == distance) }
+            }
+            checked += 1
+        }
+        #expect(checked == 400)
+    }
+}
+
 /// Oracle vectors from h3-py 4.5.0: rings, distances, hierarchy, areas and polygons.
 @Suite("H3 oracle vectors: rings, hierarchy, measures, polygons")
 struct MoreVectorTests {

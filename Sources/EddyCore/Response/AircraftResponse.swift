@@ -41,12 +41,15 @@ public struct AircraftResponseParameters: Sendable, Equatable {
     public var bandLowHz: Double
     /// Upper edge of the detection band-pass, Hz.
     public var bandHighHz: Double
+    /// Calibration of the rigid-plunge response to a 6-DOF aircraft (JSBSim), applied by the estimator and the
+    /// simulator alike: the class's gust response is `responseGain` × H_plunge (docs/detection.md §Calibration).
+    public var responseGain: Double
 
     /// Creates a parameter set.
     public init(
         wingLoadingNewtonsPerSquareMeter: Double, liftCurveSlopePerRadian: Double,
         nominalTrueAirspeedMetersPerSecond: Double, nominalAltitudeMeters: Double,
-        bandLowHz: Double, bandHighHz: Double
+        bandLowHz: Double, bandHighHz: Double, responseGain: Double = 1
     ) {
         self.wingLoadingNewtonsPerSquareMeter = wingLoadingNewtonsPerSquareMeter
         self.liftCurveSlopePerRadian = liftCurveSlopePerRadian
@@ -54,6 +57,7 @@ public struct AircraftResponseParameters: Sendable, Equatable {
         self.nominalAltitudeMeters = nominalAltitudeMeters
         self.bandLowHz = bandLowHz
         self.bandHighHz = bandHighHz
+        self.responseGain = responseGain
     }
 
     /// The documented table (docs/detection.md §Aircraft classes).
@@ -63,17 +67,17 @@ public struct AircraftResponseParameters: Sendable, Equatable {
             AircraftResponseParameters(
                 wingLoadingNewtonsPerSquareMeter: 666, liftCurveSlopePerRadian: 5.3,
                 nominalTrueAirspeedMetersPerSecond: 55, nominalAltitudeMeters: 1_524,
-                bandLowHz: 0.2, bandHighHz: 4.0)
+                bandLowHz: 0.2, bandHighHz: 4.0, responseGain: 0.9)
         case .medium:  // 737-800-like at FL350, M0.78: W/S ≈ 5,500 N/m², τ ≈ 2.2 s
             AircraftResponseParameters(
                 wingLoadingNewtonsPerSquareMeter: 5_500, liftCurveSlopePerRadian: 5.9,
                 nominalTrueAirspeedMetersPerSecond: 230, nominalAltitudeMeters: 10_668,
-                bandLowHz: 0.1, bandHighHz: 2.0)
+                bandLowHz: 0.1, bandHighHz: 2.0, responseGain: 0.7)
         case .large:   // 777-like at FL370 mid-cruise weight: W/S ≈ 5,600 N/m²
             AircraftResponseParameters(
                 wingLoadingNewtonsPerSquareMeter: 5_600, liftCurveSlopePerRadian: 5.5,
                 nominalTrueAirspeedMetersPerSecond: 250, nominalAltitudeMeters: 11_278,
-                bandLowHz: 0.1, bandHighHz: 2.0)
+                bandLowHz: 0.1, bandHighHz: 2.0, responseGain: 0.7)
         }
     }
 }

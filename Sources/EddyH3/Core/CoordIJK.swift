@@ -26,46 +26,46 @@ struct CoordIJK: Sendable, Equatable {
     /// Component-wise sum.
     @inline(__always)
     static func + (a: CoordIJK, b: CoordIJK) -> CoordIJK {
-        CoordIJK(a.i + b.i, a.j + b.j, a.k + b.k)
+        CoordIJK(a.i &+ b.i, a.j &+ b.j, a.k &+ b.k)
     }
 
     /// Component-wise difference.
     @inline(__always)
     static func - (a: CoordIJK, b: CoordIJK) -> CoordIJK {
-        CoordIJK(a.i - b.i, a.j - b.j, a.k - b.k)
+        CoordIJK(a.i &- b.i, a.j &- b.j, a.k &- b.k)
     }
 
     /// Uniform scale.
     @inline(__always)
     static func * (a: CoordIJK, f: Int) -> CoordIJK {
-        CoordIJK(a.i * f, a.j * f, a.k * f)
+        CoordIJK(a.i &* f, a.j &* f, a.k &* f)
     }
 
     /// Removes negative components and the common minimum (reference `_ijkNormalize`).
     @inline(__always)
     mutating func normalize() {
         if i < 0 {
-            j -= i
-            k -= i
+            j &-= i
+            k &-= i
             i = 0
         }
         if j < 0 {
-            i -= j
-            k -= j
+            i &-= j
+            k &-= j
             j = 0
         }
         if k < 0 {
-            i -= k
-            j -= k
+            i &-= k
+            j &-= k
             k = 0
         }
         var m = i
         if j < m { m = j }
         if k < m { m = k }
         if m > 0 {
-            i -= m
-            j -= m
-            k -= m
+            i &-= m
+            j &-= m
+            k &-= m
         }
     }
 
@@ -180,8 +180,8 @@ struct CoordIJK: Sendable, Equatable {
     mutating func upAp7() {
         let ii = i - k
         let jj = j - k
-        i = Int((Double(3 * ii - jj) * kOneSeventh).rounded())
-        j = Int((Double(ii + 2 * jj) * kOneSeventh).rounded())
+        i = roundDiv7(3 &* ii &- jj)
+        j = roundDiv7(ii &+ 2 &* jj)
         k = 0
         normalize()
     }
@@ -191,8 +191,8 @@ struct CoordIJK: Sendable, Equatable {
     mutating func upAp7r() {
         let ii = i - k
         let jj = j - k
-        i = Int((Double(2 * ii + jj) * kOneSeventh).rounded())
-        j = Int((Double(3 * jj - ii) * kOneSeventh).rounded())
+        i = roundDiv7(2 &* ii &+ jj)
+        j = roundDiv7(3 &* jj &- ii)
         k = 0
         normalize()
     }
@@ -201,9 +201,9 @@ struct CoordIJK: Sendable, Equatable {
     @inline(__always)
     mutating func downAp7() {
         // i → (3,0,1), j → (1,3,0), k → (0,1,3)
-        let ni = 3 * i + j
-        let nj = 3 * j + k
-        let nk = i + 3 * k
+        let ni = 3 &* i &+ j
+        let nj = 3 &* j &+ k
+        let nk = i &+ 3 &* k
         i = ni
         j = nj
         k = nk
@@ -214,9 +214,9 @@ struct CoordIJK: Sendable, Equatable {
     @inline(__always)
     mutating func downAp7r() {
         // i → (3,1,0), j → (0,3,1), k → (1,0,3)
-        let ni = 3 * i + k
-        let nj = i + 3 * j
-        let nk = j + 3 * k
+        let ni = 3 &* i &+ k
+        let nj = i &+ 3 &* j
+        let nk = j &+ 3 &* k
         i = ni
         j = nj
         k = nk
@@ -227,9 +227,9 @@ struct CoordIJK: Sendable, Equatable {
     @inline(__always)
     mutating func downAp3() {
         // i → (2,0,1), j → (1,2,0), k → (0,1,2)
-        let ni = 2 * i + j
-        let nj = 2 * j + k
-        let nk = i + 2 * k
+        let ni = 2 &* i &+ j
+        let nj = 2 &* j &+ k
+        let nk = i &+ 2 &* k
         i = ni
         j = nj
         k = nk
@@ -240,9 +240,9 @@ struct CoordIJK: Sendable, Equatable {
     @inline(__always)
     mutating func downAp3r() {
         // i → (2,1,0), j → (0,2,1), k → (1,0,2)
-        let ni = 2 * i + k
-        let nj = i + 2 * j
-        let nk = j + 2 * k
+        let ni = 2 &* i &+ k
+        let nj = i &+ 2 &* j
+        let nk = j &+ 2 &* k
         i = ni
         j = nj
         k = nk
@@ -262,9 +262,9 @@ struct CoordIJK: Sendable, Equatable {
     @inline(__always)
     mutating func rotate60ccw() {
         // i → (1,1,0), j → (0,1,1), k → (1,0,1)
-        let ni = i + k
-        let nj = i + j
-        let nk = j + k
+        let ni = i &+ k
+        let nj = i &+ j
+        let nk = j &+ k
         i = ni
         j = nj
         k = nk
@@ -275,9 +275,9 @@ struct CoordIJK: Sendable, Equatable {
     @inline(__always)
     mutating func rotate60cw() {
         // i → (1,0,1), j → (1,1,0), k → (0,1,1)
-        let ni = i + j
-        let nj = j + k
-        let nk = i + k
+        let ni = i &+ j
+        let nj = j &+ k
+        let nk = i &+ k
         i = ni
         j = nj
         k = nk
@@ -294,27 +294,21 @@ struct CoordIJK: Sendable, Equatable {
 /// Rotates a digit 60° counter-clockwise (reference `_rotate60ccw`).
 @inline(__always)
 func rotateDigit60ccw(_ d: Int) -> Int {
-    switch d {
-    case 1: return 5
-    case 5: return 4
-    case 4: return 6
-    case 6: return 2
-    case 2: return 3
-    case 3: return 1
-    default: return d
-    }
+    // 0→0, 1→5, 2→3, 3→1, 4→6, 5→4, 6→2, 7→7 packed as 4-bit fields
+    (0x7246_1350 >> (d &* 4)) & 0xF
 }
 
 /// Rotates a digit 60° clockwise (reference `_rotate60cw`).
 @inline(__always)
 func rotateDigit60cw(_ d: Int) -> Int {
-    switch d {
-    case 1: return 3
-    case 3: return 2
-    case 2: return 6
-    case 6: return 4
-    case 4: return 5
-    case 5: return 1
-    default: return d
-    }
+    // 0→0, 1→3, 2→6, 3→2, 4→5, 5→1, 6→4, 7→7 packed as 4-bit fields
+    (0x7415_2630 >> (d &* 4)) & 0xF
+}
+
+/// The reference's `lround(n * M_ONESEVENTH)` in exact integer arithmetic. n/7 has fraction m/7, at least
+/// 1/14 away from a tie, and the double product's error is below 2^-20 for |n| < 2^31, so rounding the exact
+/// quotient half away from zero gives the same integer: (|n| + 3) / 7 with n's sign.
+@inline(__always)
+func roundDiv7(_ n: Int) -> Int {
+    n >= 0 ? (n &+ 3) / 7 : -((3 &- n) / 7)
 }

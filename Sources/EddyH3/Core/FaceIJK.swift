@@ -59,10 +59,38 @@ func tangentBasis(_ p: Vec3) -> (north: Vec3, east: Vec3) {
     return (north, east)
 }
 
-/// Azimuth from p1 to p2 in the tangent plane at p1 (reference `_vec3AzimuthRads`).
+/// Face geometry precomputed once with exactly the reference's operations (so every bit is the same as
+/// computing it per call): centre, tangent-plane north and east, and the azimuth of the face's i axis.
+struct FaceFrame: Sendable {
+    /// Face centre.
+    var center: Vec3
+    /// Local north at the centre.
+    var north: Vec3
+    /// Local east at the centre.
+    var east: Vec3
+    /// `faceAxesAzRadsCII[face][0]`.
+    var axisAzimuth: Double
+}
+
+/// Per-face frames, index = face.
+let faceFrames: [FaceFrame] = (0..<20).map { f in
+    let c = Vec3(x: faceCenterPointTable[3 * f], y: faceCenterPointTable[3 * f + 1], z: faceCenterPointTable[3 * f + 2])
+    let (n, e) = tangentBasis(c)
+    return FaceFrame(center: c, north: n, east: e, axisAzimuth: faceAxesAzRadsCIITable[3 * f])
+}
+
+/// Frame of a face.
 @inline(__always)
-func azimuthRads(_ p1: Vec3, _ p2: Vec3) -> Double {
-    let (northDir, eastDir) = tangentBasis(p1)
+func faceFrame(_ f: Int) -> FaceFrame {
+    faceFrames.withUnsafeBufferPointer { $0[f] }
+}
+
+/// Azimuth from a face centre to p2 in the face's tangent plane (reference `_vec3AzimuthRads(faceCenter, p2)`).
+@inline(__always)
+func azimuthRads(_ frame: FaceFrame, _ p2: Vec3) -> Double {
+    let p1 = frame.center
+    let northDir = frame.north
+    let eastDir = frame.east
     var p2Proj = Vec3.linComb(1.0, p2, -Vec3.dot(p2, p1), p1)
     p2Proj.normalize()
     return atan2(Vec3.dot(p2Proj, eastDir), Vec3.dot(p2Proj, northDir))
@@ -99,15 +127,16 @@ func vec3ToHex2d(_ p: Vec3, res: Int) -> (face: Int, v: Vec2) {
     if r < kEpsilon {
         return (face, Vec2(x: 0.0, y: 0.0))
     }
-    let az0 = faceAxesAzRadsCIITable.withUnsafeBufferPointer { $0[3 * face] }
-    var theta = posAngleRads(az0 - posAngleRads(azimuthRads(faceCenter(face), p)))
+    let frame = faceFrame(face)
+    var theta = posAngleRads(frame.axisAzimuth - posAngleRads(azimuthRads(frame, p)))
     if isClassIII(res) {
         theta = posAngleRads(theta - kAp7RotRads)
     }
     r = tan(r)
     r *= kInvRes0UGnomonic
     for _ in 0..<res { r *= kSqrt7 }
-    return (face, Vec2(x: r * cos(theta), y: r * sin(theta)))
+    let t = sinCos(theta)
+    return (face, Vec2(x: r * t.cos, y: r * t.sin))
 }
 
 /// FaceIJK of the cell containing a unit vector (reference `_vec3ToFaceIjk`).
@@ -120,12 +149,13 @@ func vec3ToFaceIjk(_ p: Vec3, res: Int) -> FaceIJK {
 /// Unit vector of hex2d coordinates on a face (reference `_hex2dToVec3`).
 @inline(__always)
 func hex2dToVec3(_ v: Vec2, face: Int, res: Int, substrate: Bool) -> Vec3 {
-    var r = v.magnitude
-    let center = faceCenter(face)
-    if r < kEpsilon {
-        return center
-    }
+    // atan2 is computed before the early return (a pure call, unused there) so the sqrt latency overlaps it.
     var theta = atan2(v.y, v.x)
+    var r = v.magnitude
+    let frame = faceFrame(face)
+    if r < kEpsilon {
+        return frame.center
+    }
     for _ in 0..<res { r *= kRSqrt7 }
     if substrate {
         r *= kOneThird
@@ -136,11 +166,11 @@ func hex2dToVec3(_ v: Vec2, face: Int, res: Int, substrate: Bool) -> Vec3 {
     if !substrate && isClassIII(res) {
         theta = posAngleRads(theta + kAp7RotRads)
     }
-    let az0 = faceAxesAzRadsCIITable.withUnsafeBufferPointer { $0[3 * face] }
-    theta = posAngleRads(az0 - theta)
-    let (northDir, eastDir) = tangentBasis(center)
-    let dir = Vec3.linComb(cos(theta), northDir, sin(theta), eastDir)
-    var out = Vec3.linComb(cos(r), center, sin(r), dir)
+    theta = posAngleRads(frame.axisAzimuth - theta)
+    let t = sinCos(theta)
+    let dir = Vec3.linComb(t.cos, frame.north, t.sin, frame.east)
+    let rr = sinCos(r)
+    var out = Vec3.linComb(rr.cos, frame.center, rr.sin, dir)
     out.normalize()
     return out
 }
@@ -213,8 +243,14 @@ func adjustPentVertOverage(_ fijk: inout FaceIJK, res: Int) {
     while adjustOverageClassII(&fijk, res: res, pentLeading4: false, substrate: true) == .newFace {}
 }
 
+/// Receives boundary vertices (unit vectors) in order.
+protocol BoundarySink {
+    /// Adds the next vertex.
+    mutating func append(_ v: Vec3)
+}
+
 /// Up to 10 boundary vertices in radians, stored without heap allocation.
-struct CellBoundaryRads: Sendable {
+struct CellBoundaryRads: Sendable, BoundarySink {
     /// Number of vertices (5–10).
     var count: Int = 0
     /// Latitudes, radians.
@@ -242,31 +278,48 @@ struct CellBoundaryRads: Sendable {
     }
 }
 
-/// Substrate vertices of a Class II hexagon (listed ccw from the i axis).
-private let vertsCII: [CoordIJK] = [
-    CoordIJK(2, 1, 0), CoordIJK(1, 2, 0), CoordIJK(0, 2, 1), CoordIJK(0, 1, 2), CoordIJK(1, 0, 2), CoordIJK(2, 0, 1),
-]
-/// Substrate vertices of a Class III hexagon (listed ccw from the i axis).
-private let vertsCIII: [CoordIJK] = [
-    CoordIJK(5, 4, 0), CoordIJK(1, 5, 0), CoordIJK(0, 5, 4), CoordIJK(0, 1, 5), CoordIJK(4, 0, 5), CoordIJK(5, 0, 1),
-]
-
-/// Substrate vertex FaceIJKs of a cell; returns the adjusted resolution (reference `_faceIjkToVerts`,
-/// `_faceIjkPentToVerts` — the pentagon uses the first 5).
+/// Substrate offset of vertex `v` (0–5, ccw from the i axis) of an origin-centred cell: Class II uses the
+/// aperture 33r substrate, Class III the 33r7r one (the reference's local `vertsCII` / `vertsCIII`).
 @inline(__always)
-func faceIjkToVerts(_ fijk: inout FaceIJK, res: Int, count: Int, into out: inout [FaceIJK]) -> Int {
+func substrateVertexOffset(_ v: Int, classIII: Bool) -> CoordIJK {
+    if classIII {
+        switch v {
+        case 0: return CoordIJK(5, 4, 0)
+        case 1: return CoordIJK(1, 5, 0)
+        case 2: return CoordIJK(0, 5, 4)
+        case 3: return CoordIJK(0, 1, 5)
+        case 4: return CoordIJK(4, 0, 5)
+        default: return CoordIJK(5, 0, 1)
+        }
+    }
+    switch v {
+    case 0: return CoordIJK(2, 1, 0)
+    case 1: return CoordIJK(1, 2, 0)
+    case 2: return CoordIJK(0, 2, 1)
+    case 3: return CoordIJK(0, 1, 2)
+    case 4: return CoordIJK(1, 0, 2)
+    default: return CoordIJK(2, 0, 1)
+    }
+}
+
+/// Moves a cell centre into the vertex substrate grid; returns the adjusted resolution (first half of the
+/// reference's `_faceIjkToVerts` / `_faceIjkPentToVerts`).
+@inline(__always)
+func toSubstrate(_ fijk: inout FaceIJK, res: Int) -> Int {
     var adjRes = res
-    let verts = isClassIII(res) ? vertsCIII : vertsCII
     fijk.coord.downAp3()
     fijk.coord.downAp3r()
     if isClassIII(res) {
         fijk.coord.downAp7r()
         adjRes += 1
     }
-    for v in 0..<count {
-        out[v] = FaceIJK(face: fijk.face, coord: (fijk.coord + verts[v]).normalized)
-    }
     return adjRes
+}
+
+/// Substrate FaceIJK of vertex `v` around a substrate centre (second half of `_faceIjkToVerts`).
+@inline(__always)
+func substrateVertex(_ center: FaceIJK, _ v: Int, classIII: Bool) -> FaceIJK {
+    FaceIJK(face: center.face, coord: (center.coord + substrateVertexOffset(v, classIII: classIII)).normalized)
 }
 
 /// The three icosahedron edge vertices (v0, v1, v2) of a face at a substrate resolution.
@@ -284,21 +337,22 @@ func faceEdgeEndpoints(maxDim: Int, dir: Int) -> (Vec2, Vec2) {
 }
 
 /// Boundary of a hexagon given its FaceIJK (reference `_faceIjkToCellBoundary`, full loop).
-func faceIjkToCellBoundary(_ h: FaceIJK, res: Int) -> CellBoundaryRads {
+@inline(__always)
+func faceIjkToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, into g: inout S) {
     var centerIJK = h
-    var fijkVerts = [FaceIJK](repeating: FaceIJK(face: 0, coord: CoordIJK(0, 0, 0)), count: 6)
-    let adjRes = faceIjkToVerts(&centerIJK, res: res, count: 6, into: &fijkVerts)
-    var g = CellBoundaryRads()
+    let adjRes = toSubstrate(&centerIJK, res: res)
+    let classIII = isClassIII(res)
     var lastFace = -1
     var lastOverage = Overage.none
-    for vert in 0..<7 {
+    // The 7th pass only looks for a distortion vertex on the closing edge, which only Class III cells have.
+    for vert in 0..<(classIII ? 7 : 6) {
         let v = vert % 6
-        var fijk = fijkVerts[v]
+        var fijk = substrateVertex(centerIJK, v, classIII: classIII)
         let overage = adjustOverageClassII(&fijk, res: adjRes, pentLeading4: false, substrate: true)
-        if isClassIII(res) && vert > 0 && fijk.face != lastFace && lastOverage != .faceEdge {
+        if classIII && vert > 0 && fijk.face != lastFace && lastOverage != .faceEdge {
             let lastV = (v + 5) % 6
-            let orig2d0 = fijkVerts[lastV].coord.hex2d
-            let orig2d1 = fijkVerts[v].coord.hex2d
+            let orig2d0 = substrateVertex(centerIJK, lastV, classIII: true).coord.hex2d
+            let orig2d1 = substrateVertex(centerIJK, v, classIII: true).coord.hex2d
             let face2 = lastFace == centerIJK.face ? fijk.face : lastFace
             let (edge0, edge1) = faceEdgeEndpoints(maxDim: maxDimByCIIres[adjRes],
                                                    dir: adjacentFaceDir(centerIJK.face, face2))
@@ -314,21 +368,20 @@ func faceIjkToCellBoundary(_ h: FaceIJK, res: Int) -> CellBoundaryRads {
         lastFace = fijk.face
         lastOverage = overage
     }
-    return g
 }
 
 /// Boundary of a pentagon given its FaceIJK (reference `_faceIjkPentToCellBoundary`, full loop).
-func faceIjkPentToCellBoundary(_ h: FaceIJK, res: Int) -> CellBoundaryRads {
+@inline(__always)
+func faceIjkPentToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, into g: inout S) {
     var centerIJK = h
-    var fijkVerts = [FaceIJK](repeating: FaceIJK(face: 0, coord: CoordIJK(0, 0, 0)), count: 6)
-    let adjRes = faceIjkToVerts(&centerIJK, res: res, count: 5, into: &fijkVerts)
-    var g = CellBoundaryRads()
+    let adjRes = toSubstrate(&centerIJK, res: res)
+    let classIII = isClassIII(res)
     var lastFijk = FaceIJK(face: 0, coord: CoordIJK(0, 0, 0))
-    for vert in 0..<6 {
+    for vert in 0..<(classIII ? 6 : 5) {
         let v = vert % 5
-        var fijk = fijkVerts[v]
+        var fijk = substrateVertex(centerIJK, v, classIII: classIII)
         adjustPentVertOverage(&fijk, res: adjRes)
-        if isClassIII(res) && vert > 0 {
+        if classIII && vert > 0 {
             var tmpFijk = fijk
             let orig2d0 = lastFijk.coord.hex2d
             let currentToLastDir = adjacentFaceDir(tmpFijk.face, lastFijk.face)
@@ -348,5 +401,4 @@ func faceIjkPentToCellBoundary(_ h: FaceIJK, res: Int) -> CellBoundaryRads {
         }
         lastFijk = fijk
     }
-    return g
 }

@@ -162,12 +162,20 @@ func cellToVec3Raw(_ h: UInt64) -> Vec3 {
     faceIjkToVec3(h3ToFaceIjk(h), res: h3GetResolution(h))
 }
 
-/// Boundary of a valid cell in radians.
+/// Boundary of a valid cell, vertices passed to `sink` in order.
 @inline(__always)
-func cellToBoundaryRaw(_ h: UInt64) -> CellBoundaryRads {
+func cellToBoundary<S: BoundarySink>(_ h: UInt64, into sink: inout S) {
     let fijk = h3ToFaceIjk(h)
     if isPentagonRaw(h) {
-        return faceIjkPentToCellBoundary(fijk, res: h3GetResolution(h))
+        faceIjkPentToCellBoundary(fijk, res: h3GetResolution(h), into: &sink)
+    } else {
+        faceIjkToCellBoundary(fijk, res: h3GetResolution(h), into: &sink)
     }
-    return faceIjkToCellBoundary(fijk, res: h3GetResolution(h))
+}
+
+/// Boundary of a valid cell in radians.
+func cellToBoundaryRaw(_ h: UInt64) -> CellBoundaryRads {
+    var b = CellBoundaryRads()
+    cellToBoundary(h, into: &b)
+    return b
 }

@@ -6,8 +6,11 @@ enum LocalIJKFailure: Error {
     case resolutionMismatch
     /// A K-axis digit where none may be.
     case invalidCell
-    /// Too far apart, or across a pentagon (the reference's `E_FAILED`).
+    /// Base cells not neighbours: too far apart (the reference's `E_FAILED`).
     case failed
+    /// The unfolding would cross a pentagon's deleted sub-sequence (the reference's `E_FAILED` from
+    /// `FAILED_DIRECTIONS`).
+    case pentagon
 }
 
 /// Local ijk+ coordinates of `h3` anchored at `origin` (reference `cellToLocalIjk`).
@@ -53,13 +56,13 @@ func cellToLocalIjk(_ origin: UInt64, _ h3In: UInt64) -> Result<CoordIJK, LocalI
         if originOnPent {
             let originLeadingDigit = leadingNonZeroDigit(origin)
             if originLeadingDigit == 7 { return .failure(.invalidCell) }
-            if failedDirectionsTable[originLeadingDigit * 7 + dir] != 0 { return .failure(.failed) }
+            if failedDirectionsTable[originLeadingDigit * 7 + dir] != 0 { return .failure(.pentagon) }
             directionRotations = pentagonRotationsTable[originLeadingDigit * 7 + dir]
             pentagonRotations = directionRotations
         } else if indexOnPent {
             let indexLeadingDigit = leadingNonZeroDigit(h3)
             if indexLeadingDigit == 7 { return .failure(.invalidCell) }
-            if failedDirectionsTable[indexLeadingDigit * 7 + revDir] != 0 { return .failure(.failed) }
+            if failedDirectionsTable[indexLeadingDigit * 7 + revDir] != 0 { return .failure(.pentagon) }
             pentagonRotations = pentagonRotationsTable[revDir * 7 + indexLeadingDigit]
         }
         if pentagonRotations < 0 || directionRotations < 0 { return .failure(.invalidCell) }
@@ -82,7 +85,9 @@ func cellToLocalIjk(_ origin: UInt64, _ h3In: UInt64) -> Result<CoordIJK, LocalI
         let originLeadingDigit = leadingNonZeroDigit(origin)
         let indexLeadingDigit = leadingNonZeroDigit(h3)
         if originLeadingDigit == 7 || indexLeadingDigit == 7 { return .failure(.invalidCell) }
-        if failedDirectionsTable[originLeadingDigit * 7 + indexLeadingDigit] != 0 { return .failure(.failed) }
+        if failedDirectionsTable[originLeadingDigit * 7 + indexLeadingDigit] != 0 {
+            return .failure(.pentagon)
+        }
         let rotations = pentagonRotationsTable[originLeadingDigit * 7 + indexLeadingDigit]
         for _ in 0..<rotations { indexFijk.coord.rotate60cw() }
     }

@@ -164,6 +164,8 @@ enum PolygonFailure: Error {
     case failed
     /// A sampled point was not finite.
     case nonFinite
+    /// The working tables would exceed `H3.maxOutputCells`.
+    case tooLarge
 }
 
 /// Cells whose centre lies inside the polygon (outer loop minus holes), in the reference's output
@@ -180,6 +182,7 @@ func polygonToCellsRaw(outer: GeoLoopRads, holes: [GeoLoopRads], res: Int) -> Re
     let totalVerts = loops.reduce(0) { $0 + $1.count }
     if numHexagons < totalVerts { numHexagons = totalVerts }
     numHexagons += 12
+    if numHexagons > H3.maxOutputCells { return .failure(.tooLarge) }
     let tableSize = UInt64(numHexagons)
 
     var search = [UInt64](repeating: 0, count: numHexagons)
@@ -199,6 +202,7 @@ func polygonToCellsRaw(outer: GeoLoopRads, holes: [GeoLoopRads], res: Int) -> Re
             guard let est = lineHexEstimate(oLat, oLng, dLat, dLng, pentagonRadius: pentRadius) else {
                 return .failure(.failed)
             }
+            if est > H3.maxOutputCells { return .failure(.tooLarge) }
             for j in 0..<est {
                 let inv = 1.0 / Double(est)
                 let lat = (oLat * Double(est - j) * inv) + (dLat * Double(j) * inv)
@@ -228,8 +232,11 @@ func polygonToCellsRaw(outer: GeoLoopRads, holes: [GeoLoopRads], res: Int) -> Re
     // 4. Flood fill.
     while numSearchHexes > 0 {
         for i in 0..<numSearchHexes {
-            guard let (ring, _) = gridDiskDistancesRaw(search[i], k: 1) else { return .failure(.failed) }
-            for hex in ring where hex != 0 {
+            guard let (ring, _) = gridDiskRaw(search[i], k: 1, withDistances: false) else {
+                return .failure(.failed)
+            }
+            for cell in ring {
+                let hex = cell.rawValue
                 var loc = Int(hex % tableSize)
                 var loopCount = 0
                 while out[loc] != 0 {

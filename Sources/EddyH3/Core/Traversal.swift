@@ -104,11 +104,11 @@ func h3NeighborRotations(_ origin: UInt64, _ dirIn: Int, _ rotations: inout Int)
 }
 
 /// Fast spiral gridDisk; returns false if a pentagon or its distortion was met (reference
-/// `gridDiskDistancesUnsafe`). `out` receives cells in spiral order, `distances` their ring.
-func gridDiskUnsafe(_ originIn: UInt64, k: Int, out: inout [UInt64], distances: inout [Int]) -> Bool {
+/// `gridDiskDistancesUnsafe`). `out` receives cells in spiral order, `distances` (if given) their ring.
+func gridDiskUnsafe(_ originIn: UInt64, k: Int, out: inout [H3Index], distances: inout [Int]?) -> Bool {
     var origin = originIn
-    out.append(origin)
-    distances.append(0)
+    out.append(H3Index(rawValue: origin))
+    distances?.append(0)
     if isPentagonRaw(origin) { return false }
     var ring = 1
     var direction = 0
@@ -126,8 +126,8 @@ func gridDiskUnsafe(_ originIn: UInt64, k: Int, out: inout [UInt64], distances: 
             return false
         }
         origin = next
-        out.append(origin)
-        distances.append(ring)
+        out.append(H3Index(rawValue: origin))
+        distances?.append(ring)
         i += 1
         if i == ring {
             i = 0
@@ -171,13 +171,14 @@ func gridDiskDistancesInternal(_ origin: UInt64, k: Int, out: inout [UInt64], di
     return true
 }
 
-/// gridDisk with distances: the spiral when possible, else the safe hash-set walk; zero slots removed.
-func gridDiskDistancesRaw(_ origin: UInt64, k: Int) -> (cells: [UInt64], distances: [Int])? {
+/// gridDisk (with distances if `withDistances`): the spiral when possible, else the safe hash-set walk with
+/// empty slots removed (table order). Nil on the reference's failure.
+func gridDiskRaw(_ origin: UInt64, k: Int, withDistances: Bool) -> (cells: [H3Index], distances: [Int]?)? {
     let maxIdx = 3 * k * (k + 1) + 1
-    var out: [UInt64] = []
-    var distances: [Int] = []
+    var out: [H3Index] = []
     out.reserveCapacity(maxIdx)
-    distances.reserveCapacity(maxIdx)
+    var distances: [Int]? = withDistances ? [] : nil
+    distances?.reserveCapacity(maxIdx)
     if gridDiskUnsafe(origin, k: k, out: &out, distances: &distances) {
         return (out, distances)
     }
@@ -186,13 +187,13 @@ func gridDiskDistancesRaw(_ origin: UInt64, k: Int) -> (cells: [UInt64], distanc
     guard gridDiskDistancesInternal(origin, k: k, out: &table, distances: &tableDistances, curK: 0) else {
         return nil
     }
-    var cells: [UInt64] = []
-    var dists: [Int] = []
+    out.removeAll(keepingCapacity: true)
+    distances?.removeAll(keepingCapacity: true)
     for idx in 0..<maxIdx where table[idx] != 0 {
-        cells.append(table[idx])
-        dists.append(tableDistances[idx])
+        out.append(H3Index(rawValue: table[idx]))
+        distances?.append(tableDistances[idx])
     }
-    return (cells, dists)
+    return (out, distances)
 }
 
 /// Hollow ring at exactly distance k via the fast walk; nil if a pentagon or distortion was met

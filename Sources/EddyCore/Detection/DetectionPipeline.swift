@@ -1,0 +1,349 @@
+import Foundation
+
+/// The streaming turbulence detector: mount calibration → load factor → band-pass → per-second EDR →
+/// per-minute and per-tile reports, with gating. Pure and deterministic; see docs/detection.md.
+///
+/// Accelerometer samples (any rate, not necessarily uniform) are averaged into 1/`internalRateHz` s
+/// ticks; per sample the work is a handful of additions. Everything else runs once per tick, second,
+/// minute or location fix. A partial last minute is not reported by `finish`; the open tile crossing is.
+public struct DetectionPipeline: Sendable {
+    /// The configuration in force.
+    public let configuration: DetectionConfiguration
+    private let ticksPerSecond: Int
+    private let tickSeconds: Double
+    private let groundSpeedGateMetersPerSecond: Double
+    private let turnRateGateSquare: Double
+    private let turnRateGateDegreesPerSecond: Double
+    private let mountSettleTicks: Int
+    private let gateSettleTicks: Int
+    private let window: Int
+
+    // Tick accumulation (per sample).
+    private var started = false
+    private var tickIndex = 0
+    private var tickEnd = 0.0
+    private var accSum = SIMD3<Double>(0, 0, 0)
+    private var accSquares = 0.0
+    private var alongSum = 0.0
+    private var alongSquares = 0.0
+    private var accCount = 0
+    private var vertical = SIMD3<Double>(0, 0, 1)
+    private var gyroSum = SIMD3<Double>(0, 0, 0)
+    private var gyroSquares = 0.0
+    private var gyroPeakSquare = 0.0
+    private var gyroCount = 0
+    private var lastMean = SIMD3<Double>(0, 0, 0)
+    private var emptyTicks = 0
+    private var samplesPerTick = 2.0
+
+    // Per tick.
+    private var calibrator: MountCalibrator
+    private var filter: BandPassFilter
+    private var filterPrimed = false
+    private var turnRate = SIMD3<Double>(0, 0, 0)
+    private var turnAlpha: Double
+    private var blockedUntilTick = Int.min
+    private var deviceBlockedUntilTick = Int.min
+
+    // Per second.
+    private var secondSum = 0.0
+    private var secondSquares = 0.0
+    private var secondTicks = 0
+    private var secondValid = true
+    private var secondDisturbed = false
+    private var ringSum: [Double]
+    private var ringSquares: [Double]
+    private var ringTicks: [Int]
+    private var validRun = 0
+
+    // Per minute.
+    private var minuteIndex = Int.min
+    private var minuteValues: [Double] = []
+    private var minutePeak = 0.0
+    private var minuteDisturbed = false
+
+    // Location, model.
+    private var groundSpeed: Double?
+    private var lastFixTime = -Double.infinity
+    private var lastCourse: (t: Double, degrees: Double)?
+    private var trackRateDegreesPerSecond = 0.0
+    private var altitudeMeters: Double?
+    private var baroAltitudeMeters: Double?
+    private var model: EDRModel
+    private var noiseVariance = 0.0
+    private var biasFactor = 1.0
+    private var tracker: TileTracker
+    private var lastTime = 0.0
+
+    /// Creates a pipeline.
+    public init(configuration: DetectionConfiguration) {
+        self.configuration = configuration
+        let rate = max(5, configuration.internalRateHz)
+        ticksPerSecond = Int(rate.rounded())
+        tickSeconds = 1 / Double(ticksPerSecond)
+        groundSpeedGateMetersPerSecond = configuration.groundSpeedGateKnots * 1852 / 3600
+        turnRateGateDegreesPerSecond = configuration.turnRateGateDegreesPerSecond
+        let gate = configuration.turnRateGateDegreesPerSecond * .pi / 180
+        turnRateGateSquare = gate * gate
+        mountSettleTicks = Int((configuration.mountSettleSeconds * Double(ticksPerSecond)).rounded())
+        gateSettleTicks = Int((configuration.gateSettleSeconds * Double(ticksPerSecond)).rounded())
+        window = max(1, configuration.windowSeconds)
+        calibrator = MountCalibrator(tickSeconds: 1 / Double(ticksPerSecond), configuration: configuration)
+        let p = configuration.response
+        filter = BandPassFilter(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: Double(ticksPerSecond))
+        // Turn rate: tick-mean gyro vector low-passed with τ = 2 s, so turbulence-driven oscillating rates average out
+        // (JSBSim 737 / C172 in severe turbulence: ≤ 2.9°/s) while turns and roll-ins (≥ 4°/s) persist.
+        turnAlpha = (1 / Double(ticksPerSecond)) / (2 + 1 / Double(ticksPerSecond))
+        ringSum = [Double](repeating: 0, count: window)
+        ringSquares = [Double](repeating: 0, count: window)
+        ringTicks = [Int](repeating: 0, count: window)
+        minuteValues.reserveCapacity(64)
+        model = EDRModel(
+            filter: filter, parameters: p, responseGain: p.responseGain,
+            trueAirspeedMetersPerSecond: p.nominalTrueAirspeedMetersPerSecond,
+            densityKilogramsPerCubicMeter: StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: p.nominalAltitudeMeters),
+            windowSeconds: Double(max(1, configuration.windowSeconds)))
+        biasFactor = configuration.correctMedianBias ? model.medianBiasFactor : 1
+        tracker = TileTracker(
+            reporterClass: configuration.aircraftClass, minimumValidSeconds: configuration.minimumValidSecondsPerTile,
+            salt: configuration.reportSalt)
+    }
+
+    /// Current mount state (as the last position event said).
+    public var inPosition: Bool { calibrator.inPosition }
+    /// Current horizontal state.
+    public var horizontal: Bool { calibrator.horizontal }
+    /// The EDR normalisation in use (variance at EDR 1, g²).
+    public var unitVariance: Double { model.unitVariance }
+    /// Equivalent degrees of freedom of one window variance under the model.
+    public var degreesOfFreedom: Double { model.degreesOfFreedom }
+
+    /// Feed one sample (any kind, time-ordered); events are appended (rarely) to `events`.
+    @inline(__always)
+    public mutating func process(_ sample: SensorSample, into events: inout [DetectionEvent]) {
+        switch sample {
+        case .accelerometer(let a):
+            if a.t >= tickEnd || !started { guard advance(to: a.t, into: &events) else { return } }
+            guard (a.x + a.y + a.z).isFinite else { return }   // a host pushing NaN / ∞ must not poison the state
+            accSum.x += a.x; accSum.y += a.y; accSum.z += a.z
+            accSquares += a.x * a.x + a.y * a.y + a.z * a.z
+            let along = a.x * vertical.x + a.y * vertical.y + a.z * vertical.z
+            alongSum += along
+            alongSquares += along * along
+            accCount += 1
+        case .gyroscope(let g):
+            if g.t >= tickEnd || !started { guard advance(to: g.t, into: &events) else { return } }
+            guard (g.x + g.y + g.z).isFinite else { return }
+            gyroSum.x += g.x; gyroSum.y += g.y; gyroSum.z += g.z
+            let square = g.x * g.x + g.y * g.y + g.z * g.z
+            gyroSquares += square
+            if square > gyroPeakSquare { gyroPeakSquare = square }
+            gyroCount += 1
+        case .location(let fix):
+            if fix.t >= tickEnd || !started { guard advance(to: fix.t, into: &events) else { return } }
+            handleFix(fix, into: &events)
+        case .barometer(let b):
+            if b.t >= tickEnd || !started { guard advance(to: b.t, into: &events) else { return } }
+            if configuration.aircraftClass == .small, b.pressureHectopascals.isFinite, b.pressureHectopascals > 0 {
+                baroAltitudeMeters = StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: b.pressureHectopascals) * 0.3048
+            }
+        }
+    }
+
+    /// Flush at end of stream: closes the open tile crossing; a partial minute is dropped (it is not a full minute).
+    public mutating func finish(into events: inout [DetectionEvent]) {
+        tracker.finish(at: lastTime, into: &events)
+    }
+
+    // MARK: - Ticks
+
+    /// Moves the tick clock to `t`; false (sample ignored) for a time that is not finite or beyond ±10¹¹ s.
+    private mutating func advance(to t: Double, into events: inout [DetectionEvent]) -> Bool {
+        guard t.isFinite, abs(t) < 1e11 else { return false }
+        lastTime = max(lastTime, t)
+        let target = Int((t * Double(ticksPerSecond)).rounded(.down))
+        if !started {
+            started = true
+            tickIndex = target
+            tickEnd = Double(target + 1) * tickSeconds
+            minuteIndex = Self.floorDiv(Self.floorDiv(target, ticksPerSecond), 60)
+            events.append(.position(PositionEvent(t: t, inPosition: false, horizontal: false, inNoise: false)))
+            return true
+        }
+        // Long gap (> 60 s): close the current tick, then jump instead of stepping through empty ticks.
+        if target - tickIndex > 60 * ticksPerSecond {
+            closeTick(into: &events)
+            let jumpTo = target - ticksPerSecond  // keep one second of empty ticks so the gap is gated normally
+            while tickIndex % ticksPerSecond != 0 { closeTick(into: &events) }
+            if jumpTo > tickIndex {
+                let second = Self.floorDiv(jumpTo, ticksPerSecond)
+                tickIndex = second * ticksPerSecond
+                validRun = 0
+                blockedUntilTick = max(blockedUntilTick, tickIndex + gateSettleTicks)
+                filter.reset(); filterPrimed = false
+                let minute = Self.floorDiv(second, 60)
+                if minute != minuteIndex { closeMinute(into: &events); minuteIndex = minute }
+            }
+        }
+        while target > tickIndex { closeTick(into: &events) }
+        tickEnd = Double(tickIndex + 1) * tickSeconds
+        return true
+    }
+
+    @inline(__always) private static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+    private mutating func closeTick(into events: inout [DetectionEvent]) {
+        let tick = tickIndex
+        let hasAccelerometer = accCount > 0
+        var mean = lastMean
+        var withinVariance = 0.0
+        if hasAccelerometer {
+            let n = Double(accCount)
+            mean = accSum / n
+            if accCount > 1 {
+                // Within-tick variance across the apparent vertical: vibration and taps, not vertical turbulence.
+                let total = accSquares / n - (mean * mean).sum()
+                let alongMean = alongSum / n
+                withinVariance = max(0, total - (alongSquares / n - alongMean * alongMean))
+            }
+            lastMean = mean
+            emptyTicks = 0
+            samplesPerTick += (n - samplesPerTick) * 0.01
+        } else {
+            emptyTicks += 1
+        }
+        var gyroMean: SIMD3<Double>?
+        var gyroMeanSquare: Double?
+        if gyroCount > 0 {
+            let n = Double(gyroCount)
+            gyroMean = gyroSum / n
+            gyroMeanSquare = gyroSquares / n
+        }
+        let changed = calibrator.update(CalibrationTick(
+            meanAcceleration: mean, hasAccelerometer: hasAccelerometer, gyroMeanSquare: gyroMeanSquare,
+            gyroPeakSquare: gyroPeakSquare, withinTickVariance: withinVariance))
+        if changed {
+            events.append(.position(PositionEvent(
+                t: Double(tick + 1) * tickSeconds, inPosition: calibrator.inPosition,
+                horizontal: calibrator.horizontal, inNoise: calibrator.inNoise)))
+        }
+        accSum = .zero; accSquares = 0; alongSum = 0; alongSquares = 0; accCount = 0
+        vertical = calibrator.verticalDirection
+        gyroSum = .zero; gyroSquares = 0; gyroPeakSquare = 0; gyroCount = 0
+
+        // Gates.
+        let deviceGate = !calibrator.inPosition || calibrator.horizontal || calibrator.inNoise || emptyTicks > ticksPerSecond / 2
+        if let gyroMean { turnRate += (gyroMean - turnRate) * turnAlpha }
+        let turning = (turnRate * turnRate).sum() > turnRateGateSquare || trackRateDegreesPerSecond > turnRateGateDegreesPerSecond
+        let onGround = groundSpeed.map { $0 < groundSpeedGateMetersPerSecond } ?? false
+        if deviceGate || calibrator.recalibrated {
+            deviceBlockedUntilTick = max(deviceBlockedUntilTick, tick + 1 + mountSettleTicks)
+        }
+        if turning || onGround {
+            blockedUntilTick = max(blockedUntilTick, tick + 1 + gateSettleTicks)
+        }
+        var y = 0.0
+        if deviceGate {
+            if filterPrimed { filter.reset(); filterPrimed = false }
+        } else {
+            let n = (mean * calibrator.verticalDirection).sum()
+            y = filter.process(n - 1)
+            filterPrimed = true
+        }
+        let disturbed = tick < deviceBlockedUntilTick
+        if disturbed { secondDisturbed = true }
+        if disturbed || tick < blockedUntilTick { secondValid = false }
+        secondSum += y
+        secondSquares += y * y
+        secondTicks += 1
+
+        tickIndex += 1
+        if tickIndex % ticksPerSecond == 0 { closeSecond(Self.floorDiv(tickIndex, ticksPerSecond) - 1, into: &events) }
+    }
+
+    // MARK: - Seconds, minutes
+
+    private mutating func closeSecond(_ second: Int, into events: inout [DetectionEvent]) {
+        let slot = second % window
+        ringSum[slot] = secondSum
+        ringSquares[slot] = secondSquares
+        ringTicks[slot] = secondTicks
+        validRun = secondValid && secondTicks == ticksPerSecond ? validRun + 1 : 0
+        var edr: Double?
+        if validRun >= window {
+            var sum = 0.0, squares = 0.0, count = 0
+            for i in 0..<window { sum += ringSum[i]; squares += ringSquares[i]; count += ringTicks[i] }
+            let n = Double(count)
+            let variance = max(0, squares / n - (sum / n) * (sum / n))
+            edr = (max(0, variance - noiseVariance) / model.unitVariance).squareRoot() * biasFactor
+        }
+        let minute = Self.floorDiv(second, 60)
+        if minute != minuteIndex {
+            closeMinute(into: &events)
+            minuteIndex = minute
+        }
+        if secondDisturbed { minuteDisturbed = true }
+        if let edr {
+            minuteValues.append(edr)
+            minutePeak = max(minutePeak, edr)
+        }
+        tracker.addSecond(edr: edr, disturbed: secondDisturbed, at: Double(second + 1))
+        secondSum = 0; secondSquares = 0; secondTicks = 0; secondValid = true; secondDisturbed = false
+        // Noise floor: nominal white noise, averaged over the samples of a tick, through the band.
+        let sigma = configuration.sensorNoiseRMSg
+        noiseVariance = sigma * sigma / max(1, samplesPerTick) * model.noiseBandwidthHz / (Double(ticksPerSecond) / 2)
+    }
+
+    private mutating func closeMinute(into events: inout [DetectionEvent]) {
+        defer { minuteValues.removeAll(keepingCapacity: true); minutePeak = 0; minuteDisturbed = false }
+        guard minuteIndex != Int.min, !minuteDisturbed, minuteValues.count >= configuration.minimumValidSecondsPerMinute else { return }
+        let count = minuteValues.count
+        let median = Statistics.median(&minuteValues)
+        events.append(.minute(MinuteEvent(
+            t: Double(minuteIndex + 1) * 60, edrMedian: median, edrPeak: minutePeak,
+            severity: SeverityScale.severity(edr: median, viewer: configuration.aircraftClass), validSeconds: count)))
+    }
+
+    // MARK: - Location
+
+    private mutating func handleFix(_ fix: LocationSample, into events: inout [DetectionEvent]) {
+        lastFixTime = fix.t
+        if let speed = fix.speedMetersPerSecond, speed.isFinite, speed >= 0 { groundSpeed = speed } else { groundSpeed = nil }
+        if let course = fix.courseDegrees, course.isFinite, course >= 0 {
+            if let last = lastCourse, fix.t > last.t, fix.t - last.t <= 5 {
+                var delta = course - last.degrees
+                delta -= 360 * (delta / 360).rounded()
+                trackRateDegreesPerSecond = abs(delta) / (fix.t - last.t)
+            } else {
+                trackRateDegreesPerSecond = 0
+            }
+            lastCourse = (fix.t, course)
+        } else {
+            trackRateDegreesPerSecond = 0
+            lastCourse = nil
+        }
+        if let feet = fix.layerAltitudeFeet, feet.isFinite { altitudeMeters = feet * 0.3048 }
+        updateModel()
+        var tile: TileID?
+        if fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite, let feet = fix.layerAltitudeFeet, feet.isFinite,
+           let cell = configuration.tileIndexer.cell(fix.latitudeDegrees, fix.longitudeDegrees) {
+            tile = TileID(h3: cell, layer: TileID.layer(altitudeFeet: feet))
+        }
+        tracker.update(tile: tile, at: fix.t, into: &events)
+    }
+
+    /// Recomputes the ε = 1 variance when speed or density moved by more than 2 % (rare: a few times per flight).
+    private mutating func updateModel() {
+        let p = configuration.response
+        var speed = groundSpeed ?? p.nominalTrueAirspeedMetersPerSecond
+        if speed < groundSpeedGateMetersPerSecond { speed = max(speed, groundSpeedGateMetersPerSecond) }
+        let altitude = altitudeMeters ?? baroAltitudeMeters ?? p.nominalAltitudeMeters
+        let rho = StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: min(20_000, max(-500, altitude)))
+        if abs(speed / model.trueAirspeedMetersPerSecond - 1) > 0.02 || abs(rho / model.densityKilogramsPerCubicMeter - 1) > 0.02 {
+            model = EDRModel(filter: filter, parameters: p, responseGain: p.responseGain,
+                             trueAirspeedMetersPerSecond: speed, densityKilogramsPerCubicMeter: rho,
+                             windowSeconds: Double(window))
+            biasFactor = configuration.correctMedianBias ? model.medianBiasFactor : 1
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// A stretch of flight at one turbulence intensity.
+public struct TurbulenceSegment: Sendable, Equatable, Codable {
+    /// Eddy dissipation rate ε^(1/3), m^(2/3) s^-1 (0 = smooth air).
+    public var edr: Double
+    /// Length of the segment, seconds.
+    public var durationSeconds: Double
+    /// Creates a segment.
+    public init(edr: Double, durationSeconds: Double) { self.edr = edr; self.durationSeconds = durationSeconds }
+}
+
+/// A known interval of the simulated truth, as `meta.json` "truth" lists it.
+public struct TruthInterval: Sendable, Codable, Equatable {
+    /// Start, seconds (log time base).
+    public var start: Double
+    /// End, seconds.
+    public var end: Double
+    /// EDR of a turbulence interval, m^(2/3) s^-1; nil for a handling interval.
+    public var edr: Double?
+    /// Creates an interval.
+    public init(start: Double, end: Double, edr: Double? = nil) { self.start = start; self.end = end; self.edr = edr }
+}
+
+/// Ground truth of a simulated flight (the `truth` object of `meta.json`).
+public struct FlightTruth: Sendable, Equatable, Codable {
+    /// One interval per turbulence segment (smooth segments included with edr 0).
+    public var turbulence: [TruthInterval]
+    /// Device handling intervals (edr nil).
+    public var handling: [TruthInterval]
+    /// Creates a truth record.
+    public init(turbulence: [TruthInterval], handling: [TruthInterval]) { self.turbulence = turbulence; self.handling = handling }
+}
+
+/// An interval in which someone picks the device up and puts it back (at a new angle).
+public struct HandlingInterval: Sendable, Equatable, Codable {
+    /// Start, seconds.
+    public var start: Double
+    /// End, seconds.
+    public var end: Double
+    /// Creates an interval.
+    public init(start: Double, end: Double) { self.start = start; self.end = end }
+}
+
+/// A level coordinated turn: bank rolled in at a constant roll rate, held, rolled out.
+public struct CoordinatedTurn: Sendable, Equatable, Codable {
+    /// Time the roll-in starts, seconds.
+    public var start: Double
+    /// Total duration including roll-in and roll-out, seconds.
+    public var durationSeconds: Double
+    /// Bank angle, degrees (positive = right turn).
+    public var bankDegrees: Double
+    /// Roll rate during roll-in / roll-out, degrees per second.
+    public var rollRateDegreesPerSecond: Double
+    /// Creates a turn (default roll rate 5°/s).
+    public init(start: Double, durationSeconds: Double, bankDegrees: Double, rollRateDegreesPerSecond: Double = 5) {
+        self.start = start; self.durationSeconds = durationSeconds; self.bankDegrees = bankDegrees
+        self.rollRateDegreesPerSecond = rollRateDegreesPerSecond
+    }
+
+    /// Bank angle (radians) and roll rate (rad/s) at time `t`.
+    func bank(at t: Double) -> (phi: Double, rate: Double) {
+        let local = t - start
+        guard local > 0, local < durationSeconds else { return (0, 0) }
+        let target = bankDegrees * .pi / 180
+        let rate = max(0.1, rollRateDegreesPerSecond) * .pi / 180
+        let rollTime = min(abs(target) / rate, durationSeconds / 2)
+        let signedRate = target >= 0 ? rate : -rate
+        if local < rollTime { return (signedRate * local, signedRate) }
+        if local > durationSeconds - rollTime { return (signedRate * (durationSeconds - local), -signedRate) }
+        return (signedRate * rollTime, 0)
+    }
+}
+
+/// Everything that defines a simulated flight; every field has a documented default.
+public struct FlightScenario: Sendable, Equatable {
+    /// Aircraft class: response parameters and nominal speed / altitude. Default `.medium`.
+    public var aircraftClass: AircraftClass
+    /// Accelerometer (and gyroscope) rate, Hz. Default 50.
+    public var accelerometerRateHz: Double
+    /// Whether a gyroscope stream is produced. Default true.
+    public var includeGyroscope: Bool
+    /// Whether a 1 Hz barometer stream is produced. Default true.
+    public var includeBarometer: Bool
+    /// Turbulence segments, flown back to back from t = 0; their total is the flight length.
+    public var segments: [TurbulenceSegment]
+    /// White accelerometer noise per axis, RMS g. Default 0.0015 (1.5 mg).
+    public var noiseRMSg: Double
+    /// White gyroscope noise per axis, RMS rad/s. Default 0.002.
+    public var gyroNoiseRMSRadiansPerSecond: Double
+    /// Device handling intervals. Default none.
+    public var handling: [HandlingInterval]
+    /// The device lies flat (screen up) instead of standing in a cradle. Default false.
+    public var flat: Bool
+    /// Route start latitude, degrees. Default 47.0.
+    public var startLatitude: Double
+    /// Route start longitude, degrees. Default 8.0.
+    public var startLongitude: Double
+    /// Flight altitude (GNSS ≈ pressure altitude in the simulation), feet. Default: class nominal, to 100 ft.
+    public var altitudeFeet: Double
+    /// Ground speed = true airspeed (no wind), m/s. Default: class nominal.
+    public var groundSpeedMetersPerSecond: Double
+    /// Initial track, degrees true. Default 90.
+    public var courseDegrees: Double
+    /// Coordinated turns. Default none.
+    public var turns: [CoordinatedTurn]
+    /// Seed of every random draw (gusts, noise, mount, handling). Default 1.
+    public var seed: UInt64
+    /// Device mount (device → aircraft frame). Default nil: drawn from the seed (a cradle angle, or a flat yaw if `flat`).
+    public var mountRotation: Rotation3?
+    /// Cabin altitude of a pressurised aircraft, feet (barometer reads cabin pressure). Default 6,000.
+    public var cabinAltitudeFeet: Double
+
+    /// Creates a scenario; nil speed / altitude take the class nominal values.
+    public init(
+        aircraftClass: AircraftClass = .medium,
+        segments: [TurbulenceSegment] = [],
+        accelerometerRateHz: Double = 50,
+        includeGyroscope: Bool = true,
+        includeBarometer: Bool = true,
+        noiseRMSg: Double = 0.0015,
+        gyroNoiseRMSRadiansPerSecond: Double = 0.002,
+        handling: [HandlingInterval] = [],
+        flat: Bool = false,
+        startLatitude: Double = 47.0,
+        startLongitude: Double = 8.0,
+        altitudeFeet: Double? = nil,
+        groundSpeedMetersPerSecond: Double? = nil,
+        courseDegrees: Double = 90,
+        turns: [CoordinatedTurn] = [],
+        seed: UInt64 = 1,
+        mountRotation: Rotation3? = nil,
+        cabinAltitudeFeet: Double = 6_000
+    ) {
+        let parameters = AircraftResponseParameters.forClass(aircraftClass)
+        self.aircraftClass = aircraftClass
+        self.segments = segments
+        self.accelerometerRateHz = accelerometerRateHz
+        self.includeGyroscope = includeGyroscope
+        self.includeBarometer = includeBarometer
+        self.noiseRMSg = noiseRMSg
+        self.gyroNoiseRMSRadiansPerSecond = gyroNoiseRMSRadiansPerSecond
+        self.handling = handling
+        self.flat = flat
+        self.startLatitude = startLatitude
+        self.startLongitude = startLongitude
+        self.altitudeFeet = altitudeFeet ?? (parameters.nominalAltitudeMeters / 0.3048 / 100).rounded() * 100
+        self.groundSpeedMetersPerSecond = groundSpeedMetersPerSecond ?? parameters.nominalTrueAirspeedMetersPerSecond
+        self.courseDegrees = courseDegrees
+        self.turns = turns
+        self.seed = seed
+        self.mountRotation = mountRotation
+        self.cabinAltitudeFeet = cabinAltitudeFeet
+    }
+
+    /// Flight length: the sum of the segment durations, seconds.
+    public var durationSeconds: Double { segments.reduce(0) { $0 + max(0, $1.durationSeconds) } }
+
+    /// Whether the class flies with a pressurised cabin (medium and large).
+    public var pressurizedCabin: Bool { aircraftClass != .small }
+}

@@ -1,0 +1,309 @@
+import Foundation
+
+/// One time slice of a simulated flight; every array is time-ordered and the slices follow each other.
+public struct SimulatedChunk: Sendable {
+    /// Accelerometer samples (iOS convention: a device face-up at rest reads z ≈ −1 g).
+    public var accelerometer: [AccelerometerSample] = []
+    /// Gyroscope samples (empty when the scenario has no gyroscope).
+    public var gyroscope: [GyroscopeSample] = []
+    /// Location fixes at 1 Hz.
+    public var location: [LocationSample] = []
+    /// Barometer samples at 1 Hz (empty when the scenario has no barometer).
+    public var barometer: [BarometerSample] = []
+
+    /// Creates an empty chunk.
+    public init() {}
+
+    /// All samples merged by time (at equal times: location, barometer, gyroscope, accelerometer).
+    public func mergedSamples() -> [SensorSample] {
+        var result: [SensorSample] = []
+        result.reserveCapacity(accelerometer.count + gyroscope.count + location.count + barometer.count)
+        var a = 0, g = 0, l = 0, b = 0
+        while true {
+            var best = Double.infinity
+            var which = -1
+            if l < location.count, location[l].t < best { best = location[l].t; which = 0 }
+            if b < barometer.count, barometer[b].t < best { best = barometer[b].t; which = 1 }
+            if g < gyroscope.count, gyroscope[g].t < best { best = gyroscope[g].t; which = 2 }
+            if a < accelerometer.count, accelerometer[a].t < best { best = accelerometer[a].t; which = 3 }
+            switch which {
+            case 0: result.append(.location(location[l])); l += 1
+            case 1: result.append(.barometer(barometer[b])); b += 1
+            case 2: result.append(.gyroscope(gyroscope[g])); g += 1
+            case 3: result.append(.accelerometer(accelerometer[a])); a += 1
+            default: return result
+            }
+        }
+    }
+}
+
+/// A whole simulated flight held in memory (convenience for tests and short flights).
+public struct SimulatedFlight: Sendable {
+    /// The scenario flown.
+    public var scenario: FlightScenario
+    /// The truth record.
+    public var truth: FlightTruth
+    /// All samples, one chunk covering the flight.
+    public var samples: SimulatedChunk
+}
+
+/// Synthesises flights with known truth: von Kármán gusts through the class's plunge response, gravity
+/// through a device mount, coordinated turns, handling bursts, sensor noise; deterministic from the seed.
+public enum FlightSimulator {
+    /// Length of the streamed chunks, seconds.
+    public static let chunkSeconds = 10.0
+    /// Hand acceleration amplitude during handling, g.
+    static let handAccelerationG = 0.3
+    /// Extra wobble rotation amplitude during handling, radians.
+    static let handWobbleRadians = 0.6
+
+    /// The truth record of a scenario (turbulence segments and handling intervals).
+    public static func truth(for scenario: FlightScenario) -> FlightTruth {
+        var t = 0.0
+        var turbulence: [TruthInterval] = []
+        for segment in scenario.segments where segment.durationSeconds > 0 {
+            turbulence.append(TruthInterval(start: t, end: t + segment.durationSeconds, edr: segment.edr))
+            t += segment.durationSeconds
+        }
+        let handling = scenario.handling.map { TruthInterval(start: $0.start, end: $0.end, edr: nil) }
+        return FlightTruth(turbulence: turbulence, handling: handling)
+    }
+
+    /// Simulates the whole flight into memory.
+    public static func simulate(_ scenario: FlightScenario) -> SimulatedFlight {
+        var all = SimulatedChunk()
+        simulate(scenario) { chunk in
+            all.accelerometer.append(contentsOf: chunk.accelerometer)
+            all.gyroscope.append(contentsOf: chunk.gyroscope)
+            all.location.append(contentsOf: chunk.location)
+            all.barometer.append(contentsOf: chunk.barometer)
+        }
+        return SimulatedFlight(scenario: scenario, truth: truth(for: scenario), samples: all)
+    }
+
+    /// Streams the flight in time-ordered chunks of `chunkSeconds` (bounded memory for any flight length).
+    public static func simulate(_ scenario: FlightScenario, chunk: (SimulatedChunk) throws -> Void) rethrows {
+        var state = SimulationState(scenario: scenario)
+        let duration = scenario.durationSeconds
+        var chunkStart = 0.0
+        var index = 0
+        while chunkStart < duration {
+            let chunkEnd = min(duration, Double(index + 1) * chunkSeconds)
+            try chunk(state.produce(until: chunkEnd))
+            index += 1
+            chunkStart = chunkEnd
+        }
+    }
+}
+
+/// A handling burst, precomputed: orientation path from `before` to `after` plus a wobble and hand accelerations.
+struct HandlingMotion {
+    var start: Double
+    var end: Double
+    var before: Rotation3
+    var after: Rotation3
+    var travel: SIMD3<Double>          // rotation vector (device frame of `before`): before⁻¹·after
+    var wobbleAxis: SIMD3<Double>
+    var wobbleHz: Double
+    var handHz: SIMD3<Double>
+    var handPhase: SIMD3<Double>
+}
+
+/// The mutable state of one simulation run.
+struct SimulationState {
+    let scenario: FlightScenario
+    let rate: Double
+    let speed: Double
+    let gravity = StandardAtmosphere.gravity
+    var gusts: GustSynthesizer
+    var noise: Xoshiro256StarStar
+    var mount: Rotation3
+    var motions: [HandlingMotion]
+    var segmentEnds: [Double]
+    var segmentEDR: [Double]
+    var segmentIndex = 0
+    var motionIndex = 0
+    var nextAccelerometerIndex = 0
+    var nextFixSecond = 0
+    var latitude: Double
+    var longitude: Double
+    var courseDegrees: Double
+    let pressureHectopascals: Double
+    let responseGain: Double
+
+    init(scenario: FlightScenario) {
+        self.scenario = scenario
+        rate = max(1, scenario.accelerometerRateHz)
+        speed = max(1, scenario.groundSpeedMetersPerSecond)
+        var seeds = SplitMix64(seed: scenario.seed)
+        var geometry = Xoshiro256StarStar(seed: seeds.next())
+        let gustSeed = seeds.next()
+        noise = Xoshiro256StarStar(seed: seeds.next())
+        let altitudeMeters = scenario.altitudeFeet * 0.3048
+        let rho = StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: altitudeMeters)
+        responseGain = AircraftResponseParameters.forClass(scenario.aircraftClass).responseGain
+        let response = PlungeResponse(
+            parameters: .forClass(scenario.aircraftClass), trueAirspeedMetersPerSecond: speed, densityKilogramsPerCubicMeter: rho)
+        gusts = GustSynthesizer(sampleRateHz: rate, response: response, trueAirspeedMetersPerSecond: speed, seed: gustSeed)
+        let flat = scenario.flat
+        mount = scenario.mountRotation ?? SimulationState.randomMount(flat: flat, using: &geometry)
+        var motions: [HandlingMotion] = []
+        var before = mount
+        for interval in scenario.handling.sorted(by: { $0.start < $1.start }) where interval.end > interval.start {
+            let after = SimulationState.randomMount(flat: flat, using: &geometry)
+            let travel = before.transposed.multiplied(by: after).rotationVector
+            let axis = SIMD3(geometry.nextGaussian(), geometry.nextGaussian(), geometry.nextGaussian())
+            let hand = SIMD3(1 + 2 * geometry.nextUniform(), 1 + 2 * geometry.nextUniform(), 1 + 2 * geometry.nextUniform())
+            let phase = SIMD3(geometry.nextUniform(), geometry.nextUniform(), geometry.nextUniform()) * (2 * .pi)
+            motions.append(HandlingMotion(
+                start: interval.start, end: interval.end, before: before, after: after, travel: travel,
+                wobbleAxis: axis / max(1e-9, (axis * axis).sum().squareRoot()),
+                wobbleHz: 0.5 + geometry.nextUniform(), handHz: hand, handPhase: phase))
+            before = after
+        }
+        self.motions = motions
+        var ends: [Double] = []
+        var edrs: [Double] = []
+        var t = 0.0
+        for segment in scenario.segments where segment.durationSeconds > 0 {
+            t += segment.durationSeconds
+            ends.append(t)
+            edrs.append(max(0, segment.edr))
+        }
+        segmentEnds = ends
+        segmentEDR = edrs
+        latitude = scenario.startLatitude
+        longitude = scenario.startLongitude
+        courseDegrees = scenario.courseDegrees
+        let pressureAltitudeMeters = scenario.pressurizedCabin ? scenario.cabinAltitudeFeet * 0.3048 : altitudeMeters
+        pressureHectopascals = StandardAtmosphere.pressurePascals(altitudeMeters: pressureAltitudeMeters) / 100
+    }
+
+    /// A device mount: flat (random heading, tilt < 5°) or a cradle angle well away from flat (|û_z| < cos 30°).
+    static func randomMount(flat: Bool, using rng: inout Xoshiro256StarStar) -> Rotation3 {
+        if flat {
+            let yaw = Rotation3(axis: [0, 0, 1], angleRadians: 2 * .pi * rng.nextUniform())
+            let tilt = Rotation3(axis: [rng.nextGaussian(), rng.nextGaussian(), 0], angleRadians: 0.08 * rng.nextUniform())
+            return yaw.multiplied(by: tilt)
+        }
+        while true {
+            let candidate = Rotation3.random(using: &rng)
+            if abs(candidate.r2.z) < cos(30 * Double.pi / 180) { return candidate }
+        }
+    }
+
+    /// Bank (rad) and roll rate (rad/s) at `t`: the first active turn.
+    func bank(at t: Double) -> (phi: Double, rate: Double) {
+        for turn in scenario.turns {
+            let b = turn.bank(at: t)
+            if b.phi != 0 || b.rate != 0 { return b }
+        }
+        return (0, 0)
+    }
+
+    /// Device orientation, device-frame rotation rate relative to the aircraft, and hand specific force at `t`.
+    mutating func device(at t: Double) -> (rotation: Rotation3, rate: SIMD3<Double>, hand: SIMD3<Double>) {
+        while motionIndex < motions.count && t >= motions[motionIndex].end { mount = motions[motionIndex].after; motionIndex += 1 }
+        guard motionIndex < motions.count, t > motions[motionIndex].start else { return (mount, .zero, .zero) }
+        let m = motions[motionIndex]
+        let length = m.end - m.start
+        let u = (t - m.start) / length
+        let s = (1 - cos(.pi * u)) / 2
+        let sDot = .pi / (2 * length) * sin(.pi * u)
+        // Hands grab and let go quickly: wobble and hand accelerations ramp in / out over ≤ 0.5 s.
+        let (envelope, envelopeDot) = SimulationState.envelope(t - m.start, length: length)
+        let omegaW = 2 * Double.pi * m.wobbleHz
+        let w = FlightSimulator.handWobbleRadians * envelope * sin(omegaW * (t - m.start))
+        let wDot = FlightSimulator.handWobbleRadians
+            * (envelopeDot * sin(omegaW * (t - m.start)) + envelope * omegaW * cos(omegaW * (t - m.start)))
+        let wobble = Rotation3(rotationVector: m.wobbleAxis * w)
+        let rotation = m.before.multiplied(by: Rotation3(rotationVector: m.travel * s)).multiplied(by: wobble)
+        let rate = wobble.transposed.apply(m.travel * sDot) + m.wobbleAxis * wDot
+        let phase = m.handHz * (2 * .pi * (t - m.start)) + m.handPhase
+        let hand = SIMD3(sin(phase.x), sin(phase.y), sin(phase.z)) * (FlightSimulator.handAccelerationG * envelope)
+        return (rotation, rate, hand)
+    }
+
+    /// Smooth on/off envelope (sin² ramps of min(0.5 s, length/4) at both ends) and its time derivative.
+    static func envelope(_ local: Double, length: Double) -> (Double, Double) {
+        let ramp = min(0.5, length / 4)
+        let edge = min(local, length - local)
+        guard edge < ramp else { return (1, 0) }
+        let x = max(0, edge) / ramp * (Double.pi / 2)
+        let slope = 2 * sin(x) * cos(x) * (Double.pi / 2) / ramp
+        return (sin(x) * sin(x), local < length / 2 ? slope : -slope)
+    }
+
+    mutating func edr(at t: Double) -> Double {
+        while segmentIndex < segmentEnds.count - 1 && t >= segmentEnds[segmentIndex] { segmentIndex += 1 }
+        return segmentEDR.isEmpty ? 0 : segmentEDR[segmentIndex]
+    }
+
+    /// Produces all samples with t < `end`.
+    mutating func produce(until end: Double) -> SimulatedChunk {
+        var chunk = SimulatedChunk()
+        // Location and barometer at whole seconds.
+        while Double(nextFixSecond) < end {
+            let t = Double(nextFixSecond)
+            if nextFixSecond > 0 {
+                let mid = t - 0.5
+                let phi = bank(at: mid).phi
+                let turnRate = gravity * tan(phi) / speed * 180 / .pi   // °/s, positive = right
+                courseDegrees += turnRate
+                courseDegrees = courseDegrees.truncatingRemainder(dividingBy: 360)
+                if courseDegrees < 0 { courseDegrees += 360 }
+                step(distanceMeters: speed, courseDegrees: courseDegrees - turnRate / 2)
+            }
+            chunk.location.append(LocationSample(
+                t: t, latitudeDegrees: latitude, longitudeDegrees: longitude,
+                altitudeMeters: scenario.altitudeFeet * 0.3048, horizontalAccuracyMeters: 5, verticalAccuracyMeters: 8,
+                speedMetersPerSecond: speed, courseDegrees: courseDegrees))
+            if scenario.includeBarometer {
+                chunk.barometer.append(BarometerSample(t: t, pressureHectopascals: pressureHectopascals + 0.02 * noise.nextGaussian()))
+            }
+            nextFixSecond += 1
+        }
+        // Accelerometer and gyroscope at the sensor rate.
+        let count = Int((end * rate).rounded(.up)) - nextAccelerometerIndex
+        chunk.accelerometer.reserveCapacity(max(0, count))
+        if scenario.includeGyroscope { chunk.gyroscope.reserveCapacity(max(0, count)) }
+        while true {
+            let t = Double(nextAccelerometerIndex) / rate
+            guard t < end else { break }
+            nextAccelerometerIndex += 1
+            let gust = gusts.next() * edr(at: t) * responseGain
+            let (phi, rollRate) = bank(at: t)
+            let yawRate = gravity * tan(phi) / speed
+            let forceAircraft = SIMD3<Double>(0, 0, 1 / cos(phi) + gust)
+            let rateAircraft = SIMD3<Double>(rollRate, yawRate * sin(phi), yawRate * cos(phi))
+            let (rotation, relativeRate, hand) = device(at: t)
+            let inverse = rotation.transposed
+            let force = inverse.apply(forceAircraft) + hand
+            let a = scenario.noiseRMSg
+            chunk.accelerometer.append(AccelerometerSample(
+                t: t, x: -force.x + a * noise.nextGaussian(), y: -force.y + a * noise.nextGaussian(),
+                z: -force.z + a * noise.nextGaussian()))
+            if scenario.includeGyroscope {
+                let omega = inverse.apply(rateAircraft) + relativeRate
+                let g = scenario.gyroNoiseRMSRadiansPerSecond
+                chunk.gyroscope.append(GyroscopeSample(
+                    t: t, x: omega.x + g * noise.nextGaussian(), y: omega.y + g * noise.nextGaussian(),
+                    z: omega.z + g * noise.nextGaussian()))
+            }
+        }
+        return chunk
+    }
+
+    /// Great-circle step on a sphere of radius 6,371,008.8 m (IUGG mean Earth radius).
+    mutating func step(distanceMeters: Double, courseDegrees: Double) {
+        let delta = distanceMeters / 6_371_008.8
+        let theta = courseDegrees * .pi / 180
+        let lat1 = latitude * .pi / 180, lon1 = longitude * .pi / 180
+        let lat2 = asin(sin(lat1) * cos(delta) + cos(lat1) * sin(delta) * cos(theta))
+        let lon2 = lon1 + atan2(sin(theta) * sin(delta) * cos(lat1), cos(delta) - sin(lat1) * sin(lat2))
+        latitude = lat2 * 180 / .pi
+        var lon = lon2 * 180 / .pi
+        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        longitude = lon
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Follows tile crossings (H3 cell × 1000 ft layer) and emits exactly one report per crossing that holds a measurement.
+///
+/// A crossing starts at the first fix inside a tile and ends at the first fix in another tile (or at
+/// the end of the stream). Per-second EDR estimates are attributed to the tile current at the end of
+/// their second. A crossing is reported when it holds at least `minimumValidSeconds` estimates and no
+/// device disturbance (handling, not in position, mount settle); smooth crossings are reported with
+/// their small EDR (severity `none`).
+public struct TileTracker: Sendable {
+    /// Reporting aircraft class.
+    public let reporterClass: AircraftClass
+    /// Minimum valid per-second estimates in a reported crossing.
+    public let minimumValidSeconds: Int
+    /// Salt mixed into report ids.
+    public let salt: UInt64
+    private var current: TileID?
+    private var enterTime = 0.0
+    private var lastTime = 0.0
+    private var values: [Double] = []
+    private var peak = 0.0
+    private var disturbed = false
+
+    /// Creates a tracker.
+    public init(reporterClass: AircraftClass, minimumValidSeconds: Int, salt: UInt64) {
+        self.reporterClass = reporterClass
+        self.minimumValidSeconds = max(1, minimumValidSeconds)
+        self.salt = salt
+        values.reserveCapacity(600)
+    }
+
+    /// The tile of the open crossing, if any.
+    public var currentTile: TileID? { current }
+
+    /// A location fix placed the aircraft in `tile` at `t` (nil = unknown, keeps the crossing open).
+    public mutating func update(tile: TileID?, at t: Double, into events: inout [DetectionEvent]) {
+        lastTime = max(lastTime, t)
+        guard let tile, tile != current else { return }
+        close(at: t, into: &events)
+        current = tile
+        enterTime = t
+    }
+
+    /// One second of detection ended at `t`: `edr` is its estimate (nil = not valid), `disturbed` marks device trouble.
+    public mutating func addSecond(edr: Double?, disturbed secondDisturbed: Bool, at t: Double) {
+        lastTime = max(lastTime, t)
+        guard current != nil else { return }
+        if secondDisturbed { disturbed = true }
+        if let edr {
+            values.append(edr)
+            peak = max(peak, edr)
+        }
+    }
+
+    /// Closes the open crossing at `t` (end of stream).
+    public mutating func finish(at t: Double, into events: inout [DetectionEvent]) {
+        close(at: max(t, lastTime), into: &events)
+        current = nil
+    }
+
+    private mutating func close(at t: Double, into events: inout [DetectionEvent]) {
+        defer { values.removeAll(keepingCapacity: true); peak = 0; disturbed = false }
+        guard let tile = current, !disturbed, values.count >= minimumValidSeconds else { return }
+        let median = Statistics.median(&values)
+        let id = DeterministicUUID.make(tile.h3, UInt64(bitPattern: Int64(tile.layer)), enterTime.bitPattern, salt)
+        events.append(.tile(TileReport(
+            id: id, tile: tile, enterTime: enterTime, exitTime: t, edrPeak: peak, edrMedian: median,
+            reporterClass: reporterClass)))
+    }
+}
+
+/// Small statistics helpers of the pipeline.
+public enum Statistics {
+    /// Median of `values` (sorted in place); 0 for an empty array.
+    public static func median(_ values: inout [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        values.sort()
+        let mid = values.count / 2
+        return values.count % 2 == 1 ? values[mid] : 0.5 * (values[mid - 1] + values[mid])
+    }
+}
+
+/// Name-based, deterministic UUIDs (RFC 9562 version 8, "custom"): the same inputs give the same id.
+public enum DeterministicUUID {
+    @inline(__always) private static func mix(_ x: UInt64) -> UInt64 {
+        var z = x
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A UUID derived from four 64-bit words (two independent SplitMix64-style hash chains).
+    public static func make(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> UUID {
+        var h1: UInt64 = 0x6A09_E667_F3BC_C908
+        var h2: UInt64 = 0xBB67_AE85_84CA_A73B
+        for word in [a, b, c, d] {
+            h1 = mix(h1 ^ word &+ 0x9E37_79B9_7F4A_7C15)
+            h2 = mix(h2 &+ mix(word ^ 0xD1B5_4A32_D192_ED03))
+        }
+        h1 = (h1 & ~(0xF000 as UInt64)) | 0x8000            // version 8 in bits 48–51 of the first half
+        h2 = (h2 & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC variant
+        let x = h1.bigEndian, y = h2.bigEndian
+        return withUnsafeBytes(of: (x, y)) { raw in
+            let bytes = Array(raw)
+            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        }
+    }
+}
