@@ -98,6 +98,9 @@ enum StoreBenchmarks {
         try store.close()
         let (reopened, openMs) = try timed { try EddyStore.open(path: folder.appendingPathComponent("bench.sqlite").path) }
         print("store_open_ms: \(format(openMs))")
+        var usage = rusage()
+        getrusage(0, &usage)  // RUSAGE_SELF
+        print("store_bench_max_rss_mb: \(format(Double(usage.ru_maxrss) / 1024))")
         print("# load average at end: \(format(loadAverage()))")
         try reopened.close()
     }
