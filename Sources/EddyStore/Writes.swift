@@ -11,20 +11,20 @@ private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self
 private func insertObservationRow(_ statement: Statement, _ observation: ServerObservation, db: Database) throws {
     let handle = statement.sqliteStatement
     let report = observation.report
-    var code: CInt = withUnsafeBytes(of: report.id.uuid) { raw in
-        sqlite3_bind_blob(handle, 1, raw.baseAddress, 16, sqliteTransient)
-    }
-    code |= sqlite3_bind_int64(handle, 2, report.tile.h3.storeInt)
-    code |= sqlite3_bind_int64(handle, 3, Int64(report.tile.layer))
-    code |= sqlite3_bind_double(handle, 4, report.enterTime)
-    code |= sqlite3_bind_double(handle, 5, report.exitTime)
-    code |= sqlite3_bind_double(handle, 6, report.edrPeak)
-    code |= sqlite3_bind_double(handle, 7, report.edrMedian)
-    code |= sqlite3_bind_text(handle, 8, report.reporterClass.rawValue, -1, sqliteTransient)
-    code |= sqlite3_bind_text(handle, 9, observation.reporterID, -1, sqliteTransient)
-    code |= sqlite3_bind_text(handle, 10, observation.source, -1, sqliteTransient)
-    guard code == SQLITE_OK else {
-        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+    let codes: [CInt] = [
+        withUnsafeBytes(of: report.id.uuid) { raw in sqlite3_bind_blob(handle, 1, raw.baseAddress, 16, sqliteTransient) },
+        sqlite3_bind_int64(handle, 2, report.tile.h3.storeInt),
+        sqlite3_bind_int64(handle, 3, Int64(report.tile.layer)),
+        sqlite3_bind_double(handle, 4, report.enterTime),
+        sqlite3_bind_double(handle, 5, report.exitTime),
+        sqlite3_bind_double(handle, 6, report.edrPeak),
+        sqlite3_bind_double(handle, 7, report.edrMedian),
+        sqlite3_bind_text(handle, 8, report.reporterClass.rawValue, -1, sqliteTransient),
+        sqlite3_bind_text(handle, 9, observation.reporterID, -1, sqliteTransient),
+        sqlite3_bind_text(handle, 10, observation.source, -1, sqliteTransient),
+    ]
+    if let failure = codes.first(where: { $0 != SQLITE_OK }) {
+        throw DatabaseError(resultCode: ResultCode(rawValue: failure), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
     }
     let step = sqlite3_step(handle)
     sqlite3_reset(handle)

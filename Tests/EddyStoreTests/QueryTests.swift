@@ -438,3 +438,49 @@ struct QuerySemanticsTests {
         #expect(try store.liveFlights(now: now, maximumAgeSeconds: 5000).map(\.flightID) == ["B", "A", "C"])
     }
 }
+
+@Suite("Concurrent readers and the writer")
+struct ConcurrencyTests {
+    @Test func queriesRunWhileBatchesAreIngested() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EddyStore.open(path: folder.path("c.sqlite"))
+        let now = 1_800_000_000.0
+        let batches = 20
+        let perBatch = 500
+        let query = TurbulenceQuery(area: .everywhere, aggregation: .everyReport, now: now)
+        // One writer thread, three reader threads; readers must always see whole batches (counts are multiples
+        // of the batch size) and never fail.
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            do {
+                if worker == 0 {
+                    for batch in 0..<batches {
+                        try store.upsertObservations((0..<perBatch).map { index in
+                            let n = batch * perBatch + index
+                            return observation(n, at: (35 + Double(n % 20), -100 + Double(n % 30)), time: now - Double(n % 3000), edrPeak: 0.2)
+                        })
+                    }
+                } else {
+                    for _ in 0..<30 {
+                        let count = try store.turbulence(query).count
+                        if count % perBatch != 0 { failures.add() }
+                    }
+                }
+            } catch {
+                failures.add()
+            }
+        }
+        #expect(failures.value == 0)
+        #expect(try store.turbulence(query).count == batches * perBatch)
+        #expect(try store.observationCount() == batches * perBatch)
+    }
+}
+
+/// A thread-safe counter for the concurrency test.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
