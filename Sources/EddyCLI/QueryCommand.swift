@@ -10,12 +10,14 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Query an Eddy store file: turbulence by polygon, route or tiles; nowcast; live flights.",
         discussion: """
-            Coordinates are `lat,lon` pairs in degrees separated by spaces or semicolons, e.g.
-              eddy query --db cache.sqlite --route "40.64,-73.78 51.47,-0.45" --width-nm 20 --alt-min-feet 34000 --alt-max-feet 40000
-            Without --polygon, --route or --tiles the whole store is searched. Times are Unix epoch seconds;
-            --now defaults to the current time. Text output lists one tile per line (or one report with
-            --every-report); --geojson prints an RFC 7946 FeatureCollection of tile hexagons.
-            A file that is not an Eddy store is moved aside by the store (never deleted) and reported on stderr.
+            Coordinates are `lat,lon` pairs in degrees separated by spaces or semicolons. Without --polygon, \
+            --route or --tiles the whole store is searched. Times are Unix epoch seconds; --now defaults to the \
+            current time. Text output lists one tile per line (one report per line with --every-report); \
+            --geojson prints an RFC 7946 FeatureCollection of tile hexagons. A file that is not an Eddy store is \
+            moved aside by the store (never deleted) and reported on stderr.
+
+            Example: eddy query --db cache.sqlite --route "40.64,-73.78 51.47,-0.45" --width-nm 20 \
+            --alt-min-feet 34000 --alt-max-feet 40000 --min-severity light
             """
     )
 
