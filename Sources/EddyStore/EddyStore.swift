@@ -64,8 +64,9 @@ public enum StoreOpenOutcome: Sendable, Equatable {
 /// The offline-first tiled cache: own-report outbox, server observations, nowcasts, polygons, live flights,
 /// sync state, session and configuration, in one SQLite file in WAL mode (one writer, concurrent readers).
 ///
-/// All calls are synchronous and thread-safe; call them off the main thread. Every write is durable when the
-/// call returns (`synchronous = FULL`).
+/// All calls are synchronous and thread-safe; call them off the main thread. Own reports, sync state, session and
+/// configuration are durable when the call returns (`synchronous = FULL`); server data is crash-safe and re-fetchable.
+/// Open one instance per file: server observations are indexed in this instance's memory (docs/store.md).
 public final class EddyStore: Sendable {
     /// Path of the database file.
     public let path: String
