@@ -30,8 +30,11 @@ public final class ManualSyncClock: SyncClock {
     public func now() -> Double { current.withLock { $0 } }
     /// Moves time forward.
     public func advance(by seconds: Double) { current.withLock { $0 += seconds } }
-    /// Advances the clock instead of sleeping.
-    public func sleep(seconds: Double) async { advance(by: max(0, seconds)) }
+    /// Advances the clock instead of sleeping (and yields, so a loop on this clock lets other tasks run).
+    public func sleep(seconds: Double) async {
+        advance(by: max(0, seconds))
+        await Task.yield()
+    }
 }
 
 /// What the sync scheduler needs from the local store: the outbox of own reports, a place for fetched

@@ -186,7 +186,7 @@ extension Loopback {
         let route = simulatedRoute.map { LatLng(latitude: $0.lat, longitude: $0.lng) }
         let everything = try storeB.turbulence(TurbulenceQuery(
             area: .route(route, widthNM: 20), altitudeRangeFeet: 30000...40000, historyWindow: .twoHours,
-            aggregation: .everyReport, selection: .server, now: now))
+            aggregation: .everyReport, selection: .server, now: now, includeReporterDetails: true))
         #expect(Set(everything.map(\.report.id)) == Set(flight.map(\.id)))
         #expect(everything.allSatisfy { $0.origin == .server && $0.reporterID?.hasPrefix("r_") == true })
         let moderate = try storeB.turbulence(TurbulenceQuery(
