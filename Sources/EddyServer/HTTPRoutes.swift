@@ -137,14 +137,17 @@ struct HTTPRoutes: Sendable {
     /// A JSON response, gzip-compressed when the client accepts it and the body is large enough.
     func jsonResponse<T: Encodable>(status: HTTPResponse.Status, _ value: T, request: Request) -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
-        let data: Data
-        do {
-            data = try JSONEncoder().encode(value)
-        } catch {
-            return Response(status: .internalServerError, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"internal\",\"message\":\"encoding failed\"}")))
+        var buffer: ByteBuffer
+        if let fetch = value as? DeltaFetchResponse, fetch.dataType == .turbulence {
+            buffer = FastJSON.turbulenceResponse(fetch)
+        } else {
+            do {
+                buffer = ByteBuffer(bytes: try JSONEncoder().encode(value))
+            } catch {
+                return Response(status: .internalServerError, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"internal\",\"message\":\"encoding failed\"}")))
+            }
         }
-        var buffer = ByteBuffer(bytes: data)
-        if data.count > Self.gzipThresholdBytes, let accept = request.headers[.acceptEncoding], accept.contains("gzip"),
+        if buffer.readableBytes > Self.gzipThresholdBytes, let accept = request.headers[.acceptEncoding], accept.contains("gzip"),
            let compressed = try? buffer.compress(with: Self.gzip) {
             buffer = compressed
             headers[.contentEncoding] = "gzip"

@@ -2,6 +2,7 @@ import EddyCore
 import EddyProtocol
 import Foundation
 import Logging
+import NIOCore
 import Testing
 
 @testable import EddyServer
@@ -122,6 +123,26 @@ final class TestClock: ServerClock, @unchecked Sendable {
 }
 
 @Suite struct WireTests {
+    @Test func fastTurbulenceJSONDecodesLikeJSONEncoderOutput() throws {
+        let reports = [
+            TileReport(id: UUID(), tile: TileID(h3: 0x85_2a_10_0b_ff_ff_ff_ff, layer: -1), enterTime: 1_795_311_750.425_29,
+                       exitTime: 1_795_311_780, edrPeak: 0.443_332_776_518_195, edrMedian: 1e-05, reporterClass: .medium),
+            TileReport(id: UUID(), tile: TileID(h3: 599_718_737_871_896_575, layer: 38), enterTime: 0, exitTime: 0.5,
+                       edrPeak: 2, edrMedian: 0, reporterClass: .large),
+        ]
+        let response = DeltaFetchResponse(dataType: .turbulence, serverTick: 42, full: false, observations: [
+            Observation(report: reports[0], reporterId: "r_0123abcd", tick: 40),
+            Observation(report: reports[1], reporterId: "odd \"id\"\n\u{1}é", tick: 41),
+        ])
+        let fast = FastJSON.turbulenceResponse(response)
+        let decoded = try JSONDecoder().decode(DeltaFetchResponse.self, from: Data(buffer: fast))
+        #expect(decoded == response)
+        let reference = try JSONDecoder().decode(DeltaFetchResponse.self, from: JSONEncoder().encode(response))
+        #expect(decoded == reference)
+        let empty = DeltaFetchResponse(dataType: .turbulence, serverTick: 0, full: true)
+        #expect(try JSONDecoder().decode(DeltaFetchResponse.self, from: Data(buffer: FastJSON.turbulenceResponse(empty))) == empty)
+    }
+
     @Test func versionsCompareNumerically() {
         #expect(WireVersion("1.10.0")! > WireVersion("1.9.9")!)
         #expect(WireVersion("2")! == WireVersion("2.0.0")!)
