@@ -20,6 +20,11 @@ final class RateLimiter: Sendable {
     func take(_ key: String, now: Double) -> Double? {
         guard ratePerSecond > 0 else { return nil }
         return buckets.withLock { buckets in
+            if buckets.count > 10_000 {
+                // Forget sessions idle long enough to have refilled completely (they restart full anyway).
+                let refillSeconds = burst / ratePerSecond
+                buckets = buckets.filter { now - $0.value.updated < refillSeconds }
+            }
             var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
             bucket.tokens = min(burst, bucket.tokens + max(0, now - bucket.updated) * ratePerSecond)
             bucket.updated = now

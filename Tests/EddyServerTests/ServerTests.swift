@@ -120,6 +120,16 @@ final class TestClock: ServerClock, @unchecked Sendable {
         #expect(limiter.take("other", now: 100) == nil)   // per session
         #expect(limiter.take("s", now: 101.01) == nil)
     }
+
+    @Test func idleSessionsAreForgottenWithoutLosingTheirLimit() {
+        let limiter = RateLimiter(perMinute: 60, burst: 2)
+        #expect(limiter.take("busy", now: 0) == nil)
+        #expect(limiter.take("busy", now: 0) == nil)
+        for i in 0...10_000 { _ = limiter.take("idle-\(i)", now: 0) }
+        // Still limited right after the pruning pass (it only drops buckets that have refilled).
+        #expect(limiter.take("busy", now: 0.5) != nil)
+        #expect(limiter.take("fresh", now: 10) == nil)
+    }
 }
 
 @Suite struct WireTests {

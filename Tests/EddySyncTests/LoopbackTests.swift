@@ -349,6 +349,21 @@ extension Loopback {
         #expect(a.scheduler.step() == .infinity)
     }
 
+    @Test func httpsToAPlainServerIsATLSFailureNotAnAnswer() throws {
+        let server = try LoopbackServer()
+        let transport = try CurlTransport(configuration: TransportConfiguration(
+            baseURL: "https://127.0.0.1:\(server.port)", connectTimeoutSeconds: 2, totalTimeoutSeconds: 3))
+        #expect(throws: TransportError.self) { try transport.send(SyncHTTPRequest(method: "GET", path: "/v1/tick")) }
+        do {
+            _ = try transport.send(SyncHTTPRequest(method: "GET", path: "/v1/tick"))
+        } catch {
+            guard case .tls = error else { Issue.record("expected a TLS failure, got \(error)"); return }
+        }
+        #expect(throws: TransportError.invalidConfiguration("base URL must start with http:// or https:// (got ftp://x)")) {
+            try CurlTransport(configuration: TransportConfiguration(baseURL: "ftp://x"))
+        }
+    }
+
     @Test func tooOldClientGets426AndStops() throws {
         let server = try LoopbackServer(arguments: ["--min-client-version", "1.1.0"])
         let a = try Aircraft(server: server, userId: "pilot-a", clientVersion: "1.0.9")
