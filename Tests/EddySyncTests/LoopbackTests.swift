@@ -364,6 +364,24 @@ extension Loopback {
         }
     }
 
+    @Test func oversizedBodyIs413AndLogsHoldNoSecrets() throws {
+        let server = try LoopbackServer(arguments: ["--max-request-bytes", "4000", "--log-level", "debug"])
+        let a = try Aircraft(server: server, userId: "pilot-a")
+        let reports = try TurbulentFlight.bulk(count: 60, startTime: Date().timeIntervalSince1970 - 1800)
+        #expect {
+            try a.client.upload(reports)
+        } throws: { error in
+            guard let error = error as? SyncError, case .badRequest(let message) = error else { return false }
+            return message.hasPrefix("413")
+        }
+        #expect(try a.client.upload(Array(reports.prefix(5))).newCount == 5)
+        server.stop()
+        let log = try String(contentsOf: server.directory.appendingPathComponent("stderr.log"), encoding: .utf8)
+        #expect(log.contains("session started") && log.contains("/v1/reports"))   // the log is there…
+        #expect(!log.contains(server.apiKey))                                      // …without the key
+        #expect(!log.contains("Bearer"))                                          // …or any token
+    }
+
     @Test func tooOldClientGets426AndStops() throws {
         let server = try LoopbackServer(arguments: ["--min-client-version", "1.1.0"])
         let a = try Aircraft(server: server, userId: "pilot-a", clientVersion: "1.0.9")
