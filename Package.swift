@@ -32,7 +32,10 @@ let package = Package(
         .target(name: "EddyReplay", dependencies: ["EddyCore", "EddySensorLog"], swiftSettings: strictSettings),
         .target(
             name: "EddyStore",
-            dependencies: ["EddyCore", "EddyH3", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "EddyCore", "EddyH3", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

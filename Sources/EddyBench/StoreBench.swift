@@ -1,5 +1,243 @@
-/// Store benchmarks (scaffold; replaced by its issue's implementation).
+import EddyCore
+import EddyH3
+import EddyStore
+import Foundation
+
+/// Store benchmarks (issue 4): ingest rate, corridor and viewport query medians over 1,000,000 cached reports.
+///
+/// Data: 1,000,000 server reports (seeded) spread uniformly over North America (20–65°N, 130–60°W) and the North
+/// Atlantic (35–65°N, 60–10°W), 60 % at cruise layers 30–41 and 40 % at any layer 0–45, exit times uniform over
+/// the last 6 h, EDR mostly smooth with a long tail. Queries use the default parameters (2 h history window,
+/// worst per tile, medium viewer); the viewport query also runs with the 6 h window (every cached report) for
+/// information.
 enum StoreBenchmarks {
+    /// Target ingest rate, reports per second.
+    static let ingestTargetPerSecond = 200_000.0
+    /// Target corridor query median, ms.
+    static let corridorTargetMs = 5.0
+    /// Target viewport query median, ms.
+    static let viewportTargetMs = 10.0
+
     /// Runs the group and prints its figures.
-    static func run() throws { print("# (no Store benchmarks yet)") }
+    static func run() throws {
+        let reportCount = Int(ProcessInfo.processInfo.environment["EDDY_BENCH_STORE_REPORTS"] ?? "") ?? 1_000_000
+        let batchSize = 10_000
+        let now = 1_800_000_000.0
+        var random = SplitMix64(seed: 0x5EED_4EDD)
+        let generationStart = Date()
+        let observations = try makeObservations(count: reportCount, now: now, random: &random)
+        print("# generated \(reportCount) reports in \(format(Date().timeIntervalSince(generationStart))) s")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-store-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try EddyStore.open(path: folder.appendingPathComponent("bench.sqlite").path)
+
+        // Ingest: every batch is one durable transaction.
+        print("# load average at start: \(format(loadAverage())) on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        let ingestCPUStart = threadCPUNanoseconds()
+        let ingestStart = DispatchTime.now().uptimeNanoseconds
+        var offset = 0
+        while offset < observations.count {
+            let end = min(offset + batchSize, observations.count)
+            try store.upsertObservations(Array(observations[offset..<end]))
+            offset = end
+        }
+        let ingestSeconds = Double(DispatchTime.now().uptimeNanoseconds - ingestStart) / 1e9
+        let ingestRate = Double(observations.count) / ingestSeconds
+        print("# ratio lines: measured against the issue's target, ≥ 1 means the target is met")
+        print("store_ingest_reports_per_s: \(Int(ingestRate))")
+        print("store_ingest_reports_per_s_target_ratio: \(format(ingestRate / ingestTargetPerSecond))")
+        let ingestCPUSeconds = Double(threadCPUNanoseconds() - ingestCPUStart) / 1e9
+        print("store_ingest_reports_per_cpu_s: \(Int(Double(observations.count) / ingestCPUSeconds))")
+        let fileMB = Double((try? FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int) ?? 0) / 1_048_576
+        let walMB = Double((try? FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int) ?? 0) / 1_048_576
+        print("store_file_mb: \(format(fileMB + walMB))")
+
+        // Corridor: a 1,000 NM route (4 legs), 20 NM each side, ±2 layers around a cruise layer.
+        let queryRuns = 101
+        var corridorMs: [Double] = []
+        var corridorRows: [Int] = []
+        var corridorCPUMs: [Double] = []
+        for run in 0..<(queryRuns + 5) {
+            let route = randomRoute(lengthNM: 1000, legs: 4, random: &random)
+            let layer = Int.random(in: 32...38, using: &random)
+            let query = TurbulenceQuery(
+                area: .route(route, widthNM: 20), altitudeRangeFeet: (layer - 2) * 1000...(layer + 2) * 1000, now: now)
+            let (items, ms) = try timed { try store.turbulence(query) }
+            if run >= 5 { corridorMs.append(ms); corridorCPUMs.append(lastCPUMs); corridorRows.append(items.count) }
+        }
+        let corridorMedian = median(corridorMs)
+        print("store_corridor_query_ms_median: \(format(corridorMedian))")
+        print("store_corridor_query_ms_median_target_ratio: \(format(corridorTargetMs / corridorMedian))")
+        print("store_corridor_query_ms_p90: \(format(percentile(corridorMs, 0.9)))")
+        print("store_corridor_query_cpu_ms_median: \(format(median(corridorCPUMs)))")
+        print("store_corridor_query_tiles_median: \(Int(median(corridorRows.map(Double.init))))")
+
+        // Viewport: 500 × 500 NM, every altitude; default 2 h window, then the 6 h window.
+        for (window, suffix) in [(HistoryWindow.twoHours, ""), (.sixHours, "_6h_window")] {
+            var viewportMs: [Double] = []
+            var viewportRows: [Int] = []
+            var viewportCPUMs: [Double] = []
+            for run in 0..<(queryRuns + 5) {
+                let viewport = randomViewport(sideNM: 500, random: &random)
+                let query = TurbulenceQuery(area: .polygon(viewport), historyWindow: window, now: now)
+                let (items, ms) = try timed { try store.turbulence(query) }
+                if run >= 5 { viewportMs.append(ms); viewportCPUMs.append(lastCPUMs); viewportRows.append(items.count) }
+            }
+            let viewportMedian = median(viewportMs)
+            print("store_viewport_query\(suffix)_ms_median: \(format(viewportMedian))")
+            if suffix.isEmpty {
+                print("store_viewport_query_ms_median_target_ratio: \(format(viewportTargetMs / viewportMedian))")
+            }
+            print("store_viewport_query\(suffix)_ms_p90: \(format(percentile(viewportMs, 0.9)))")
+            print("store_viewport_query\(suffix)_cpu_ms_median: \(format(median(viewportCPUMs)))")
+            print("store_viewport_query\(suffix)_tiles_median: \(Int(median(viewportRows.map(Double.init))))")
+        }
+        // Expiry one hour later: about a sixth of the reports pass the 6 h limit.
+        let (purged, purgeMs) = try timed { try store.purgeExpired(now: now + 3600) }
+        print("store_purge_ms: \(format(purgeMs))")
+        print("store_purge_removed: \(purged.observations)")
+        // Opening a store of the remaining reports rebuilds the in-memory index from the log.
+        try store.close()
+        let (reopened, openMs) = try timed { try EddyStore.open(path: folder.appendingPathComponent("bench.sqlite").path) }
+        print("store_open_ms: \(format(openMs))")
+        var usage = rusage()
+        getrusage(0, &usage)  // RUSAGE_SELF
+        print("store_bench_max_rss_mb: \(format(Double(usage.ru_maxrss) / 1024))")
+        print("# load average at end: \(format(loadAverage()))")
+        try reopened.close()
+    }
+
+    // MARK: - Data
+
+    /// Seeded generator (SplitMix64) so every run benchmarks the same data.
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// A point uniform in area over North America or the North Atlantic (weighted by box area).
+    static func randomPoint(random: inout SplitMix64) -> LatLng {
+        // (south, north, west, east) boxes.
+        let northAmerica = (20.0, 65.0, -130.0, -60.0)
+        let northAtlantic = (35.0, 65.0, -60.0, -10.0)
+        func area(_ box: (Double, Double, Double, Double)) -> Double {
+            (sin(box.1 * .pi / 180) - sin(box.0 * .pi / 180)) * (box.3 - box.2)
+        }
+        let box = Double.random(in: 0..<1, using: &random) < area(northAmerica) / (area(northAmerica) + area(northAtlantic))
+            ? northAmerica : northAtlantic
+        let sine = Double.random(in: sin(box.0 * .pi / 180)...sin(box.1 * .pi / 180), using: &random)
+        return LatLng(latitude: asin(sine) * 180 / .pi, longitude: Double.random(in: box.2...box.3, using: &random))
+    }
+
+    static func makeObservations(count: Int, now: Double, random: inout SplitMix64) throws -> [ServerObservation] {
+        let classes = AircraftClass.allCases
+        var result: [ServerObservation] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            let point = randomPoint(random: &random)
+            let cell = try H3.latLngToCell(latitude: point.latitude, longitude: point.longitude, resolution: TileID.h3Resolution)
+            let layer = Double.random(in: 0..<1, using: &random) < 0.6
+                ? Int.random(in: 30...41, using: &random) : Int.random(in: 0...45, using: &random)
+            let exit = now - Double.random(in: 0..<(6 * 3600), using: &random)
+            // 70 % smooth (< 0.1), the rest exponential above 0.1 (mean 0.08).
+            let edrPeak = Double.random(in: 0..<1, using: &random) < 0.7
+                ? Double.random(in: 0..<0.1, using: &random)
+                : 0.1 - 0.08 * log(1 - Double.random(in: 0..<1, using: &random))
+            var bytes = (random.next(), random.next())
+            let id = withUnsafeBytes(of: &bytes) { raw in
+                UUID(uuid: raw.load(as: uuid_t.self))
+            }
+            result.append(ServerObservation(
+                report: TileReport(
+                    id: id, tile: TileID(h3: cell.rawValue, layer: layer), enterTime: exit - 45, exitTime: exit,
+                    edrPeak: edrPeak, edrMedian: edrPeak * 0.4, reporterClass: classes[index % classes.count]),
+                reporterID: "r\(random.next() % 5000)", source: "eddy"))
+        }
+        return result
+    }
+
+    /// The point `distanceNM` from `start` along the initial `bearingDegrees` (great circle).
+    static func destination(_ start: LatLng, bearingDegrees: Double, distanceNM: Double) -> LatLng {
+        let angular = distanceNM * 1.852 / 6371.007180918475
+        let latitude = start.latitude * .pi / 180
+        let longitude = start.longitude * .pi / 180
+        let bearing = bearingDegrees * .pi / 180
+        let newLatitude = asin(sin(latitude) * cos(angular) + cos(latitude) * sin(angular) * cos(bearing))
+        let newLongitude = longitude + atan2(
+            sin(bearing) * sin(angular) * cos(latitude), cos(angular) - sin(latitude) * sin(newLatitude))
+        return LatLng(latitude: newLatitude * 180 / .pi, longitude: newLongitude * 180 / .pi)
+    }
+
+    /// A route of `lengthNM` in `legs` legs with small heading changes, starting inside the data.
+    static func randomRoute(lengthNM: Double, legs: Int, random: inout SplitMix64) -> [LatLng] {
+        var point = LatLng(latitude: Double.random(in: 30...50, using: &random), longitude: Double.random(in: -120 ... -70, using: &random))
+        var bearing = Double.random(in: 45...135, using: &random)
+        var route = [point]
+        for _ in 0..<legs {
+            point = destination(point, bearingDegrees: bearing, distanceNM: lengthNM / Double(legs))
+            route.append(point)
+            bearing += Double.random(in: -15...15, using: &random)
+        }
+        return route
+    }
+
+    /// A `sideNM` × `sideNM` viewport (lat/lon rectangle) centred inside the data, counter-clockwise.
+    static func randomViewport(sideNM: Double, random: inout SplitMix64) -> [LatLng] {
+        let centre = LatLng(latitude: Double.random(in: 28...58, using: &random), longitude: Double.random(in: -120 ... -20, using: &random))
+        let halfLatitude = sideNM / 2 / 60
+        let halfLongitude = halfLatitude / cos(centre.latitude * .pi / 180)
+        return [
+            LatLng(latitude: centre.latitude - halfLatitude, longitude: centre.longitude - halfLongitude),
+            LatLng(latitude: centre.latitude - halfLatitude, longitude: centre.longitude + halfLongitude),
+            LatLng(latitude: centre.latitude + halfLatitude, longitude: centre.longitude + halfLongitude),
+            LatLng(latitude: centre.latitude + halfLatitude, longitude: centre.longitude - halfLongitude),
+        ]
+    }
+
+    // MARK: - Timing
+
+    /// Runs `body`; returns its value and the wall-clock milliseconds (CPU milliseconds of this thread go to
+    /// `lastCPUMs`: the machine is shared, so wall time includes waiting for a core).
+    static func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+        let cpuStart = threadCPUNanoseconds()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let value = try body()
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        lastCPUMs = Double(threadCPUNanoseconds() - cpuStart) / 1e6
+        return (value, wall)
+    }
+
+    nonisolated(unsafe) static var lastCPUMs = 0.0
+
+    /// CPU time used by the calling thread, ns (GRDB runs sync database work on the calling thread).
+    static func threadCPUNanoseconds() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+
+    /// The 1-minute load average (how busy the shared machine was).
+    static func loadAverage() -> Double {
+        var loads = [Double](repeating: 0, count: 3)
+        return getloadavg(&loads, 3) > 0 ? loads[0] : .nan
+    }
+
+    static func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
+
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 }

@@ -64,8 +64,9 @@ public enum StoreOpenOutcome: Sendable, Equatable {
 /// The offline-first tiled cache: own-report outbox, server observations, nowcasts, polygons, live flights,
 /// sync state, session and configuration, in one SQLite file in WAL mode (one writer, concurrent readers).
 ///
-/// All calls are synchronous and thread-safe; call them off the main thread. Every write is durable when the
-/// call returns (`synchronous = FULL`).
+/// All calls are synchronous and thread-safe; call them off the main thread. Own reports, sync state, session and
+/// configuration are durable when the call returns (`synchronous = FULL`); server data is crash-safe and re-fetchable.
+/// Open one instance per file: server observations are indexed in this instance's memory (docs/store.md).
 public final class EddyStore: Sendable {
     /// Path of the database file.
     public let path: String
@@ -74,12 +75,15 @@ public final class EddyStore: Sendable {
     /// What opening found (tell the user when it is `.recovered`).
     public let openOutcome: StoreOpenOutcome
     let pool: DatabasePool
+    /// Spatial index of the observation log (kept in step by the writer).
+    let observationIndex: ObservationIndex
 
-    private init(path: String, options: StoreOptions, outcome: StoreOpenOutcome, pool: DatabasePool) {
+    private init(path: String, options: StoreOptions, outcome: StoreOpenOutcome, pool: DatabasePool, index: ObservationIndex) {
         self.path = path
         self.options = options
         self.openOutcome = outcome
         self.pool = pool
+        self.observationIndex = index
     }
 
     /// Opens (or creates) the store at `path`, migrating it to the current schema.
@@ -103,6 +107,18 @@ public final class EddyStore: Sendable {
             let movedTo = try moveAside(path: path)
             outcome = .recovered(problem: problem, movedAsideTo: movedTo)
         }
+        do {
+            return try openPool(path: path, options: options, outcome: outcome)
+        } catch let StoreError.corrupt(_, detail) {
+            // Damage found while migrating or indexing: treat it like a damaged file found by the inspection.
+            if case .recovered = outcome { throw StoreError.corrupt(path: path, detail: detail) }
+            let movedTo = try moveAside(path: path)
+            return try openPool(path: path, options: options, outcome: .recovered(problem: .corrupt(detail: detail), movedAsideTo: movedTo))
+        }
+    }
+
+    /// Opens the pool, refuses newer schemas, migrates, and builds the observation index.
+    private static func openPool(path: String, options: StoreOptions, outcome: StoreOpenOutcome) throws -> EddyStore {
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration(options))
@@ -110,6 +126,7 @@ public final class EddyStore: Sendable {
             throw StoreError.wrap(error, path: path)
         }
         let migrator = StoreSchema.migrator
+        let index = ObservationIndex()
         do {
             let unknown = try pool.read { db -> [String] in
                 let known = Set(migrator.migrations)
@@ -117,12 +134,13 @@ public final class EddyStore: Sendable {
             }
             if !unknown.isEmpty { throw StoreError.schemaTooNew(path: path, unknownMigrations: unknown) }
             try migrator.migrate(pool)
-        } catch let error as StoreError {
-            throw error
+            try pool.read { db in try index.rebuild(db) }
         } catch {
+            try? pool.close()
+            if let error = error as? StoreError { throw error }
             throw StoreError.wrap(error, path: path)
         }
-        return EddyStore(path: path, options: options, outcome: outcome, pool: pool)
+        return EddyStore(path: path, options: options, outcome: outcome, pool: pool, index: index)
     }
 
     static func configuration(_ options: StoreOptions) -> Configuration {
@@ -134,6 +152,11 @@ public final class EddyStore: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // Checkpoint every ~32 MB of WAL rather than 4 MB: pages rewritten by consecutive batches are copied once.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 8192")
+            // Readers fetch result rows scattered through the observation log: memory-mapped reads avoid a
+            // read() system call per page.
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
         return config
     }
@@ -163,6 +186,44 @@ public final class EddyStore: Sendable {
     /// Writes in one immediate transaction on the single writer connection, mapping SQLite errors to `StoreError`.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try pool.write(body) } catch let error as StoreError { throw error } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Like `write`, but commits with `synchronous = NORMAL` (no fsync at commit; still atomic and crash-safe for
+    /// the app; a power cut may lose this transaction), for re-fetchable server data. `afterCommit` runs with the
+    /// transaction's result once it committed, still on the writer (so index updates stay in commit order).
+    func writeRelaxed<T>(afterCommit: (T) -> Void = { _ in }, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                afterCommit(result!)
+                return result!
+            }
+        } catch let error as StoreError { throw error } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Like `write` (FULL durability), with `afterCommit` run on the writer once the transaction committed.
+    func write<T>(afterCommit: (T) -> Void, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                afterCommit(result!)
+                return result!
+            }
+        } catch let error as StoreError { throw error } catch {
             throw StoreError.wrap(error, path: path)
         }
     }
@@ -208,7 +269,9 @@ extension EddyStore {
                 let tables = try String.fetchAll(
                     db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
                 if applicationID != StoreSchema.applicationID {
-                    if applicationID == 0 && tables.isEmpty { return .absent }
+                    // Empty, or an Eddy store whose creation was interrupted before the first migration committed
+                    // (GRDB creates its migrations table first): carry on creating it.
+                    if applicationID == 0 && Set(tables).isSubset(of: ["grdb_migrations"]) { return .absent }
                     return .unusable(.foreignDatabase(applicationID: applicationID, tables: tables))
                 }
                 if quickCheck {

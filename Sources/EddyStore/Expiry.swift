@@ -17,7 +17,16 @@ extension EddyStore {
         let cap = options.maximumObservationCount
         let liveFlightCutoff = now - options.liveFlightMaximumAgeSeconds
         if let cap, cap < 0 { throw StoreError.invalidArgument("maximumObservationCount must be ≥ 0, got \(cap)") }
-        return try write { db in
+        let index = observationIndex
+        return try write(afterCommit: { (result: (summary: PurgeSummary, evicted: Set<Int64>)) in
+            index.remove { $0.exitTime < cutoff || result.evicted.contains($0.rowid) }
+        }) { db in
+            // Rows to evict for the cap, chosen from the index (oldest first) on the writer.
+            var capRowids: [Int64] = []
+            if let cap {
+                let projected = index.count - index.countOlder(than: cutoff)
+                if projected > cap { capRowids = index.oldest(projected - cap, notOlderThan: cutoff).map(\.rowid) }
+            }
             var summary = PurgeSummary()
             try db.execute(sql: "DELETE FROM observation WHERE exit_time < ?", arguments: [cutoff])
             summary.observations = db.changesCount
@@ -27,18 +36,13 @@ extension EddyStore {
             summary.nowcastCells = db.changesCount
             try db.execute(sql: "DELETE FROM live_flight WHERE time < ?", arguments: [liveFlightCutoff])
             summary.liveFlights = db.changesCount
-            if let cap {
-                let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM observation") ?? 0
-                if count > cap {
-                    // Oldest first by report time, ties broken by id so the eviction is deterministic.
-                    try db.execute(sql: """
-                        DELETE FROM observation WHERE id IN (
-                            SELECT id FROM observation ORDER BY exit_time, id LIMIT ?)
-                        """, arguments: [count - cap])
-                    summary.observationsOverCap = db.changesCount
-                }
+            if !capRowids.isEmpty {
+                try db.execute(
+                    sql: "DELETE FROM observation WHERE rowid IN (SELECT value FROM json_each(?))",
+                    arguments: ["[" + capRowids.map(String.init).joined(separator: ",") + "]"])
+                summary.observationsOverCap = db.changesCount
             }
-            return summary
-        }
+            return (summary, Set(capRowids))
+        }.summary
     }
 }

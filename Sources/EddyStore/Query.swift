@@ -131,13 +131,17 @@ public struct TurbulenceQuery: Sendable, Equatable {
     public var selection: ReportSelection
     /// The present, Unix epoch seconds (the store never reads the clock).
     public var now: Double
+    /// Also return each server report's anonymised reporter id and source (read from disk; slower for big areas).
+    public var includeReporterDetails: Bool
 
-    /// Creates a query (defaults: every altitude, 2 h, severity ≥ none, medium viewer, worst per tile, server).
+    /// Creates a query (defaults: every altitude, 2 h, severity ≥ none, medium viewer, worst per tile, server,
+    /// no reporter details).
     public init(
         area: QueryArea, altitudeRangeFeet: ClosedRange<Int>? = nil, historyWindow: HistoryWindow = .twoHours,
         minimumSeverity: Severity = .none, viewer: AircraftClass = .medium, aggregation: Aggregation = .worstPerTile,
-        selection: ReportSelection = .server, now: Double
+        selection: ReportSelection = .server, now: Double, includeReporterDetails: Bool = false
     ) {
+        self.includeReporterDetails = includeReporterDetails
         self.area = area
         self.altitudeRangeFeet = altitudeRangeFeet
         self.historyWindow = historyWindow
@@ -165,9 +169,9 @@ public struct TurbulenceItem: Sendable, Equatable, Hashable {
     public var severity: Severity
     /// Own report or server observation.
     public var origin: ReportOrigin
-    /// Anonymised reporter id (server observations only).
+    /// Anonymised reporter id (server observations, when the query asked for reporter details).
     public var reporterID: String?
-    /// Source (server observations only).
+    /// Source (server observations, when the query asked for reporter details).
     public var source: String?
     /// How many matching reports the tile had (1 unless aggregated worst-per-tile).
     public var reportCount: Int

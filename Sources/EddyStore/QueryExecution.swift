@@ -4,28 +4,25 @@ import Foundation
 import GRDB
 
 extension EddyStore {
-    /// Runs a turbulence query on a reader connection; results are sorted by tile (cell, layer), then time, then id.
+    /// Runs a turbulence query; results are sorted by tile (cell, layer), then time, then id.
     /// Throws `QueryError` for bad input (nothing is read) and `StoreError` for storage failures.
     public func turbulence(_ query: TurbulenceQuery) throws -> [TurbulenceItem] {
         let prepared = try query.prepare()
-        let origin: ReportOrigin
+        if let cells = prepared.cells, cells.isEmpty { return [] }
+        var items: [TurbulenceItem]
+        switch query.selection {
+        case .own: items = try ownTurbulence(query, prepared)
+        case .server, .serverExcludingOwn: items = try serverTurbulence(query, prepared)
+        }
+        items.sort(by: Self.resultOrder)
+        return items
+    }
+
+    /// Own reports: SQL over the (small) outbox table.
+    private func ownTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws -> [TurbulenceItem] {
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
-        let table: String
-        let extraColumns: String
-        switch query.selection {
-        case .server, .serverExcludingOwn:
-            table = "observation"
-            extraColumns = ", reporter_id, source"
-            origin = .server
-        case .own:
-            table = "own_report"
-            extraColumns = ""
-            origin = .own
-        }
         if let cells = prepared.cells {
-            if cells.isEmpty { return [] }
-            // One bound JSON array instead of thousands of parameters: one cached statement, index seeks per cell.
             conditions.append("h3 IN (SELECT value FROM json_each(?))")
             arguments.append("[" + cells.map { String($0.storeInt) }.joined(separator: ",") + "]")
         }
@@ -40,32 +37,115 @@ extension EddyStore {
             conditions.append("edr_peak >= ?")
             arguments.append(minimumEDR)
         }
-        if let excludeSince = prepared.excludeOwnSince {
-            conditions.append("NOT EXISTS (SELECT 1 FROM own_report AS own WHERE own.id = \(table).id AND own.exit_time >= ?)")
-            arguments.append(excludeSince)
-        }
         let sql = """
-            SELECT id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class\(extraColumns)
-            FROM \(table) WHERE \(conditions.joined(separator: " AND "))
+            SELECT id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class
+            FROM own_report WHERE \(conditions.joined(separator: " AND "))
             """
         let viewer = query.viewer
-        var items: [TurbulenceItem] = try read { db in
+        let items: [TurbulenceItem] = try read { db in
             let statement = try db.cachedStatement(sql: sql)
             let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
             var items: [TurbulenceItem] = []
             while let row = try cursor.next() {
-                let report = try decodeReport(row, table: table)
+                let report = try decodeReport(row, table: "own_report")
                 if let tiles = prepared.tiles, !tiles.contains(report.tile) { continue }
-                let reporterID: String? = origin == .server ? row[8] : nil
-                let source: String? = origin == .server ? row[9] : nil
                 items.append(TurbulenceItem(
-                    report: report, severity: SeverityScale.severity(edr: report.edrPeak, viewer: viewer), origin: origin,
-                    reporterID: reporterID, source: source, reportCount: 1))
+                    report: report, severity: SeverityScale.severity(edr: report.edrPeak, viewer: viewer), origin: .own,
+                    reporterID: nil, source: nil, reportCount: 1))
             }
             return items
         }
-        if query.aggregation == .worstPerTile { items = Self.worstPerTile(items) }
-        items.sort(by: Self.resultOrder)
+        return query.aggregation == .worstPerTile ? Self.worstPerTile(items) : items
+    }
+
+    /// A 128-bit id as a hashable pair.
+    private struct IDKey: Hashable {
+        let high: UInt64
+        let low: UInt64
+    }
+
+    /// One chosen observation and how many matching reports its tile had.
+    private struct Pick {
+        var cell: UInt64
+        var entry: ObservationIndex.Entry
+        var count: Int
+    }
+
+    /// Whether `a` is worse than `b`: higher peak EDR, then later, then the smaller id.
+    private static func isWorse(_ a: ObservationIndex.Entry, than b: ObservationIndex.Entry) -> Bool {
+        if a.edrPeak != b.edrPeak { return a.edrPeak > b.edrPeak }
+        if a.exitTime != b.exitTime { return a.exitTime > b.exitTime }
+        return (a.idHigh, a.idLow) < (b.idHigh, b.idLow)
+    }
+
+    /// Server observations: filter and aggregate in the in-memory index, then read only the chosen rows.
+    private func serverTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws -> [TurbulenceItem] {
+        var excluded = Set<IDKey>()
+        if let since = prepared.excludeOwnSince {
+            try read { db in
+                let cursor = try Data.fetchCursor(db, sql: "SELECT id FROM own_report WHERE exit_time >= ?", arguments: [since])
+                while let blob = try cursor.next() {
+                    guard blob.count == 16 else { continue }
+                    let halves = UUID.halves(of: blob)
+                    excluded.insert(IDKey(high: halves.high, low: halves.low))
+                }
+            }
+        }
+        let since = prepared.sinceTime
+        let minimumEDR = prepared.minimumEDR ?? -Double.infinity
+        let lowestLayer = Int32(clamping: prepared.layers?.lowerBound ?? Int(Int32.min))
+        let highestLayer = Int32(clamping: prepared.layers?.upperBound ?? Int(Int32.max))
+        let tiles = prepared.tiles
+        let aggregate = query.aggregation == .worstPerTile
+        var picks: [Pick] = []
+        var slots: [Pick] = []  // per-cell scratch: one slot per layer
+        observationIndex.forEachCell(prepared.cells) { cell, entries in
+            slots.removeAll(keepingCapacity: true)
+            for entry in entries {
+                guard entry.exitTime >= since, entry.edrPeak >= minimumEDR,
+                      entry.layer >= lowestLayer, entry.layer <= highestLayer
+                else { continue }
+                if let tiles, !tiles.contains(TileID(h3: cell, layer: Int(entry.layer))) { continue }
+                if !excluded.isEmpty, excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)) { continue }
+                guard aggregate else {
+                    picks.append(Pick(cell: cell, entry: entry, count: 1))
+                    continue
+                }
+                if let slot = slots.firstIndex(where: { $0.entry.layer == entry.layer }) {
+                    slots[slot].count += 1
+                    if Self.isWorse(entry, than: slots[slot].entry) { slots[slot].entry = entry }
+                } else {
+                    slots.append(Pick(cell: cell, entry: entry, count: 1))
+                }
+            }
+            picks.append(contentsOf: slots)
+        }
+        if picks.isEmpty { return [] }
+        let viewer = query.viewer
+        var items = picks.map { pick in
+            let report = pick.entry.report(cell: pick.cell)
+            return TurbulenceItem(
+                report: report, severity: SeverityScale.severity(edr: report.edrPeak, viewer: viewer), origin: .server,
+                reporterID: nil, source: nil, reportCount: pick.count)
+        }
+        guard query.includeReporterDetails else { return items }
+        // Reporter id and source live only in the table: read them for the chosen rows.
+        var positionByRowid: [Int64: Int] = [:]
+        positionByRowid.reserveCapacity(picks.count)
+        for (position, pick) in picks.enumerated() { positionByRowid[pick.entry.rowid] = position }
+        let list = "[" + picks.map(\.entry.rowid).sorted().map(String.init).joined(separator: ",") + "]"
+        try read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT rowid, reporter_id, source FROM observation WHERE rowid IN (SELECT value FROM json_each(?))
+                """)
+            let cursor = try Row.fetchCursor(statement, arguments: [list])
+            while let row = try cursor.next() {
+                let rowid: Int64 = row[0]
+                guard let position = positionByRowid[rowid] else { continue }
+                items[position].reporterID = row[1]
+                items[position].source = row[2]
+            }
+        }
         return items
     }
 
@@ -73,7 +153,8 @@ extension EddyStore {
     static func resultOrder(_ a: TurbulenceItem, _ b: TurbulenceItem) -> Bool {
         if a.report.tile != b.report.tile { return a.report.tile < b.report.tile }
         if a.report.exitTime != b.report.exitTime { return a.report.exitTime < b.report.exitTime }
-        return a.report.id.uuidString < b.report.id.uuidString
+        let x = a.report.id.halves, y = b.report.id.halves
+        return (x.high, x.low) < (y.high, y.low)
     }
 
     /// Keeps the worst report of each tile: highest peak EDR, then the latest, then the smallest id.
@@ -86,11 +167,12 @@ extension EddyStore {
                 continue
             }
             let count = current.reportCount + 1
+            let x = item.report.id.halves, y = current.report.id.halves
             let better = item.report.edrPeak != current.report.edrPeak
                 ? item.report.edrPeak > current.report.edrPeak
                 : item.report.exitTime != current.report.exitTime
                 ? item.report.exitTime > current.report.exitTime
-                : item.report.id.uuidString < current.report.id.uuidString
+                : (x.high, x.low) < (y.high, y.low)
             if better { current = item }
             current.reportCount = count
             best[item.report.tile] = current

@@ -38,21 +38,20 @@ public enum StoreSchema {
             CREATE INDEX own_report_status ON own_report (status, exit_time);
             CREATE INDEX own_report_tile ON own_report (h3, layer, exit_time);
 
+            -- Append-only log of server reports (rowid = arrival order, no secondary index); queries go through
+            -- the in-memory ObservationIndex. See docs/store.md for why.
             CREATE TABLE observation (
+                id BLOB NOT NULL CHECK (length(id) = 16),
                 h3 INTEGER NOT NULL,
                 layer INTEGER NOT NULL,
-                exit_time REAL NOT NULL,
-                id BLOB NOT NULL CHECK (length(id) = 16),
                 enter_time REAL NOT NULL,
+                exit_time REAL NOT NULL,
                 edr_peak REAL NOT NULL,
                 edr_median REAL NOT NULL,
                 reporter_class TEXT NOT NULL,
                 reporter_id TEXT NOT NULL,
-                source TEXT NOT NULL,
-                PRIMARY KEY (h3, layer, exit_time, id)
-            ) WITHOUT ROWID;
-            CREATE UNIQUE INDEX observation_id ON observation (id);
-            CREATE INDEX observation_time ON observation (exit_time);
+                source TEXT NOT NULL
+            );
 
             CREATE TABLE sync_state (
                 area_type TEXT NOT NULL,

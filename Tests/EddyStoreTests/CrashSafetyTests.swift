@@ -9,10 +9,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Finds the `eddy-store-crash-writer` executable built next to the test bundle (`swift build --build-tests`
-/// builds every product of the package).
-func crashWriterURL() -> URL? {
-    let name = "eddy-store-crash-writer"
+/// Finds the `eddy-store-crash-writer` executable built next to the test bundle.
+func crashWriterURL() -> URL? { builtExecutable("eddy-store-crash-writer") }
+
+/// Finds an executable product built next to the test bundle (`swift build --build-tests` builds every product).
+func builtExecutable(_ name: String) -> URL? {
     var candidates: [URL] = []
     if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
     candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
@@ -80,7 +81,7 @@ struct CrashSafetyTests {
 
             let store = try EddyStore.open(path: path)
             #expect(store.openOutcome == .opened || (store.openOutcome == .created && acknowledged.isEmpty),
-                    "round \(round): \(store.openOutcome)")
+                    "round \(round): \(String(describing: store.openOutcome))")
             #expect(try store.integrityCheck() == ["ok"], "round \(round)")
             let stored = try store.ownReportIDs()
             let lost = acknowledged.subtracting(stored)

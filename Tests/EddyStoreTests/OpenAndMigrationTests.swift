@@ -144,35 +144,62 @@ struct OpenAndMigrationTests {
         try expectRecovery(from: bytes, expected: { if case .corrupt = $0 { true } else { false } })
     }
 
-    @Test func damagedEddyStoreIsReportedThenRecoveredWithIntegrityCheck() throws {
+    /// Fills a store with `fill`, closes it, and overwrites three pages in the middle of the file with 0x5A.
+    /// Returns the offset of the damage.
+    func makeDamagedStore(at path: String, fill: (EddyStore) throws -> Void) throws -> UInt64 {
+        let store = try EddyStore.open(path: path)
+        try fill(store)
+        try store.close()
+        // close() checkpointed the WAL into the main file.
+        #expect((try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0 == 0)
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let size = try handle.seekToEnd()
+        let offset = size / 2 / 4096 * 4096
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: Data(repeating: 0x5A, count: 3 * 4096))
+        try handle.close()
+        return offset
+    }
+
+    @Test func damagedObservationLogIsFoundWhileIndexingAndMovedAside() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("store.sqlite")
-        do {
-            let store = try EddyStore.open(path: path)
+        let offset = try makeDamagedStore(at: path) { store in
             try store.upsertObservations((0..<5000).map { makeObservation($0, layer: $0 % 40, time: 1_800_000_000 + Double($0)) })
-            try store.close()
         }
-        // close() checkpointed the WAL into the main file.
-        #expect((try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0 == 0)
-        // Overwrite pages in the middle of the file (not the header page).
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        let size = try handle.seekToEnd()
-        try handle.seek(toOffset: size / 2)
-        try handle.write(contentsOf: Data(repeating: 0x5A, count: 3 * 4096))
-        try handle.close()
+        // Opening scans the observation log to build the index: the damage is found at once, no option needed.
+        let store = try EddyStore.open(path: path)
+        guard case let .recovered(.corrupt, movedTo) = store.openOutcome else {
+            Issue.record("expected recovery from corruption, got \(store.openOutcome)")
+            return
+        }
+        // The damaged file was moved, not deleted: the damage is still there at the same place.
+        let moved = try Data(contentsOf: URL(fileURLWithPath: movedTo))
+        #expect(moved[Int(offset)..<Int(offset) + 4096] == Data(repeating: 0x5A, count: 4096))
+        #expect(try store.observationCount() == 0)
+        #expect(try store.integrityCheck() == ["ok"])
+    }
 
-        // Without the integrity check the header looks fine; the damage surfaces as a typed error on use.
+    @Test func damageElsewhereIsATypedErrorThenRecoveredWithIntegrityCheck() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("store.sqlite")
+        _ = try makeDamagedStore(at: path) { store in
+            try store.insertOwnReports((0..<5000).map { makeReport($0, layer: $0 % 40, time: 1_800_000_000 + Double($0)) })
+        }
+        // Without the integrity check the header and the observation log look fine; the damage surfaces as a typed
+        // error when the outbox is read.
         do {
             let store = try EddyStore.open(path: path)
             #expect(store.openOutcome == .opened)
             #expect((try? store.integrityCheck()) != ["ok"])
             #expect {
-                _ = try store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM observation") }
+                _ = try store.pendingOwnReports()
             } throws: { error in
                 if case StoreError.corrupt = error { true } else { false }
             }
-            try store.close()
+            try? store.close()
         }
         // With the integrity check the store is moved aside and rebuilt.
         // (Opening a pool writes once — GRDB makes sure the WAL exists — so compare with the bytes as they are now.)
@@ -183,7 +210,7 @@ struct OpenAndMigrationTests {
             return
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: movedTo)) == damagedNow)
-        #expect(try store.observationCount() == 0)
+        #expect(try store.outboxCounts() == OutboxCounts(pending: 0, sent: 0))
     }
 
     @Test func secondUnreadableFileGetsTheNextFreeName() throws {
@@ -204,5 +231,25 @@ struct OpenAndMigrationTests {
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         let store = try EddyStore.open(path: path)
         #expect(store.openOutcome == .created)
+    }
+}
+
+@Suite("Opening: interrupted creation")
+struct InterruptedCreationTests {
+    @Test func storeWhoseCreationWasInterruptedIsCompletedNotMovedAside() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("store.sqlite")
+        // What a kill between GRDB creating its migrations table and the first migration's commit leaves behind.
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
+            try queue.close()
+        }
+        let store = try EddyStore.open(path: path)
+        #expect(store.openOutcome == .created)
+        try store.insertOwnReports([makeReport(1)])
+        #expect(try store.outboxCounts().pending == 1)
+        #expect(try folder.contents().filter { $0.contains("unreadable") }.isEmpty)
     }
 }

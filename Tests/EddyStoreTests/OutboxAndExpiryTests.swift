@@ -61,16 +61,17 @@ struct OutboxAndExpiryTests {
         try store.upsertObservations(batch)
         try store.upsertObservations(batch)
         #expect(try store.observationCount() == 100)
+        // The server re-sends report 8 with revised EDR values and reporter: the stored copy is replaced.
         var changed = batch[7]
         changed.report.edrPeak = 0.5
-        changed.report.tile.layer = 41
+        changed.reporterID = "revised"
         try store.upsertObservations([changed])
         #expect(try store.observationCount() == 100)
         let row = try store.read { db in
-            try Row.fetchOne(db, sql: "SELECT edr_peak, layer FROM observation WHERE id = ?", arguments: [changed.report.id.storeBlob])
+            try Row.fetchOne(db, sql: "SELECT edr_peak, reporter_id FROM observation WHERE id = ?", arguments: [changed.report.id.storeBlob])
         }
         #expect(row?[0] == 0.5)
-        #expect(row?[1] == 41)
+        #expect(row?[1] == "revised")
         #expect(try store.deleteObservations(ids: [batch[0].report.id, testUUID(5000)]) == 1)
         #expect(try store.observationCount() == 99)
     }
@@ -183,5 +184,30 @@ struct OutboxAndExpiryTests {
         #expect(throws: StoreError.self) {
             try store.upsertNowcast([NowcastCell(tile: tile, validTime: 1, forecastHour: -1, edr: 0.2, issueTime: 0)])
         }
+    }
+}
+
+@Suite("Full disk")
+struct FullDiskTests {
+    @Test func fullDiskIsATypedErrorAndLosesNothingAlreadyStored() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EddyStore.open(path: folder.path("full.sqlite"))
+        let kept = (0..<50).map { makeReport($0) }
+        try store.insertOwnReports(kept)
+        // Simulate a full disk: the writer connection may not grow the file beyond its current size + a little.
+        let pages = try store.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
+        try store.write { db in _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages + 2)") }
+        let big = (1000..<21000).map { makeObservation($0, layer: $0 % 45, time: 1_800_000_000 + Double($0)) }
+        #expect(throws: StoreError.diskFull(path: store.path)) { try store.upsertObservations(big) }
+        // Nothing of the failed batch is visible, the index agrees, and the outbox is intact.
+        #expect(try store.observationCount() == 0)
+        #expect(try store.turbulence(TurbulenceQuery(area: .everywhere, historyWindow: .sixHours, now: 1_800_030_000)).isEmpty)
+        #expect(try store.pendingOwnReports() == kept)
+        #expect(try store.integrityCheck() == ["ok"])
+        // Space is back: writing works again.
+        try store.write { db in _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = 1073741823") }
+        try store.upsertObservations(Array(big.prefix(100)))
+        #expect(try store.observationCount() == 100)
     }
 }

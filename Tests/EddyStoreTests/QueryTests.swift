@@ -205,8 +205,56 @@ struct QuerySemanticsTests {
         #expect(items.map(\.report.id) == [testUUID(3), testUUID(4)])
         #expect(items.map(\.reportCount) == [3, 1])
         #expect(items.first?.origin == .server)
-        #expect(items.first?.reporterID == "anon")
-        #expect(items.first?.source == "eddy")
+        #expect(items.first?.reporterID == nil)  // not asked for
+        let detailed = try store.turbulence(TurbulenceQuery(area: .everywhere, now: now, includeReporterDetails: true))
+        #expect(detailed.map(\.report) == items.map(\.report))
+        #expect(detailed.first?.reporterID == "anon")
+        #expect(detailed.first?.source == "eddy")
+    }
+
+    @Test func observationIndexStaysInStepWithTheLog() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("q.sqlite")
+        let everything = TurbulenceQuery(area: .everywhere, historyWindow: .sixHours, aggregation: .everyReport, now: now)
+        var expected: [TurbulenceItem] = []
+        do {
+            let store = try EddyStore.open(path: path)
+            var first: [ServerObservation] = []
+            for n in 0..<300 {
+                let point = (30 + Double(n % 30), -100 + Double(n % 17))
+                let time = now - Double(n) * 60
+                first.append(observation(n, at: point, layer: n % 45, time: time, edrPeak: Double(n % 50) / 100))
+            }
+            // The same id twice in one batch: the later copy wins.
+            var repeated = first[5]
+            repeated.report.edrPeak = 0.77
+            first.append(repeated)
+            try store.upsertObservations(first)
+            // Re-sent in a later batch with new values.
+            var resent = first[6]
+            resent.report.edrPeak = 0.66
+            resent.report.edrMedian = 0.11
+            try store.upsertObservations([resent])
+            #expect(try store.observationCount() == 300)
+            #expect(try store.deleteObservations(ids: [testUUID(7), testUUID(8), testUUID(9999)]) == 2)
+            // Two hours later, reports more than 4 h older than `now` (n = 241 … 299) expire.
+            let purged = try store.purgeExpired(now: now + 2 * 3600)
+            #expect(purged.observations == 59)
+            expected = try store.turbulence(everything)
+            let byID = Dictionary(uniqueKeysWithValues: expected.map { ($0.report.id, $0.report) })
+            #expect(byID[testUUID(5)]?.edrPeak == 0.77)
+            #expect(byID[testUUID(6)]?.edrPeak == 0.66 && byID[testUUID(6)]?.edrMedian == 0.11)
+            #expect(byID[testUUID(7)] == nil)
+            #expect(expected.count == 300 - 2 - purged.observations)
+            // What the index says matches what the table holds.
+            let tableCount = try store.observationCount()
+            #expect(tableCount == expected.count)
+            try store.close()
+        }
+        // Reopening rebuilds the index from the log: same answers.
+        let reopened = try EddyStore.open(path: path)
+        #expect(try reopened.turbulence(everything) == expected)
     }
 
     @Test func ownServerAndServerExcludingOwn() throws {
@@ -389,4 +437,50 @@ struct QuerySemanticsTests {
         #expect(try store.liveFlights(now: now).map(\.flightID) == ["B", "A"])
         #expect(try store.liveFlights(now: now, maximumAgeSeconds: 5000).map(\.flightID) == ["B", "A", "C"])
     }
+}
+
+@Suite("Concurrent readers and the writer")
+struct ConcurrencyTests {
+    @Test func queriesRunWhileBatchesAreIngested() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EddyStore.open(path: folder.path("c.sqlite"))
+        let now = 1_800_000_000.0
+        let batches = 20
+        let perBatch = 500
+        let query = TurbulenceQuery(area: .everywhere, aggregation: .everyReport, now: now)
+        // One writer thread, three reader threads; readers must always see whole batches (counts are multiples
+        // of the batch size) and never fail.
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            do {
+                if worker == 0 {
+                    for batch in 0..<batches {
+                        try store.upsertObservations((0..<perBatch).map { index in
+                            let n = batch * perBatch + index
+                            return observation(n, at: (35 + Double(n % 20), -100 + Double(n % 30)), time: now - Double(n % 3000), edrPeak: 0.2)
+                        })
+                    }
+                } else {
+                    for _ in 0..<30 {
+                        let count = try store.turbulence(query).count
+                        if count % perBatch != 0 { failures.add() }
+                    }
+                }
+            } catch {
+                failures.add()
+            }
+        }
+        #expect(failures.value == 0)
+        #expect(try store.turbulence(query).count == batches * perBatch)
+        #expect(try store.observationCount() == batches * perBatch)
+    }
+}
+
+/// A thread-safe counter for the concurrency test.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }
