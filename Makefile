@@ -51,6 +51,7 @@ test-unit: apt
 ## They use the debug build that test-unit already made, so CI builds the package only once.
 test-oracles: venv build
 	$(PYTHON) scripts/h3_live_oracle.py --eddy .build/debug/eddy --points 100000
+	$(PYTHON) scripts/jsbsim_oracle.py --eddy .build/debug/eddy --seeds 101,102
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release

@@ -1,5 +1,148 @@
-/// Replay benchmarks (scaffold; replaced by its issue's implementation).
+import EddyCore
+import EddyReplay
+import EddySensorLog
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Replay benchmarks (issue 2): a 12-hour 50 Hz flight (accelerometer + gyroscope + 1 Hz location)
+/// is generated on disk (not timed) with the streaming simulator and writer, then
+/// - `replay_samples_per_s`: read from disk, parsed, merged and run through the pipeline (in process, best of 3);
+/// - `pipeline_samples_per_s`: the pipeline alone over a 10-minute flight held in memory, 20 passes (best of 3);
+/// - `replay_peak_rss_mb`: peak RSS (VmHWM) of `eddy replay --json FLIGHT > /dev/null` in a child process.
+/// `EDDY_BENCH_HOURS` shortens the flight for a quick look (the targets are for 12 h).
 enum ReplayBenchmarks {
+    static let replayTarget = 2_000_000.0
+    static let pipelineTarget = 10_000_000.0
+    static let rssTargetMB = 50.0
+
     /// Runs the group and prints its figures.
-    static func run() throws { print("# (no Replay benchmarks yet)") }
+    static func run() throws {
+        let hours = ProcessInfo.processInfo.environment["EDDY_BENCH_HOURS"].flatMap(Double.init) ?? 12
+        let runs = 3
+        let directory = NSTemporaryDirectory() + "eddy-bench-replay-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        // Generate (not timed).
+        let generationStart = Date()
+        let scenario = FlightScenario(
+            aircraftClass: .medium,
+            segments: try SimulationSpec.repeated(SimulationSpec.segments("0:20m,0.12:10m,0:15m,0.3:5m,0:10m"), hours: hours),
+            accelerometerRateHz: 50, includeGyroscope: true, includeBarometer: false, seed: 2026)
+        try SimulatedFlightWriter.write(scenario, to: directory)
+        let bytes = try ["accelerometer.csv", "gyroscope.csv", "location.csv", "meta.json"].reduce(0) { total, name in
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+            return total + ((attributes[.size] as? NSNumber)?.intValue ?? 0)
+        }
+        print("replay_flight_hours: \(format(hours, 1))")
+        print("replay_flight_mb: \(format(Double(bytes) / 1_048_576, 1))")
+        print("replay_generation_s: \(format(Date().timeIntervalSince(generationStart), 1))")
+
+        // Reader alone (diagnostic): read + parse + merge, no pipeline.
+        let reader = try FlightLogReader(directory: directory)
+        var checksum = 0.0
+        let readerStart = Date()
+        var samples = 0
+        while let sample = try reader.next() { checksum += sample.t; samples += 1 }
+        let readerSeconds = Date().timeIntervalSince(readerStart)
+        print("replay_flight_samples: \(samples)")
+        print("reader_samples_per_s: \(Int(Double(samples) / readerSeconds))")
+
+        // Replay: disk → reader → pipeline. Best of `runs` (the machine is shared; the best run is the
+        // least disturbed one).
+        var replaySeconds = Double.infinity
+        var summary: ReplaySummary?
+        for _ in 0..<runs {
+            let start = Date()
+            var events = 0
+            let result = try FlightReplay.run(directory: directory) { _ in events += 1 }
+            replaySeconds = min(replaySeconds, Date().timeIntervalSince(start))
+            summary = result
+            if events != result.positions.count + result.minutes.count + result.tiles.count { throw ReplayBenchError("event count mismatch") }
+        }
+        let replayRate = Double(summary!.totalSamples) / replaySeconds
+        print("replay_events: \(summary!.positions.count + summary!.minutes.count + summary!.tiles.count) (\(summary!.minutes.count) minutes, \(summary!.tiles.count) tiles)")
+        print("replay_samples_per_s: \(Int(replayRate))")
+        print("replay_samples_per_s_target_ratio: \(format(replayRate / replayTarget, 2))")
+
+        // Pipeline alone: a 10-minute flight in memory, 20 passes per run, best of `runs`.
+        let tenMinutes = FlightSimulator.simulate(FlightScenario(
+            aircraftClass: .medium, segments: [TurbulenceSegment(edr: 0.2, durationSeconds: 600)],
+            accelerometerRateHz: 50, includeGyroscope: true, includeBarometer: false, seed: 7)).samples.mergedSamples()
+        var pipelineEvents: [DetectionEvent] = []
+        var pipelineSeconds = Double.infinity
+        var eventCount = 0
+        for _ in 0..<runs {
+            let start = Date()
+            for _ in 0..<20 {
+                var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: .medium))
+                for sample in tenMinutes { pipeline.process(sample, into: &pipelineEvents) }
+                pipeline.finish(into: &pipelineEvents)
+                eventCount += pipelineEvents.count
+                pipelineEvents.removeAll(keepingCapacity: true)
+            }
+            pipelineSeconds = min(pipelineSeconds, Date().timeIntervalSince(start))
+        }
+        let pipelineRate = Double(20 * tenMinutes.count) / pipelineSeconds
+        print("pipeline_samples_per_s: \(Int(pipelineRate))")
+        print("pipeline_samples_per_s_target_ratio: \(format(pipelineRate / pipelineTarget, 2))")
+
+        // Peak RSS of the CLI replay, in a child process. On Linux the child's own high-water mark
+        // (VmHWM of /proc/PID/status, per address space) is polled until it exits: getrusage's
+        // RUSAGE_CHILDREN would report this benchmark's own peak, because Linux carries the parent's
+        // high-water mark into a forked/spawned child across exec.
+        if let eddy = siblingExecutable("eddy") {
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: eddy)
+            child.arguments = ["replay", "--json", directory]
+            child.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            let childStart = Date()
+            try child.run()
+            var peakKB = 0
+            #if os(Linux)
+            let statusPath = "/proc/\(child.processIdentifier)/status"
+            while child.isRunning {
+                if let text = try? String(contentsOfFile: statusPath, encoding: .utf8),
+                   let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                   let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+                    peakKB = max(peakKB, kb)
+                }
+                usleep(2_000)
+            }
+            #endif
+            child.waitUntilExit()
+            let childSeconds = Date().timeIntervalSince(childStart)
+            guard child.terminationStatus == 0 else { throw ReplayBenchError("eddy replay exited with \(child.terminationStatus)") }
+            #if !os(Linux)
+            var usage = rusage()
+            getrusage(RUSAGE_CHILDREN, &usage)
+            peakKB = Int(usage.ru_maxrss) / 1024     // bytes on Darwin (no exec carry-over there)
+            #endif
+            let peakMB = Double(peakKB) / 1024
+            print("replay_cli_seconds: \(format(childSeconds, 2))")
+            print("replay_peak_rss_mb: \(format(peakMB, 1))")
+            print("replay_peak_rss_mb_target_ratio: \(format(peakMB / rssTargetMB, 2))")
+        } else {
+            print("# replay_peak_rss_mb: skipped, no eddy executable next to eddy-bench (swift build -c release)")
+        }
+        print("# target ratios: figure ÷ target (throughput meets at ≥ 1, RSS at ≤ 1); throughput best of \(runs) runs; checksum \(checksum > 0 && eventCount > 0)")
+    }
+
+    /// An executable built next to this one (`.build/release/eddy`).
+    static func siblingExecutable(_ name: String) -> String? {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path = (me as NSString).deletingLastPathComponent + "/" + name
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    static func format(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
+}
+
+/// A benchmark that could not run.
+struct ReplayBenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

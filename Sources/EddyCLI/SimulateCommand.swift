@@ -1,7 +1,135 @@
 import ArgumentParser
+import EddyCore
+import EddyReplay
+import EddySensorLog
+import Foundation
 
-/// `eddy simulate` (scaffold; replaced by its issue's implementation).
+/// `eddy simulate OUTDIR`: writes a synthetic flight with known truth in the sensor-log format.
 struct SimulateCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "simulate", abstract: "Not built yet.")
-    func run() async throws { throw ValidationError("eddy simulate is not built yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Write a simulated flight (von Kármán gusts at known EDR, device mount, noise, handling) as a sensor log.",
+        discussion: """
+            Examples:
+              eddy simulate out/flight --class medium --segments 0:10m,0.2:5m,0:5m,0.45:5m --handling 1200:15
+              eddy simulate out/long --hours 12 --segments 0:20m,0.12:10m --seed 7
+            The truth (segments and handling) goes to meta.json; see docs/replay.md.
+            """)
+
+    @Argument(help: "Flight directory to write (created if needed; its log files are replaced).")
+    var outdir: String
+
+    @Option(name: .customLong("class"), help: "Aircraft class: small, medium or large.", transform: parseClass)
+    var aircraftClass: AircraftClass = .medium
+
+    @Option(help: "Accelerometer and gyroscope rate, Hz (10…200).")
+    var rate: Double = 50
+
+    @Option(help: "Turbulence segments EDR:duration, comma separated (durations in s, m or h).")
+    var segments: String = "0:10m,0.2:5m,0:5m,0.45:5m"
+
+    @Option(help: "Repeat the segment pattern to fill this many hours (long flights).")
+    var hours: Double?
+
+    @Option(name: .customLong("noise-mg"), help: "Accelerometer white noise per axis, RMS milli-g.")
+    var noiseMilliG: Double = 1.5
+
+    @Option(help: "Device handling start:duration (repeatable or comma separated), e.g. 1200:15 or 20m:15s.")
+    var handling: [String] = []
+
+    @Option(help: "Coordinated turn start:duration:bank[:rollRate] (degrees; repeatable), e.g. 600:2m:25.")
+    var turn: [String] = []
+
+    @Option(help: "Seed of every random draw (gusts, noise, mount, handling).")
+    var seed: UInt64 = 1
+
+    @Flag(help: "The device lies flat (screen up) instead of standing in a cradle.")
+    var flat = false
+
+    @Option(name: .customLong("lat"), help: "Start latitude, degrees.")
+    var latitude: Double = 47.0
+
+    @Option(name: .customLong("lon"), help: "Start longitude, degrees.")
+    var longitude: Double = 8.0
+
+    @Option(name: .customLong("course"), help: "Initial track, degrees true.")
+    var courseDegrees: Double = 90
+
+    @Option(name: .customLong("altitude-ft"), help: "Flight altitude, feet (default: the class's cruise altitude).")
+    var altitudeFeet: Double?
+
+    @Option(name: .customLong("speed-mps"), help: "Ground speed, m/s (default: the class's cruise speed).")
+    var speedMetersPerSecond: Double?
+
+    @Flag(name: .customLong("no-gyro"), help: "Do not write gyroscope.csv.")
+    var noGyroscope = false
+
+    @Flag(name: .customLong("no-baro"), help: "Do not write barometer.csv.")
+    var noBarometer = false
+
+    @Option(name: .customLong("time-origin"), help: "ISO 8601 instant for t = 0 in meta.json.")
+    var timeOrigin: String = "2026-11-22T10:00:00Z"
+
+    @Flag(help: "Write every value at full double precision instead of sensor resolution (bigger files).")
+    var exact = false
+
+    func validate() throws {
+        guard rate.isFinite, (10...200).contains(rate) else { throw ValidationError("--rate \(rate): must be 10 to 200 Hz") }
+        guard noiseMilliG.isFinite, (0...100).contains(noiseMilliG) else { throw ValidationError("--noise-mg \(noiseMilliG): must be 0 to 100 milli-g") }
+        guard (-90...90).contains(latitude) else { throw ValidationError("--lat \(latitude): must be -90 to 90") }
+        guard (-180...180).contains(longitude) else { throw ValidationError("--lon \(longitude): must be -180 to 180") }
+        if let altitudeFeet, !(altitudeFeet.isFinite && (-1_000...60_000).contains(altitudeFeet)) {
+            throw ValidationError("--altitude-ft \(altitudeFeet): must be -1,000 to 60,000 ft")
+        }
+        if let speedMetersPerSecond, !(speedMetersPerSecond.isFinite && (0...350).contains(speedMetersPerSecond)) {
+            throw ValidationError("--speed-mps \(speedMetersPerSecond): must be 0 to 350 m/s")
+        }
+        guard FlightMeta.parseISO8601(timeOrigin) != nil else { throw ValidationError("--time-origin \"\(timeOrigin)\": write an ISO 8601 instant like 2026-11-22T10:00:00Z") }
+        do {
+            _ = try makeScenario()
+        } catch let error as SimulationSpecError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() async throws {
+        let scenario = try makeScenario()   // already checked by validate()
+        do {
+            try SimulatedFlightWriter.write(scenario, to: outdir, timeOrigin: timeOrigin, exact: exact)
+        } catch {
+            FileHandle.standardError.write(Data("eddy simulate: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let minutes = scenario.durationSeconds / 60
+        let accelerometer = Int((scenario.durationSeconds * scenario.accelerometerRateHz).rounded())
+        print("eddy simulate: wrote \(outdir): \(aircraftClass.rawValue) class, \(String(format: "%.1f", minutes)) min, "
+              + "≈\(accelerometer) accelerometer samples at \(rate) Hz, \(scenario.segments.count) segments, "
+              + "\(scenario.handling.count) handling interval\(scenario.handling.count == 1 ? "" : "s"), seed \(seed)")
+    }
+
+    /// The scenario the options describe.
+    func makeScenario() throws -> FlightScenario {
+        var pattern = try SimulationSpec.segments(segments)
+        if let hours { pattern = try SimulationSpec.repeated(pattern, hours: hours) }
+        let handlingIntervals = try SimulationSpec.handling(handling)
+        let turns = try SimulationSpec.turns(turn)
+        let total = pattern.reduce(0) { $0 + $1.durationSeconds }
+        if let late = handlingIntervals.first(where: { $0.end > total }) {
+            throw SimulationSpecError(option: "--handling", message: "interval \(late.start)…\(late.end) s ends after the flight (\(total) s)")
+        }
+        return FlightScenario(
+            aircraftClass: aircraftClass, segments: pattern, accelerometerRateHz: rate,
+            includeGyroscope: !noGyroscope, includeBarometer: !noBarometer, noiseRMSg: noiseMilliG / 1000,
+            handling: handlingIntervals, flat: flat, startLatitude: latitude, startLongitude: longitude,
+            altitudeFeet: altitudeFeet, groundSpeedMetersPerSecond: speedMetersPerSecond,
+            courseDegrees: courseDegrees, turns: turns, seed: seed)
+    }
+}
+
+/// Parses `--class` values with a message listing the choices.
+func parseClass(_ text: String) throws -> AircraftClass {
+    guard let value = AircraftClass(rawValue: text.lowercased()) else {
+        throw ValidationError("--class \"\(text)\": must be small, medium or large")
+    }
+    return value
 }

@@ -1,0 +1,111 @@
+import EddyCore
+import EddySensorLog
+
+/// Options of a replay.
+public struct ReplayOptions: Sendable, Equatable {
+    /// Skip and count bad lines instead of stopping at the first one.
+    public var lenient: Bool
+    /// Aircraft class to use instead of `meta.json`'s (response model and severity bands).
+    public var aircraftClass: AircraftClass?
+
+    /// Creates options.
+    public init(lenient: Bool = false, aircraftClass: AircraftClass? = nil) {
+        self.lenient = lenient
+        self.aircraftClass = aircraftClass
+    }
+}
+
+/// Runs a flight log through the detection pipeline, streaming: samples are read, processed and
+/// dropped; only the (few) events are kept for the summary.
+///
+/// Opening (the initializer) reads `meta.json` and the CSV headers, so callers know the flight and
+/// the class in force before the first event; `run` then streams the samples once.
+public final class FlightReplay {
+    /// The flight directory.
+    public let directory: String
+    /// The options in use.
+    public let options: ReplayOptions
+    /// The flight's meta.json.
+    public let meta: FlightMeta
+    /// The class the pipeline runs with: the `--class` override, else meta.json's.
+    public let aircraftClass: AircraftClass
+    private let reader: FlightLogReader
+    private var used = false
+
+    /// Opens a flight. Throws `SensorLogError` for a missing/bad meta.json, a missing or empty file, a bad header.
+    public init(directory: String, options: ReplayOptions = ReplayOptions()) throws {
+        self.directory = directory
+        self.options = options
+        reader = try FlightLogReader(directory: directory, options: .init(lenient: options.lenient))
+        meta = reader.meta
+        aircraftClass = options.aircraftClass ?? reader.meta.aircraft.aircraftClass
+    }
+
+    /// Streams the flight through the pipeline. `onEvent` sees every event in order as it happens
+    /// (JSON Lines output, a store); the summary holds them too, plus counts and the truth comparison.
+    /// Throws `SensorLogError` on bad input (after the events before it were delivered). Runs once.
+    public func run(onEvent: (DetectionEvent) throws -> Void = { _ in }) throws -> ReplaySummary {
+        precondition(!used, "FlightReplay.run may be called once")
+        used = true
+        var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: aircraftClass))
+        var collector = EventCollector()
+        var events: [DetectionEvent] = []
+        events.reserveCapacity(16)
+        var firstTime: Double?
+        var lastTime = 0.0
+        while let sample = try reader.next() {
+            if firstTime == nil { firstTime = sample.t }
+            pipeline.process(sample, into: &events)
+            if !events.isEmpty {
+                for event in events {
+                    collector.add(event)
+                    try onEvent(event)
+                }
+                events.removeAll(keepingCapacity: true)
+            }
+            lastTime = sample.t
+        }
+        pipeline.finish(into: &events)
+        for event in events {
+            collector.add(event)
+            try onEvent(event)
+        }
+        var summary = ReplaySummary(
+            flightName: Self.lastPathComponent(directory), meta: meta, aircraftClass: aircraftClass,
+            sampleCounts: reader.sampleCounts, firstTime: firstTime, lastTime: firstTime == nil ? nil : lastTime,
+            positions: collector.positions, minutes: collector.minutes, tiles: collector.tiles,
+            skippedLines: reader.skippedLines, segments: [])
+        summary.segments = TruthComparison.segments(summary: summary)
+        return summary
+    }
+
+    /// Opens and replays in one call.
+    public static func run(
+        directory: String, options: ReplayOptions = ReplayOptions(),
+        onEvent: (DetectionEvent) throws -> Void = { _ in }
+    ) throws -> ReplaySummary {
+        try FlightReplay(directory: directory, options: options).run(onEvent: onEvent)
+    }
+
+    /// The directory's name (so output does not depend on where the flight lives).
+    static func lastPathComponent(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed.split(separator: "/").last.map(String.init) ?? String(trimmed)
+    }
+}
+
+/// Keeps the events of a replay, by kind.
+struct EventCollector {
+    var positions: [PositionEvent] = []
+    var minutes: [MinuteEvent] = []
+    var tiles: [TileReport] = []
+
+    mutating func add(_ event: DetectionEvent) {
+        switch event {
+        case .position(let p): positions.append(p)
+        case .minute(let m): minutes.append(m)
+        case .tile(let t): tiles.append(t)
+        }
+    }
+}

@@ -1,4 +1,0 @@
-import EddyCore
-import EddySensorLog
-/// Scaffold for the replay runner (issue 2).
-public enum ReplayModule {}

@@ -1,0 +1,135 @@
+import EddyCore
+import EddySensorLog
+import Foundation
+
+/// The human-readable report of a replay (what `eddy replay` prints without `--json`).
+public enum ReplayReport {
+    /// At most this many minutes / tiles are listed one per line; longer flights get the tables only.
+    public static let listLimit = 90
+
+    /// The whole report, lines ending in newlines.
+    public static func text(_ s: ReplaySummary) -> String {
+        var out: [String] = []
+        let typeText = s.meta.aircraft.type.map { "\($0), " } ?? ""
+        let override = s.aircraftClass != s.meta.aircraft.aircraftClass ? " (overrides meta.json's \(s.meta.aircraft.aircraftClass.rawValue))" : ""
+        out.append("Flight   \(s.flightName)  (\(typeText)\(s.aircraftClass.rawValue) class\(override))")
+        if let origin = s.meta.timeOrigin { out.append("Time     t = 0 at \(origin)") } else { out.append("Time     t in Unix epoch seconds") }
+        if let first = s.firstTime, let last = s.lastTime {
+            out.append("Span     \(clock(first, s)) – \(clock(last, s))  (\(duration(last - first)))")
+        }
+        let counts = SensorFileKind.allCases.reversed().compactMap { kind -> String? in
+            s.sampleCounts[kind].map { "\(grouped($0)) \(kind.fileName.dropLast(4))" }
+        }
+        out.append("Samples  \(counts.joined(separator: ", "))")
+        if !s.skippedLines.isEmpty {
+            out.append("Skipped  (lenient) " + s.skippedLines.map { "\($0.count) bad line\($0.count == 1 ? "" : "s") in \($0.file)" }.joined(separator: ", "))
+            for entry in s.skippedLines { if let first = entry.first { out.append("         first: \(first.file):\(first.line ?? 0): \(first.message)") } }
+        }
+        let bySeverity = Severity.allCases.compactMap { severity -> String? in
+            let n = s.minutes.filter { $0.severity == severity }.count
+            return n > 0 ? "\(n) \(severity.name)" : nil
+        }
+        out.append("Events   \(s.positions.count) position change\(s.positions.count == 1 ? "" : "s"), \(s.minutes.count) minute\(s.minutes.count == 1 ? "" : "s") measured"
+                   + (bySeverity.isEmpty ? "" : " (\(bySeverity.joined(separator: ", ")))") + ", \(s.tiles.count) tile\(s.tiles.count == 1 ? "" : "s")")
+        if let peak = s.minutes.max(by: { $0.edrPeak < $1.edrPeak }) {
+            out.append("Worst    EDR peak \(edr(peak.edrPeak)) in the minute ending \(clock(peak.t, s)) (\(peak.severity.name))")
+        }
+
+        if !s.segments.isEmpty {
+            out.append("")
+            out.append("Truth segments (EDR m^(2/3) s^-1; measured = median of minute medians and peak of minute peaks,")
+            out.append("over the minutes lying wholly inside the segment; severity for the \(s.aircraftClass.rawValue) class)")
+            out.append(pad(["start", "end", "truth", "severity", "minutes", "median", "error", "peak", "measured", "minutes ok"],
+                           [9, 9, 7, 15, 8, 7, 7, 7, 15, 10]))
+            for g in s.segments {
+                out.append(pad([
+                    clock(g.start, s), clock(g.end, s), edr(g.truthEDR), g.truthSeverity.name, String(g.minutes),
+                    g.medianEDR.map(edr) ?? "–", g.relativeError.map(percent) ?? "", g.peakEDR.map(edr) ?? "–",
+                    g.measuredSeverity?.name ?? "–", g.minutes > 0 ? "\(g.minutesMatchingSeverity)/\(g.minutes)" : "",
+                ], [9, 9, 7, 15, 8, 7, 7, 7, 15, 10]))
+            }
+        }
+        if let handling = s.meta.truth?.handling, !handling.isEmpty {
+            out.append("")
+            out.append("Device handling (truth): " + handling.map { "\(clock($0.start, s)) – \(clock($0.end, s))" }.joined(separator: ", "))
+        }
+
+        out.append("")
+        out.append("Position changes")
+        if s.positions.isEmpty { out.append("  (none)") }
+        for p in s.positions {
+            var state = [p.inPosition ? "in position" : "NOT in position"]
+            if p.horizontal { state.append("horizontal (lying flat)") }
+            if p.inNoise { state.append("noisy") }
+            out.append("  \(clock(p.t, s))  \(state.joined(separator: ", "))")
+        }
+
+        out.append("")
+        if s.minutes.count <= listLimit {
+            out.append("Minutes (t = end of minute)")
+            if s.minutes.isEmpty { out.append("  (none: detection was never active for a full minute)") }
+            else { out.append(pad(["end", "median", "peak", "severity", "valid s"], [11, 7, 7, 15, 7])) }
+            for m in s.minutes {
+                out.append(pad([clock(m.t, s), edr(m.edrMedian), edr(m.edrPeak), m.severity.name, String(m.validSeconds)], [11, 7, 7, 15, 7]))
+            }
+        } else {
+            out.append("Minutes: \(s.minutes.count) (list with --json)")
+        }
+
+        out.append("")
+        if s.tiles.count <= listLimit {
+            out.append("Tiles (H3 res 5 × 1000 ft layer)")
+            if s.tiles.isEmpty { out.append("  (none: no location, or no crossing with enough valid seconds)") }
+            else { out.append(pad(["h3", "layer", "enter", "exit", "severity", "median", "peak"], [16, 6, 11, 11, 15, 7, 7])) }
+            for r in s.tiles {
+                out.append(pad([r.tile.h3String, String(r.tile.layer), clock(r.enterTime, s), clock(r.exitTime, s),
+                                r.severity(for: s.aircraftClass).name, edr(r.edrMedian), edr(r.edrPeak)], [16, 6, 11, 11, 15, 7, 7]))
+            }
+        } else {
+            out.append("Tiles: \(s.tiles.count) (list with --json)")
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// `t` as h:mm:ss.s since the time origin, or as a UTC clock time for epoch logs.
+    static func clock(_ t: Double, _ s: ReplaySummary) -> String {
+        if s.meta.timeOrigin == nil, t > 100_000_000 {
+            let seconds = Int(t.rounded(.down))
+            let day = ((seconds % 86_400) + 86_400) % 86_400
+            return String(format: "%02d:%02d:%02dZ", day / 3600, day / 60 % 60, day % 60)
+        }
+        let tenths = Int((t * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        let a = abs(tenths)
+        return "\(sign)\(a / 36_000):" + two(a / 600 % 60) + ":" + two(a / 10 % 60) + ".\(a % 10)"
+    }
+
+    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    static func duration(_ seconds: Double) -> String {
+        seconds >= 3600 ? String(format: "%.2f h", seconds / 3600) : String(format: "%.1f min", seconds / 60)
+    }
+
+    static func edr(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    static func percent(_ value: Double) -> String { String(format: "%+.0f%%", value * 100) }
+
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return out
+    }
+
+    static func pad(_ cells: [String], _ widths: [Int]) -> String {
+        var line = " "
+        for (cell, width) in zip(cells, widths) {
+            line += " " + cell + String(repeating: " ", count: max(0, width - cell.count))
+        }
+        while line.hasSuffix(" ") { line.removeLast() }
+        return line
+    }
+}

@@ -1,0 +1,93 @@
+import EddyCore
+import EddySensorLog
+
+/// Everything a replay found: flight facts, the events, and the comparison with the truth in `meta.json`.
+public struct ReplaySummary: Sendable {
+    /// The flight directory's name.
+    public var flightName: String
+    /// The flight's meta.json.
+    public var meta: FlightMeta
+    /// The class the pipeline ran with (meta's, or the `--class` override).
+    public var aircraftClass: AircraftClass
+    /// Samples read per file.
+    public var sampleCounts: [SensorFileKind: Int]
+    /// Time of the first and last sample read (log time base).
+    public var firstTime: Double?
+    /// Time of the last sample read.
+    public var lastTime: Double?
+    /// Mount state changes, in order.
+    public var positions: [PositionEvent]
+    /// Measured minutes, in order.
+    public var minutes: [MinuteEvent]
+    /// Tile crossings, in order.
+    public var tiles: [TileReport]
+    /// Lines skipped in lenient mode, per file (empty when none).
+    public var skippedLines: [SkippedLines]
+    /// Truth segments with what was measured in them (empty without truth).
+    public var segments: [SegmentComparison]
+
+    /// Total samples read.
+    public var totalSamples: Int { sampleCounts.values.reduce(0, +) }
+}
+
+/// One stretch of constant truth (a listed turbulence interval or the smooth air between them)
+/// and what the replay measured in the minutes that lie wholly inside it.
+public struct SegmentComparison: Sendable, Equatable {
+    /// Start, seconds (log time base).
+    public var start: Double
+    /// End, seconds.
+    public var end: Double
+    /// True EDR (0 for smooth air), m^(2/3) s^-1.
+    public var truthEDR: Double
+    /// Severity of the true EDR for the replay's class.
+    public var truthSeverity: Severity
+    /// Measured minutes wholly inside the segment.
+    public var minutes: Int
+    /// Median of those minutes' median EDR (nil when no minute).
+    public var medianEDR: Double?
+    /// Largest of those minutes' peak EDR.
+    public var peakEDR: Double?
+    /// Severity of `medianEDR` for the replay's class.
+    public var measuredSeverity: Severity?
+    /// Minutes whose own severity equals `truthSeverity`.
+    public var minutesMatchingSeverity: Int
+
+    /// Measured median ÷ truth − 1 (nil for smooth air or no minute).
+    public var relativeError: Double? {
+        guard let medianEDR, truthEDR > 0 else { return nil }
+        return medianEDR / truthEDR - 1
+    }
+}
+
+/// Builds the per-segment comparison of a replay with its truth.
+public enum TruthComparison {
+    /// Truth segments covering the flight (listed intervals plus smooth gaps), with measured statistics.
+    public static func segments(summary: ReplaySummary) -> [SegmentComparison] {
+        guard let truth = summary.meta.truth, let first = summary.firstTime, let last = summary.lastTime else { return [] }
+        var pieces: [(start: Double, end: Double, edr: Double)] = []
+        var cursor = first
+        for interval in truth.turbulence.sorted(by: { $0.start < $1.start }) {
+            if interval.start > cursor { pieces.append((cursor, interval.start, 0)) }
+            pieces.append((interval.start, interval.end, interval.edr ?? 0))
+            cursor = max(cursor, interval.end)
+        }
+        if last > cursor { pieces.append((cursor, last, 0)) }
+        return pieces.filter { $0.end > $0.start }.map { piece in
+            let inside = summary.minutes.filter { $0.t - 60 >= piece.start - 1e-6 && $0.t <= piece.end + 1e-6 }
+            let truthSeverity = SeverityScale.severity(edr: piece.edr, viewer: summary.aircraftClass)
+            let median = inside.isEmpty ? nil : Self.median(inside.map(\.edrMedian))
+            return SegmentComparison(
+                start: piece.start, end: piece.end, truthEDR: piece.edr, truthSeverity: truthSeverity,
+                minutes: inside.count, medianEDR: median, peakEDR: inside.map(\.edrPeak).max(),
+                measuredSeverity: median.map { SeverityScale.severity(edr: $0, viewer: summary.aircraftClass) },
+                minutesMatchingSeverity: inside.filter { $0.severity == truthSeverity }.count)
+        }
+    }
+
+    /// Median of a non-empty list (mean of the middle two for an even count).
+    public static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}

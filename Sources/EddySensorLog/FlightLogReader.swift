@@ -1,0 +1,128 @@
+import EddyCore
+import Foundation
+
+/// Streams a flight directory (docs/sensor-log.md) as one time-ordered sequence of `SensorSample`s.
+///
+/// Each CSV file is read in 256 KiB chunks and parsed in place, so memory stays flat whatever the
+/// flight's length. The files are merged by `t` (a k-way merge over at most four heads); samples
+/// with equal `t` come in the fixed order of `SensorFileKind` (location, barometer, gyroscope,
+/// accelerometer). `t` values are passed through unchanged: they are either Unix epoch seconds or
+/// seconds since `meta.timeOrigin`.
+public final class FlightLogReader {
+    /// Reading options.
+    public struct Options: Sendable, Equatable {
+        /// Skip and count bad lines (non-numeric, non-finite, out of range, time going backwards,
+        /// wrong field count) instead of stopping at the first one.
+        public var lenient: Bool
+        /// Creates options.
+        public init(lenient: Bool = false) { self.lenient = lenient }
+    }
+
+    /// The flight directory.
+    public let directory: String
+    /// Its `meta.json`.
+    public let meta: FlightMeta
+    /// The CSV files present, in tie-break order.
+    public let files: [SensorFileKind]
+    /// The options in use.
+    public let options: Options
+
+    private let sources: [CSVSensorFile]
+    private var merge: MergeState
+
+    /// Opens a flight: reads `meta.json` and every CSV header. Throws a `SensorLogError` on a
+    /// missing directory, meta.json or accelerometer.csv, an empty file or a bad header.
+    public init(directory: String, options: Options = Options()) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SensorLogError(kind: .missingDirectory, file: directory, message: "no such flight directory", advice: "Pass a directory holding meta.json and accelerometer.csv (see docs/sensor-log.md)")
+        }
+        self.directory = directory
+        self.options = options
+        self.meta = try FlightMeta.load(directory: directory)
+        var opened: [CSVSensorFile] = []
+        for kind in SensorFileKind.allCases {
+            let path = (directory as NSString).appendingPathComponent(kind.fileName)
+            guard FileManager.default.fileExists(atPath: path) else {
+                if kind.isRequired {
+                    throw SensorLogError(kind: .missingFile, file: kind.fileName, message: "missing in \(directory)", advice: "A flight needs accelerometer.csv with columns t, ax, ay, az")
+                }
+                continue
+            }
+            opened.append(try CSVSensorFile(directory: directory, kind: kind, lenient: options.lenient))
+        }
+        sources = opened
+        files = opened.map(\.kind)
+        merge = MergeState(sources: opened)
+    }
+
+    /// The next sample in time order, or nil when every file is exhausted.
+    @inline(__always)
+    public func next() throws -> SensorSample? { try merge.next() }
+
+    /// Calls `body` with every sample in time order.
+    public func forEach(_ body: (SensorSample) throws -> Void) throws {
+        while let sample = try next() { try body(sample) }
+    }
+
+    /// Per-file counts of lines skipped in lenient mode (files with none are left out).
+    public var skippedLines: [SkippedLines] {
+        sources.map(\.skipped).filter { $0.count > 0 }
+    }
+
+    /// Samples delivered so far, per file.
+    public var sampleCounts: [SensorFileKind: Int] {
+        Dictionary(uniqueKeysWithValues: sources.map { ($0.kind, $0.sampleCount) })
+    }
+
+    /// Reads a whole (small) flight into memory: for tests and tools, never for long flights.
+    public static func readAll(directory: String, options: Options = Options()) throws -> (meta: FlightMeta, samples: [SensorSample]) {
+        let reader = try FlightLogReader(directory: directory, options: options)
+        var samples: [SensorSample] = []
+        try reader.forEach { samples.append($0) }
+        return (reader.meta, samples)
+    }
+}
+
+/// The k-way merge over the open files' head samples (a struct: one exclusive access per sample).
+struct MergeState {
+    private let sources: [CSVSensorFile]
+    private var heads: [SensorSample?]
+    private var headTimes: [Double]
+    private var started = false
+
+    init(sources: [CSVSensorFile]) {
+        self.sources = sources
+        heads = Array(repeating: nil, count: sources.count)
+        headTimes = Array(repeating: .infinity, count: sources.count)
+    }
+
+    /// The head with the smallest `t` (first file in tie-break order on ties), replaced by its successor.
+    @inline(__always)
+    mutating func next() throws -> SensorSample? {
+        if !started {
+            started = true
+            for index in sources.indices { try advance(index) }
+        }
+        var best = -1
+        var bestTime = Double.infinity
+        for index in headTimes.indices where headTimes[index] < bestTime {
+            best = index; bestTime = headTimes[index]
+        }
+        guard best >= 0 else { return nil }
+        let sample = heads[best]
+        try advance(best)
+        return sample
+    }
+
+    @inline(__always)
+    private mutating func advance(_ index: Int) throws {
+        if let sample = try sources[index].next() {
+            heads[index] = sample
+            headTimes[index] = sample.t
+        } else {
+            heads[index] = nil
+            headTimes[index] = .infinity
+        }
+    }
+}

@@ -1,3 +1,0 @@
-import EddyCore
-/// Scaffold for the sensor-log reader and writer (issue 2).
-public enum SensorLogModule {}
