@@ -7,11 +7,14 @@ public struct ReplayOptions: Sendable, Equatable {
     public var lenient: Bool
     /// Aircraft class to use instead of `meta.json`'s (response model and severity bands).
     public var aircraftClass: AircraftClass?
+    /// Salt of the tile-report ids; nil derives it from the flight (`FlightReplay.flightSalt`).
+    public var reportSalt: UInt64?
 
     /// Creates options.
-    public init(lenient: Bool = false, aircraftClass: AircraftClass? = nil) {
+    public init(lenient: Bool = false, aircraftClass: AircraftClass? = nil, reportSalt: UInt64? = nil) {
         self.lenient = lenient
         self.aircraftClass = aircraftClass
+        self.reportSalt = reportSalt
     }
 }
 
@@ -41,13 +44,30 @@ public final class FlightReplay {
         aircraftClass = options.aircraftClass ?? reader.meta.aircraft.aircraftClass
     }
 
+    /// The report-id salt of a flight: FNV-1a 64 of the directory name, `time_origin` and aircraft.
+    ///
+    /// Report ids are name-based on (tile, enter time, salt), so replays of one flight give the same ids
+    /// (uploads and stores stay idempotent) while two flights crossing a tile at the same log time don't collide.
+    public static func flightSalt(directoryName: String, meta: FlightMeta) -> UInt64 {
+        let key = [directoryName, meta.timeOrigin ?? "", meta.aircraft.type ?? "", meta.aircraft.aircraftClass.rawValue]
+            .joined(separator: "\u{1F}")
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
     /// Streams the flight through the pipeline. `onEvent` sees every event in order as it happens
     /// (JSON Lines output, a store); the summary holds them too, plus counts and the truth comparison.
     /// Throws `SensorLogError` on bad input (after the events before it were delivered). Runs once.
     public func run(onEvent: (DetectionEvent) throws -> Void = { _ in }) throws -> ReplaySummary {
         precondition(!used, "FlightReplay.run may be called once")
         used = true
-        var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: aircraftClass))
+        var configuration = DetectionConfiguration(aircraftClass: aircraftClass)
+        configuration.reportSalt = options.reportSalt ?? Self.flightSalt(directoryName: Self.lastPathComponent(directory), meta: meta)
+        var pipeline = DetectionPipeline(configuration: configuration)
         var collector = EventCollector()
         var events: [DetectionEvent] = []
         events.reserveCapacity(16)

@@ -28,6 +28,17 @@ public struct ReplaySummary: Sendable {
 
     /// Total samples read.
     public var totalSamples: Int { sampleCounts.values.reduce(0, +) }
+
+    /// The tile reports with times in Unix epoch seconds (log `t` + `time_origin`), as a store keeps them.
+    public var tileReportsInEpochTime: [TileReport] {
+        let origin = meta.timeOriginEpochSeconds ?? 0
+        return tiles.map { report in
+            var shifted = report
+            shifted.enterTime += origin
+            shifted.exitTime += origin
+            return shifted
+        }
+    }
 }
 
 /// One stretch of constant truth (a listed turbulence interval or the smooth air between them)

@@ -1,3 +1,5 @@
+import EddyCore
+
 /// The CSV files of a flight directory, in the fixed order the reader breaks time ties with.
 ///
 /// When samples of several files carry the same `t`, the merged stream gives location first, then
@@ -59,4 +61,3 @@ public enum SensorFileKind: Int, Sendable, CaseIterable, Comparable, Hashable {
     public static func < (lhs: SensorFileKind, rhs: SensorFileKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-import EddyCore

@@ -66,7 +66,7 @@ public enum StoreOpenOutcome: Sendable, Equatable {
 ///
 /// All calls are synchronous and thread-safe; call them off the main thread. Own reports, sync state, session and
 /// configuration are durable when the call returns (`synchronous = FULL`); server data is crash-safe and re-fetchable.
-/// Open one instance per file: server observations are indexed in this instance's memory (docs/store.md).
+/// Server observations are indexed in memory and re-synchronised when another instance or process writes them.
 public final class EddyStore: Sendable {
     /// Path of the database file.
     public let path: String
@@ -134,7 +134,7 @@ public final class EddyStore: Sendable {
             }
             if !unknown.isEmpty { throw StoreError.schemaTooNew(path: path, unknownMigrations: unknown) }
             try migrator.migrate(pool)
-            try pool.read { db in try index.rebuild(db) }
+            try pool.read { db in try index.refresh(db) }
         } catch {
             try? pool.close()
             if let error = error as? StoreError { throw error }

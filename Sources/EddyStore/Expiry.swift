@@ -18,9 +18,10 @@ extension EddyStore {
         let liveFlightCutoff = now - options.liveFlightMaximumAgeSeconds
         if let cap, cap < 0 { throw StoreError.invalidArgument("maximumObservationCount must be ≥ 0, got \(cap)") }
         let index = observationIndex
-        return try write(afterCommit: { (result: (summary: PurgeSummary, evicted: Set<Int64>)) in
-            index.remove { $0.exitTime < cutoff || result.evicted.contains($0.rowid) }
+        return try write(afterCommit: { (result: (summary: PurgeSummary, evicted: Set<Int64>, generation: Int64)) in
+            index.remove(newGeneration: result.generation) { $0.exitTime < cutoff || result.evicted.contains($0.rowid) }
         }) { db in
+            try index.refresh(db)
             // Rows to evict for the cap, chosen from the index (oldest first) on the writer.
             var capRowids: [Int64] = []
             if let cap {
@@ -42,7 +43,7 @@ extension EddyStore {
                     arguments: ["[" + capRowids.map(String.init).joined(separator: ",") + "]"])
                 summary.observationsOverCap = db.changesCount
             }
-            return (summary, Set(capRowids))
+            return (summary, Set(capRowids), try ObservationIndex.bumpGeneration(db))
         }.summary
     }
 }

@@ -42,12 +42,33 @@ final class ObservationIndex: @unchecked Sendable {
     private let lock = NSLock()
     private var cells: [UInt64: [Entry]] = [:]
     private var entryCount = 0
+    /// The `observation_generation` of the log this index reflects (−1: unknown, rebuild before use).
+    private var generation: Int64 = -1
 
     /// Number of indexed observations.
     var count: Int { lock.withLock { entryCount } }
 
-    /// Rebuilds the index from the table.
-    func rebuild(_ db: Database) throws {
+    /// The log's generation as seen by `db` (bumped by every transaction that changes the log).
+    static func currentGeneration(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM store_state WHERE key = 'observation_generation'") ?? 0
+    }
+
+    /// Bumps the log's generation inside the caller's write transaction; returns the new value.
+    static func bumpGeneration(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(
+            db, sql: "UPDATE store_state SET value = value + 1 WHERE key = 'observation_generation' RETURNING value") ?? 0
+    }
+
+    /// Rebuilds the index from `db`'s snapshot when the log changed behind its back (another store instance or
+    /// process wrote observations). Cheap when nothing changed: one primary-key read.
+    func refresh(_ db: Database) throws {
+        let current = try Self.currentGeneration(db)
+        if lock.withLock({ generation }) == current { return }
+        try rebuild(db, generation: current)
+    }
+
+    /// Rebuilds the index from the table as of `db`'s snapshot, which is at `snapshotGeneration`.
+    private func rebuild(_ db: Database, generation snapshotGeneration: Int64) throws {
         var fresh: [UInt64: [Entry]] = [:]
         var total = 0
         let cursor = try Row.fetchCursor(
@@ -71,9 +92,25 @@ final class ObservationIndex: @unchecked Sendable {
             total += 1
         }
         lock.withLock {
+            // Generations only grow: never replace a newer index with an older snapshot.
+            guard snapshotGeneration > generation else { return }
             cells = fresh
             entryCount = total
+            generation = snapshotGeneration
         }
+    }
+
+    /// Whether a change committed as `newGeneration` should be applied (`true`), is already in the index
+    /// (a refresh saw it), or cannot be applied because another writer's commit was missed (the index is then
+    /// marked stale and the next access rebuilds it). Call under the lock.
+    private func accept(_ newGeneration: Int64) -> Bool {
+        if generation >= newGeneration { return false }
+        if generation != newGeneration - 1 {
+            generation = -1
+            return false
+        }
+        generation = newGeneration
+        return true
     }
 
     /// The entry with this id in this cell, if indexed.
@@ -81,9 +118,11 @@ final class ObservationIndex: @unchecked Sendable {
         lock.withLock { cells[cell]?.first { $0.idHigh == idHigh && $0.idLow == idLow } }
     }
 
-    /// Adds new entries and replaces updated ones (matched by rowid), after their transaction committed.
-    func apply(inserted: [(cell: UInt64, entry: Entry)], updated: [(cell: UInt64, entry: Entry)]) {
+    /// Adds new entries and replaces updated ones (matched by rowid), after their transaction committed as
+    /// `newGeneration`.
+    func apply(inserted: [(cell: UInt64, entry: Entry)], updated: [(cell: UInt64, entry: Entry)], newGeneration: Int64) {
         lock.withLock {
+            guard accept(newGeneration) else { return }
             for (cell, entry) in inserted {
                 cells[cell, default: []].append(entry)
                 entryCount += 1
@@ -96,10 +135,10 @@ final class ObservationIndex: @unchecked Sendable {
         }
     }
 
-    /// Removes every entry matching `predicate`; returns how many were removed.
-    @discardableResult
-    func remove(where predicate: (Entry) -> Bool) -> Int {
+    /// Removes every entry matching `predicate`, after the deleting transaction committed as `newGeneration`.
+    func remove(newGeneration: Int64, where predicate: (Entry) -> Bool) {
         lock.withLock {
+            guard accept(newGeneration) else { return }
             var removed = 0
             for (cell, entries) in cells {
                 let kept = entries.filter { !predicate($0) }
@@ -109,7 +148,6 @@ final class ObservationIndex: @unchecked Sendable {
                 }
             }
             entryCount -= removed
-            return removed
         }
     }
 

@@ -80,6 +80,8 @@ extension EddyStore {
 
     /// Server observations: filter and aggregate in the in-memory index, then read only the chosen rows.
     private func serverTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws -> [TurbulenceItem] {
+        // Catch up with observations written by another instance or process (one primary-key read otherwise).
+        try read { db in try observationIndex.refresh(db) }
         var excluded = Set<IDKey>()
         if let since = prepared.excludeOwnSince {
             try read { db in

@@ -9,7 +9,9 @@ public enum StoreSchema {
     public static let applicationID: Int32 = 0x4544_4459
 
     /// Migration identifiers, oldest first.
-    public static let migrationIDs: [String] = ["v1-outbox-observations", "v2-nowcast-polygons", "v3-live-flights"]
+    public static let migrationIDs: [String] = [
+        "v1-outbox-observations", "v2-nowcast-polygons", "v3-live-flights", "v4-observation-generation",
+    ]
 
     /// The migrator with every migration registered, in order.
     public static var migrator: DatabaseMigrator {
@@ -17,6 +19,7 @@ public enum StoreSchema {
         migrator.registerMigration(migrationIDs[0], migrate: v1)
         migrator.registerMigration(migrationIDs[1], migrate: v2)
         migrator.registerMigration(migrationIDs[2], migrate: v3)
+        migrator.registerMigration(migrationIDs[3], migrate: v4)
         return migrator
     }
 
@@ -109,6 +112,15 @@ public enum StoreSchema {
                 time REAL NOT NULL
             ) WITHOUT ROWID;
             CREATE INDEX live_flight_time ON live_flight (time);
+            """)
+    }
+
+    /// v4: a counter bumped by every transaction that changes the observation log, so each store instance (or
+    /// process) can tell when its in-memory index is behind the file and rebuild it.
+    static func v4(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE store_state (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
+            INSERT INTO store_state (key, value) VALUES ('observation_generation', 0);
             """)
     }
 }

@@ -159,9 +159,12 @@ extension EddyStore {
     public func upsertObservations(_ observations: [ServerObservation]) throws {
         for observation in observations { try validate(observation.report) }
         let index = observationIndex
-        _ = try writeRelaxed(afterCommit: { (changes: ([(cell: UInt64, entry: ObservationIndex.Entry)], [(cell: UInt64, entry: ObservationIndex.Entry)])) in
-            index.apply(inserted: changes.0, updated: changes.1)
+        typealias Change = (cell: UInt64, entry: ObservationIndex.Entry)
+        _ = try writeRelaxed(afterCommit: { (changes: (inserted: [Change], updated: [Change], generation: Int64)) in
+            index.apply(inserted: changes.inserted, updated: changes.updated, newGeneration: changes.generation)
         }) { db in
+            // Another instance or process may have written since this index was built.
+            try index.refresh(db)
             let insert = try db.makeStatement(sql: """
                 INSERT INTO observation
                     (id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, source)
@@ -209,7 +212,7 @@ extension EddyStore {
                     inserted.append((cell, added))
                 }
             }
-            return (inserted, updated)
+            return (inserted, updated, try ObservationIndex.bumpGeneration(db))
         }
     }
 
@@ -219,9 +222,10 @@ extension EddyStore {
     public func deleteObservations(ids: [UUID]) throws -> Int {
         guard !ids.isEmpty else { return 0 }
         let index = observationIndex
-        return try writeRelaxed(afterCommit: { (rowids: Set<Int64>) in
-            index.remove { rowids.contains($0.rowid) }
+        return try writeRelaxed(afterCommit: { (result: (rowids: Set<Int64>, generation: Int64)) in
+            index.remove(newGeneration: result.generation) { result.rowids.contains($0.rowid) }
         }) { db in
+            try index.refresh(db)
             var rowids = Set<Int64>()
             var start = 0
             while start < ids.count {
@@ -232,8 +236,8 @@ extension EddyStore {
                     arguments: StatementArguments(chunk.map { $0.storeBlob })))
                 start += chunk.count
             }
-            return rowids
-        }.count
+            return (rowids, try ObservationIndex.bumpGeneration(db))
+        }.rowids.count
     }
 
     /// Number of cached server observations.

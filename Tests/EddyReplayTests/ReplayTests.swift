@@ -226,3 +226,39 @@ struct ReplayTimeBaseTests {
         #expect(ReplayReport.text(epoch).contains("10:0"))   // clock times of day, UTC
     }
 }
+
+/// Report ids: stable for one flight, distinct between flights, stored in epoch time.
+@Suite struct ReplayReportIdentityTests {
+    @Test func saltIsStablePerFlightAndDiffersBetweenFlights() throws {
+        let meta = try Shared.mediumMixed.get().0.meta
+        let a = FlightReplay.flightSalt(directoryName: "flight-a", meta: meta)
+        #expect(a == FlightReplay.flightSalt(directoryName: "flight-a", meta: meta))
+        #expect(a != FlightReplay.flightSalt(directoryName: "flight-b", meta: meta))
+        var otherOrigin = meta
+        otherOrigin.timeOrigin = "2026-11-23T10:00:00Z"
+        #expect(a != FlightReplay.flightSalt(directoryName: "flight-a", meta: otherOrigin))
+    }
+
+    /// Two copies of one flight under different names cross the same tiles at the same log times,
+    /// yet get disjoint report ids (a store keeps both, as it must for two aircraft).
+    @Test func copiesUnderOtherNamesGetOtherIds() throws {
+        let temp = TempDirectory()
+        let copy = try temp.copy(fixture: "sim-medium-mixed")
+        let renamed = temp.path + "/another-aircraft"
+        try FileManager.default.moveItem(atPath: copy, toPath: renamed)
+        let original = try Shared.mediumMixed.get().0
+        let other = try replayJSON(renamed).0
+        #expect(original.tiles.map(\.tile) == other.tiles.map(\.tile))
+        #expect(Set(original.tiles.map(\.id)).isDisjoint(with: other.tiles.map(\.id)))
+    }
+
+    @Test func epochTimesAddTheTimeOrigin() throws {
+        let summary = try Shared.mediumMixed.get().0
+        let origin = try #require(summary.meta.timeOriginEpochSeconds)
+        #expect(origin == 1_795_341_600)
+        for (log, epoch) in zip(summary.tiles, summary.tileReportsInEpochTime) {
+            #expect(epoch.enterTime == log.enterTime + origin && epoch.exitTime == log.exitTime + origin)
+            #expect(epoch.id == log.id && epoch.edrPeak == log.edrPeak)
+        }
+    }
+}

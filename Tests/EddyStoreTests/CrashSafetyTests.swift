@@ -57,15 +57,22 @@ struct CrashSafetyTests {
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // Random moment: sometimes during start-up / opening, mostly in the middle of the write loop.
-            let delayMicroseconds = round % 10 == 0
-                ? UInt32.random(in: 0...30_000, using: &generator)
-                : UInt32.random(in: 40_000...250_000, using: &generator)
-            usleep(delayMicroseconds)
+            // Random moment: every tenth kill during start-up / opening; the others once the loop has started
+            // writing (its first acknowledgement arrived — waiting for it keeps the test meaningful on a loaded
+            // machine), after a further random delay.
+            var data = Data()
+            if round % 10 == 0 {
+                usleep(UInt32.random(in: 0...30_000, using: &generator))
+            } else {
+                let chunk = output.fileHandleForReading.availableData  // blocks until the first write is acknowledged
+                #expect(!chunk.isEmpty, "round \(round): the writer ended before writing")
+                data.append(chunk)
+                usleep(UInt32.random(in: 0...150_000, using: &generator))
+            }
             #expect(kill(process.processIdentifier, SIGKILL) == 0)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal, "the writer stopped by itself (round \(round))")
-            let data = output.fileHandleForReading.readDataToEndOfFile()
+            data.append(output.fileHandleForReading.readDataToEndOfFile())
             let text = String(decoding: data, as: UTF8.self)
             // Only complete lines are acknowledgements (a line cut by the kill is not).
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()

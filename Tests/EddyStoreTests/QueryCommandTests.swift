@@ -60,4 +60,32 @@ struct QueryCommandTests {
         #expect(missing.stderr.contains("no store at"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("none.sqlite")))
     }
+
+    /// `eddy replay --db` puts the flight's tile reports into the outbox with epoch times, once:
+    /// a second replay of the same flight adds nothing (deterministic, salted report ids).
+    @Test func replayStoresOwnReportsIdempotently() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("replay.sqlite")
+        let flight = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/flights/sim-medium-mixed").path
+        let first = try run(["replay", flight, "--json", "--db", path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let tileLines = first.stdout.split(separator: "\n").filter { $0.contains("\"type\":\"tile\"") }
+        #expect(tileLines.count > 10)
+        #expect(first.stderr.contains("stored \(tileLines.count) new of \(tileLines.count) tile reports"), "\(first.stderr)")
+        #expect(!first.stdout.contains("stored"), "store messages stay on stderr")
+        let second = try run(["replay", flight, "--db", path])
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("stored 0 new of \(tileLines.count) tile reports"), "\(second.stderr)")
+
+        let store = try EddyStore.open(path: path)
+        defer { try? store.close() }
+        let pending = try store.pendingOwnReports()
+        #expect(pending.count == tileLines.count)
+        // time_origin 2026-11-22T10:00:00Z = 1795341600; the flight lasts 24 minutes.
+        for report in pending {
+            #expect(report.enterTime >= 1_795_341_600 && report.exitTime <= 1_795_341_600 + 24 * 60 + 1)
+        }
+    }
 }

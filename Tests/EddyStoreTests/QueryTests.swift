@@ -1,6 +1,7 @@
 import EddyCore
 import EddyH3
 import Foundation
+import GRDB
 import Testing
 @testable import EddyStore
 
@@ -483,4 +484,57 @@ final class Counter: @unchecked Sendable {
     private var count = 0
     func add() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+}
+
+@Suite("Several store instances on one file")
+struct SharedFileTests {
+    let now = 1_800_000_000.0
+
+    @Test func eachInstanceSeesTheOthersObservationWrites() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("shared.sqlite")
+        let a = try EddyStore.open(path: path)
+        let b = try EddyStore.open(path: path)
+        let everything = TurbulenceQuery(area: .everywhere, aggregation: .everyReport, now: now)
+        try a.upsertObservations((0..<20).map { observation($0, at: (40, -100 + Double($0)), time: now - 60, edrPeak: 0.2) })
+        #expect(try b.turbulence(everything).count == 20)
+        // B revises one and deletes another; A sees both.
+        var revised = observation(3, at: (40, -97), time: now - 60, edrPeak: 0.2)
+        revised.report.edrPeak = 0.9
+        try b.upsertObservations([revised])
+        #expect(try b.deleteObservations(ids: [testUUID(4)]) == 1)
+        let seenByA = try a.turbulence(everything)
+        #expect(seenByA.count == 19)
+        #expect(seenByA.first { $0.report.id == testUUID(3) }?.report.edrPeak == 0.9)
+        // A writes on top of B's changes without duplicating B's rows.
+        try a.upsertObservations([observation(3, at: (40, -97), time: now - 60, edrPeak: 0.5)])
+        #expect(try a.observationCount() == 19)
+        #expect(try b.turbulence(everything).first { $0.report.id == testUUID(3) }?.report.edrPeak == 0.5)
+        // A purge by B is seen by A.
+        _ = try b.purgeExpired(now: now + 7 * 3600)
+        #expect(try a.turbulence(everything).isEmpty)
+    }
+
+    @Test func anotherProcessWritingTheLogIsNoticed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("shared.sqlite")
+        let store = try EddyStore.open(path: path)
+        try store.upsertObservations([observation(1, at: (40, -100), time: now - 60, edrPeak: 0.2)])
+        // Another process (here: a plain connection) appends a report and bumps the generation, as EddyStore does.
+        do {
+            let other = try DatabaseQueue(path: path)
+            try other.write { db in
+                try db.execute(sql: """
+                    INSERT INTO observation (id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, source)
+                    VALUES (?, ?, 35, ?, ?, 0.3, 0.1, 'large', 'x', 'other');
+                    UPDATE store_state SET value = value + 1 WHERE key = 'observation_generation';
+                    """, arguments: [testUUID(2).storeBlob, Int64(bitPattern: cell(41, -100)), now - 120, now - 60])
+            }
+            try other.close()
+        }
+        let items = try store.turbulence(TurbulenceQuery(area: .everywhere, now: now))
+        #expect(Set(items.map(\.report.id)) == [testUUID(1), testUUID(2)])
+    }
 }
