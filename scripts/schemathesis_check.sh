@@ -31,7 +31,10 @@ TOKEN="$(curl -sf -X POST "$BASE/v1/session" -H 'Content-Type: application/json'
   -d "{\"apiKey\":\"$KEY\",\"airline\":\"SCH\",\"userId\":\"fuzzer\",\"clientVersion\":\"1.0.0\"}" \
   | .venv/bin/python -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
 
-"$SCHEMATHESIS" run "$BASE/openapi.yaml" \
+# Run from the scratch directory: schemathesis keeps its run data (.schemathesis/, .hypothesis/) in the cwd.
+SCHEMATHESIS_ABS="$(cd "$(dirname "$SCHEMATHESIS")" && pwd)/$(basename "$SCHEMATHESIS")"
+cd "$WORK"
+"$SCHEMATHESIS_ABS" run "$BASE/openapi.yaml" \
   --header "Authorization: Bearer $TOKEN" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection,ignored_auth \
   --max-examples "$EXAMPLES" --seed 20261122 --workers 1 --request-timeout 10 \
