@@ -160,6 +160,9 @@ public final class SyncClient: Sendable {
     private func decodeSuccess<T: Decodable>(_ response: SyncHTTPResponse) throws(SyncError) -> T {
         switch response.status {
         case 200..<300:
+            if T.self == DeltaFetchResponse.self, let fast = CanonicalTurbulenceDecoder.decode(response.body) as? T {
+                return fast
+            }
             do {
                 return try JSONDecoder().decode(T.self, from: response.body)
             } catch {

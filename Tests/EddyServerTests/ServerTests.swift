@@ -151,6 +151,17 @@ final class TestClock: ServerClock, @unchecked Sendable {
         #expect(decoded == reference)
         let empty = DeltaFetchResponse(dataType: .turbulence, serverTick: 0, full: true)
         #expect(try JSONDecoder().decode(DeltaFetchResponse.self, from: Data(buffer: FastJSON.turbulenceResponse(empty))) == empty)
+        // The client's canonical-layout decoder reads what the writer writes…
+        #expect(CanonicalTurbulenceDecoder.decode(Data(buffer: FastJSON.turbulenceResponse(empty))) == empty)
+        var plain = response
+        plain.observations[1].reporterId = "r_99"
+        #expect(CanonicalTurbulenceDecoder.decode(Data(buffer: FastJSON.turbulenceResponse(plain))) == plain)
+        // …and declines (so JSONDecoder takes over) escapes, other key orders, and truncated bodies.
+        #expect(CanonicalTurbulenceDecoder.decode(Data(buffer: fast)) == nil)
+        #expect(CanonicalTurbulenceDecoder.decode(try JSONEncoder().encode(plain)) == nil)
+        let bytes = Data(buffer: FastJSON.turbulenceResponse(plain))
+        #expect(CanonicalTurbulenceDecoder.decode(bytes.dropLast()) == nil)
+        #expect(CanonicalTurbulenceDecoder.decode(bytes + Data(" ".utf8)) == nil)
     }
 
     @Test func versionsCompareNumerically() {

@@ -1,0 +1,161 @@
+import EddyCore
+import Foundation
+
+/// Fast decoding of the largest answer, a turbulence fetch, when it is laid out exactly as eddy-server writes
+/// it (keys in its order, no whitespace, no string escapes). Anything else returns nil and the caller uses
+/// `JSONDecoder`, so a different server (or a future layout) is still read correctly, only more slowly.
+public enum CanonicalTurbulenceDecoder {
+    /// The decoded answer, or nil when the bytes are not in the canonical layout.
+    public static func decode(_ data: Data) -> DeltaFetchResponse? {
+        data.withUnsafeBytes { raw -> DeltaFetchResponse? in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
+            var scanner = Scanner(bytes: base, count: raw.count)
+            return scanner.response()
+        }
+    }
+
+    private struct Scanner {
+        let bytes: UnsafePointer<UInt8>
+        let count: Int
+        var position = 0
+
+        init(bytes: UnsafePointer<UInt8>, count: Int) { self.bytes = bytes; self.count = count }
+
+        mutating func response() -> DeltaFetchResponse? {
+            guard literal(#"{"dataType":"turbulence","serverTick":"#), let tick = integer(),
+                  literal(#","full":"#), let full = boolean(),
+                  literal(#","nowcast":[],"liveFlights":[],"observations":["#) else { return nil }
+            var observations: [Observation] = []
+            observations.reserveCapacity(count / 260)
+            if !literal("]") {
+                while true {
+                    guard let observation = observation() else { return nil }
+                    observations.append(observation)
+                    if literal(",") { continue }
+                    guard literal("]") else { return nil }
+                    break
+                }
+            }
+            guard literal("}"), position == count else { return nil }
+            return DeltaFetchResponse(dataType: .turbulence, serverTick: tick, full: full, observations: observations)
+        }
+
+        mutating func observation() -> Observation? {
+            guard literal(#"{"report":{"id":""#), let id = uuid(), literal(#"","tile":{"h3":"#), let h3 = unsigned(),
+                  literal(#","layer":"#), let layer = integer(), literal(#"},"enterTime":"#), let enter = double(),
+                  literal(#","exitTime":"#), let exit = double(), literal(#","edrPeak":"#), let peak = double(),
+                  literal(#","edrMedian":"#), let median = double(), literal(#","reporterClass":""#),
+                  let classText = plainString(), let reporterClass = AircraftClass(rawValue: classText),
+                  literal(#"},"reporterId":""#), let reporterId = plainString(), literal(#","tick":"#), let tick = integer(),
+                  literal("}") else { return nil }
+            let report = TileReport(
+                id: id, tile: TileID(h3: h3, layer: layer), enterTime: enter, exitTime: exit, edrPeak: peak, edrMedian: median,
+                reporterClass: reporterClass)
+            return Observation(report: report, reporterId: reporterId, tick: tick)
+        }
+
+        mutating func literal(_ text: StaticString) -> Bool {
+            let at = position, available = count - position, source = bytes
+            let length = text.withUTF8Buffer { expected -> Int? in
+                guard expected.count <= available, let start = expected.baseAddress,
+                      memcmp(source + at, start, expected.count) == 0 else { return nil }
+                return expected.count
+            }
+            guard let length else { return false }
+            position += length
+            return true
+        }
+
+        mutating func boolean() -> Bool? {
+            if literal("true") { return true }
+            if literal("false") { return false }
+            return nil
+        }
+
+        mutating func unsigned() -> UInt64? {
+            var value: UInt64 = 0
+            let start = position
+            while position < count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
+                let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times.addingReportingOverflow(UInt64(bytes[position] - 0x30))
+                guard !overflow1, !overflow2 else { return nil }
+                value = sum
+                position += 1
+            }
+            return position > start ? value : nil
+        }
+
+        mutating func integer() -> Int? {
+            let negative = literal("-")
+            guard let magnitude = unsigned(), magnitude <= UInt64(Int.max) else { return nil }
+            return negative ? -Int(magnitude) : Int(magnitude)
+        }
+
+        /// A JSON number: sign, digits, fraction, exponent; parsed by the standard library (correctly rounded).
+        mutating func double() -> Double? {
+            let start = position
+            while position < count {
+                switch bytes[position] {
+                case 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    position += 1
+                default:
+                    return parse(start)
+                }
+            }
+            return parse(start)
+        }
+
+        func parse(_ start: Int) -> Double? {
+            guard position > start else { return nil }
+            let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: position - start), as: UTF8.self)
+            return Double(text).flatMap { $0.isFinite ? $0 : nil }
+        }
+
+        /// A string without escapes, ending at the next quote (consumed).
+        mutating func plainString() -> String? {
+            let start = position
+            while position < count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") {
+                    let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: position - start), as: UTF8.self)
+                    position += 1
+                    return text
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                position += 1
+            }
+            return nil
+        }
+
+        /// 36 characters `8-4-4-4-12` hex (either case), not consuming the closing quote.
+        mutating func uuid() -> UUID? {
+            guard position + 36 <= count else { return nil }
+            var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var ok = true
+            withUnsafeMutableBytes(of: &value) { out in
+                var index = position
+                for byteIndex in 0..<16 {
+                    if [4, 6, 8, 10].contains(byteIndex) {
+                        guard bytes[index] == UInt8(ascii: "-") else { ok = false; return }
+                        index += 1
+                    }
+                    guard let high = Self.hex(bytes[index]), let low = Self.hex(bytes[index + 1]) else { ok = false; return }
+                    out[byteIndex] = high << 4 | low
+                    index += 2
+                }
+            }
+            guard ok else { return nil }
+            position += 36
+            return UUID(uuid: value)
+        }
+
+        static func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x41 + 10
+            case 0x61...0x66: byte - 0x61 + 10
+            default: nil
+            }
+        }
+    }
+}
