@@ -36,7 +36,9 @@ struct HTTPRoutes: Sendable {
         }
         router.post("/v1/reports") { request, _ in
             await handle(request, authenticated: true) { body, session in
-                try await service.ingest(try decode(ReportBatch.self, body), session: session!)
+                let data = Data(buffer: body)
+                let batch = try CanonicalReportBatch.decode(data) ?? decode(ReportBatch.self, body)
+                return try await service.ingest(batch, session: session!)
             }
         }
         router.post("/v1/fetch") { request, _ in

@@ -108,7 +108,10 @@ public final class SyncClient: Sendable {
 
     /// Uploads one batch of reports.
     public func upload(_ reports: [TileReport]) throws(SyncError) -> ReportBatchAck {
-        try authorized(path: "/v1/reports", body: try encode(ReportBatch(reports: reports)))
+        let batch = ReportBatch(reports: reports)
+        let body: Data
+        if let canonical = CanonicalReportBatch.encode(batch) { body = canonical } else { body = try encode(batch) }
+        return try authorized(path: "/v1/reports", body: body)
     }
 
     /// Fetches one data type for one area.

@@ -164,6 +164,34 @@ final class TestClock: ServerClock, @unchecked Sendable {
         #expect(CanonicalTurbulenceDecoder.decode(bytes + Data(" ".utf8)) == nil)
     }
 
+    @Test func canonicalReportBatchRoundTripsAndDeclinesOtherLayouts() throws {
+        let reports = (0..<3).map { i in
+            TileReport(id: UUID(), tile: TileID(h3: 0x85_2a_10_0b_ff_ff_ff_ff - UInt64(i), layer: i - 1), enterTime: 1_795_311_750.425_29 + Double(i),
+                       exitTime: 1_795_311_780, edrPeak: [0.443_332_776_518_195, 2, 1e-05][i], edrMedian: [1e-05, 0, 0][i],
+                       reporterClass: AircraftClass.allCases[i])
+        }
+        let batch = ReportBatch(reports: reports)
+        let canonical = try #require(CanonicalReportBatch.encode(batch))
+        #expect(try JSONDecoder().decode(ReportBatch.self, from: canonical) == batch)   // valid JSON for anyone
+        #expect(CanonicalReportBatch.decode(canonical) == batch)
+        #expect(CanonicalReportBatch.decode(try #require(CanonicalReportBatch.encode(ReportBatch(reports: [])))) == ReportBatch(reports: []))
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = [.sortedKeys]
+        #expect(CanonicalReportBatch.decode(try sorted.encode(batch)) == nil)   // another key order: JSONDecoder's job
+        var nan = reports[0]
+        nan.edrPeak = .nan
+        #expect(CanonicalReportBatch.encode(ReportBatch(reports: [nan])) == nil)
+        // Strict JSON numbers: what JSONDecoder would refuse is not accepted here either.
+        let text = String(decoding: canonical, as: UTF8.self)
+        for bad in [text.replacingOccurrences(of: "\"layer\":1", with: "\"layer\":01"),
+                    text.replacingOccurrences(of: "\"exitTime\":1795311780", with: "\"exitTime\":+1795311780"),
+                    text.replacingOccurrences(of: "\"edrMedian\":0,", with: "\"edrMedian\":0.,"),
+                    text + " "] {
+            #expect(bad != text)
+            #expect(CanonicalReportBatch.decode(Data(bad.utf8)) == nil)
+        }
+    }
+
     @Test func versionsCompareNumerically() {
         #expect(WireVersion("1.10.0")! > WireVersion("1.9.9")!)
         #expect(WireVersion("2")! == WireVersion("2.0.0")!)

@@ -9,19 +9,21 @@ public enum CanonicalTurbulenceDecoder {
     public static func decode(_ data: Data) -> DeltaFetchResponse? {
         data.withUnsafeBytes { raw -> DeltaFetchResponse? in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
-            var scanner = Scanner(bytes: base, count: raw.count)
-            return scanner.response()
+            var scanner = CanonicalScanner(bytes: base, count: raw.count)
+            return scanner.turbulenceResponse()
         }
     }
+}
 
-    private struct Scanner {
+/// Reads the canonical layout byte by byte; every method returns nil (or false) at the first deviation.
+struct CanonicalScanner {
         let bytes: UnsafePointer<UInt8>
         let count: Int
         var position = 0
 
         init(bytes: UnsafePointer<UInt8>, count: Int) { self.bytes = bytes; self.count = count }
 
-        mutating func response() -> DeltaFetchResponse? {
+        mutating func turbulenceResponse() -> DeltaFetchResponse? {
             guard literal(#"{"dataType":"turbulence","serverTick":"#), let tick = integer(),
                   literal(#","full":"#), let full = boolean(),
                   literal(#","nowcast":[],"liveFlights":[],"observations":["#) else { return nil }
@@ -41,17 +43,39 @@ public enum CanonicalTurbulenceDecoder {
         }
 
         mutating func observation() -> Observation? {
-            guard literal(#"{"report":{"id":""#), let id = uuid(), literal(#"","tile":{"h3":"#), let h3 = unsigned(),
+            guard literal(#"{"report":"#), let report = report(), literal(#","reporterId":""#), let reporterId = plainString(),
+                  literal(#","tick":"#), let tick = integer(), literal("}") else { return nil }
+            return Observation(report: report, reporterId: reporterId, tick: tick)
+        }
+
+        /// `{"id":…,"tile":{"h3":…,"layer":…},"enterTime":…,"exitTime":…,"edrPeak":…,"edrMedian":…,"reporterClass":…}`
+        mutating func report() -> TileReport? {
+            guard literal(#"{"id":""#), let id = uuid(), literal(#"","tile":{"h3":"#), let h3 = unsigned(),
                   literal(#","layer":"#), let layer = integer(), literal(#"},"enterTime":"#), let enter = double(),
                   literal(#","exitTime":"#), let exit = double(), literal(#","edrPeak":"#), let peak = double(),
                   literal(#","edrMedian":"#), let median = double(), literal(#","reporterClass":""#),
-                  let classText = plainString(), let reporterClass = AircraftClass(rawValue: classText),
-                  literal(#"},"reporterId":""#), let reporterId = plainString(), literal(#","tick":"#), let tick = integer(),
-                  literal("}") else { return nil }
-            let report = TileReport(
+                  let classText = plainString(), let reporterClass = AircraftClass(rawValue: classText), literal("}")
+            else { return nil }
+            return TileReport(
                 id: id, tile: TileID(h3: h3, layer: layer), enterTime: enter, exitTime: exit, edrPeak: peak, edrMedian: median,
                 reporterClass: reporterClass)
-            return Observation(report: report, reporterId: reporterId, tick: tick)
+        }
+
+        /// `{"reports":[report,…]}`
+        mutating func reportBatch() -> ReportBatch? {
+            guard literal(#"{"reports":["#) else { return nil }
+            var reports: [TileReport] = []
+            if !literal("]") {
+                while true {
+                    guard let report = report() else { return nil }
+                    reports.append(report)
+                    if literal(",") { continue }
+                    guard literal("]") else { return nil }
+                    break
+                }
+            }
+            guard literal("}"), position == count else { return nil }
+            return ReportBatch(reports: reports)
         }
 
         mutating func literal(_ text: StaticString) -> Bool {
@@ -72,7 +96,9 @@ public enum CanonicalTurbulenceDecoder {
             return nil
         }
 
+        /// JSON digits (no leading zeros) as an unsigned integer.
         mutating func unsigned() -> UInt64? {
+            if position + 1 < count, bytes[position] == 0x30, bytes[position + 1] >= 0x30, bytes[position + 1] <= 0x39 { return nil }
             var value: UInt64 = 0
             let start = position
             while position < count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
@@ -91,18 +117,29 @@ public enum CanonicalTurbulenceDecoder {
             return negative ? -Int(magnitude) : Int(magnitude)
         }
 
-        /// A JSON number: sign, digits, fraction, exponent; parsed by the standard library (correctly rounded).
+        /// A JSON number (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), converted by the standard library.
         mutating func double() -> Double? {
             let start = position
-            while position < count {
-                switch bytes[position] {
-                case 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
-                    position += 1
-                default:
-                    return parse(start)
-                }
+            _ = literal("-")
+            if position < count, bytes[position] == 0x30 {
+                position += 1
+            } else {
+                guard digits() else { return nil }
+            }
+            if literal(".") { guard digits() else { return nil } }
+            if position < count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+                position += 1
+                if !literal("+") { _ = literal("-") }
+                guard digits() else { return nil }
             }
             return parse(start)
+        }
+
+        /// One or more ASCII digits.
+        mutating func digits() -> Bool {
+            let start = position
+            while position < count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
+            return position > start
         }
 
         func parse(_ start: Int) -> Double? {
@@ -157,5 +194,41 @@ public enum CanonicalTurbulenceDecoder {
             default: nil
             }
         }
+    }
+
+/// The canonical layout of a report batch, written by the client and read first by the server (which falls back
+/// to `JSONDecoder` for any other valid JSON): `{"reports":[{"id":…,"tile":{"h3":…,"layer":…},"enterTime":…,
+/// "exitTime":…,"edrPeak":…,"edrMedian":…,"reporterClass":…},…]}`.
+public enum CanonicalReportBatch {
+    /// The batch in canonical layout; nil when a number is not finite (JSON cannot carry it).
+    public static func encode(_ batch: ReportBatch) -> Data? {
+        var text = "{\"reports\":["
+        text.reserveCapacity(16 + batch.reports.count * 200)
+        for (index, report) in batch.reports.enumerated() {
+            let numbers = [report.enterTime, report.exitTime, report.edrPeak, report.edrMedian]
+            guard numbers.allSatisfy(\.isFinite) else { return nil }
+            if index > 0 { text += "," }
+            text += "{\"id\":\"\(report.id.uuidString)\",\"tile\":{\"h3\":\(report.tile.h3),\"layer\":\(report.tile.layer)},"
+            text += "\"enterTime\":\(number(report.enterTime)),\"exitTime\":\(number(report.exitTime)),"
+            text += "\"edrPeak\":\(number(report.edrPeak)),\"edrMedian\":\(number(report.edrMedian)),"
+            text += "\"reporterClass\":\"\(report.reporterClass.rawValue)\"}"
+        }
+        text += "]}"
+        return Data(text.utf8)
+    }
+
+    /// The batch, or nil when the bytes are not in the canonical layout.
+    public static func decode(_ data: Data) -> ReportBatch? {
+        data.withUnsafeBytes { raw -> ReportBatch? in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
+            var scanner = CanonicalScanner(bytes: base, count: raw.count)
+            return scanner.reportBatch()
+        }
+    }
+
+    /// A finite double as JSON: whole values below 1e15 as integers, others in Swift's shortest round-trip form.
+    public static func number(_ value: Double) -> String {
+        if value == value.rounded(.towardZero), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
     }
 }
