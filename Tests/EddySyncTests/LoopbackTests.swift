@@ -103,7 +103,7 @@ struct Aircraft {
 
 extension Loopback {
 @Suite struct EndToEndTests {
-    @Test func aircraftBReceivesAircraftATilesThroughDeltaFetch() throws {
+    @Test func aircraftBReceivesAircraftATilesThroughDeltaFetch() async throws {
         let server = try LoopbackServer()
         let now = Date().timeIntervalSince1970
         let a = try Aircraft(server: server, userId: "pilot-a")
@@ -114,7 +114,7 @@ extension Loopback {
         #expect(a.store.pendingCount == 0)
         #expect(a.store.sentIds == Set(flight.map(\.id)))
         #expect(a.log.failures.isEmpty)
-        Thread.sleep(forTimeInterval: 1.1)   // next server tick (tests run the server with 1 s ticks)
+        try await Task.sleep(for: .seconds(1.1))   // next server tick (tests run the server with 1 s ticks)
 
         // B flies the same route later: a 20 NM corridor around it, turbulence + polygons + nowcast.
         let b = try Aircraft(server: server, userId: "pilot-b") { $0.dataTypes = [.turbulence, .polygons] }
@@ -132,7 +132,7 @@ extension Loopback {
         #expect(!polygons.features.isEmpty)
         #expect(polygons.features.reduce(0) { $0 + $1.properties.tileCount } == flight.filter { $0.severity(for: .medium) > .none }.count)
 
-        Thread.sleep(forTimeInterval: 1.1)
+        try await Task.sleep(for: .seconds(1.1))
         // A's next report reaches B through a delta (only the new one), B's fetch is due at the fast interval.
         let later = TileReport(id: UUID(), tile: flight[flight.count / 2].tile, enterTime: now - 120, exitTime: now - 60,
                                edrPeak: 0.5, edrMedian: 0.3, reporterClass: .large)
@@ -148,7 +148,7 @@ extension Loopback {
 @Suite struct EddyStoreEndToEndTests {
     /// Both aircraft keep their data in a real EddyStore (SQLite): A's outbox drains through the scheduler,
     /// B finds A's tiles with a store query along the route.
-    @Test func withEddyStoreBFindsATilesWithARouteQuery() throws {
+    @Test func withEddyStoreBFindsATilesWithARouteQuery() async throws {
         let server = try LoopbackServer()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -174,7 +174,7 @@ extension Loopback {
         a.step()
         #expect(logA.failures.isEmpty)
         #expect(try storeA.pendingOwnReports().isEmpty)
-        Thread.sleep(forTimeInterval: 1.1)
+        try await Task.sleep(for: .seconds(1.1))
 
         let storeB = try EddyStore.open(path: directory.appendingPathComponent("b.sqlite").path)
         let (b, logB) = try stack(storeB, userId: "pilot-b") { $0.dataTypes = [.turbulence, .polygons] }
@@ -269,7 +269,7 @@ extension Loopback {
         #expect(try a.serverObservations().count == 120)
     }
 
-    @Test func responsesSlowerThanTheTimeoutAreRetriedWithoutDuplicates() throws {
+    @Test func responsesSlowerThanTheTimeoutAreRetriedWithoutDuplicates() async throws {
         let server = try LoopbackServer()
         let a = try Aircraft(server: server, userId: "pilot-a", totalTimeout: 1)
         let reports = try TurbulentFlight.bulk(count: 80, startTime: Date().timeIntervalSince1970 - 1800)
@@ -278,7 +278,7 @@ extension Loopback {
         a.scheduler.step()
         guard case .unreachable(.timedOut) = a.log.failures.first else { Issue.record("expected timedOut, got \(a.log.failures)"); return }
         #expect(a.store.pendingCount == 80)
-        Thread.sleep(forTimeInterval: 1.5)   // the slow request completes on the server meanwhile
+        try await Task.sleep(for: .seconds(1.5))   // the slow request completes on the server meanwhile
         a.stepAfterBackoff()
         #expect(a.store.pendingCount == 0)
         let held = try a.serverObservations()
@@ -299,7 +299,7 @@ extension Loopback {
         #expect(statuses == [.fetching, .failed, .fetching, .idle])
     }
 
-    @Test func rateLimitedClientWaitsForRetryAfter() throws {
+    @Test func rateLimitedClientWaitsForRetryAfter() async throws {
         let server = try LoopbackServer(arguments: ["--rate-limit", "120", "--rate-burst", "3"])
         let a = try Aircraft(server: server, userId: "pilot-a") { $0.uploadBatchSize = 10 }
         let reports = try TurbulentFlight.bulk(count: 60, startTime: Date().timeIntervalSince1970 - 1800)
@@ -311,12 +311,12 @@ extension Loopback {
         #expect(a.store.pendingCount == 30)
         var rounds = 0
         while a.store.pendingCount > 0, rounds < 20 {
-            Thread.sleep(forTimeInterval: 0.6)
+            try await Task.sleep(for: .seconds(0.6))
             a.stepAfterBackoff()
             rounds += 1
         }
         #expect(a.store.pendingCount == 0)
-        Thread.sleep(forTimeInterval: 1.1)   // let the bucket refill for the check below
+        try await Task.sleep(for: .seconds(1.1))   // let the bucket refill for the check below
         let held = try a.serverObservations()
         #expect(held.count == 60 && Set(held.map(\.report.id)).count == 60)
     }
