@@ -99,7 +99,7 @@ struct JSONObject {
 
     mutating func string(_ name: String, _ value: String) {
         key(name)
-        body += Self.quoted(value)
+        body += JSONText.quoted(value)
     }
 
     mutating func number(_ name: String, _ value: Double) {
@@ -139,25 +139,4 @@ struct JSONObject {
         return value.description
     }
 
-    /// A JSON string literal with the required escapes.
-    static func quoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
 }

@@ -194,27 +194,15 @@ public final class EddyStore: Sendable {
     /// the app; a power cut may lose this transaction), for re-fetchable server data. `afterCommit` runs with the
     /// transaction's result once it committed, still on the writer (so index updates stay in commit order).
     func writeRelaxed<T>(afterCommit: (T) -> Void = { _ in }, _ body: (Database) throws -> T) throws -> T {
-        do {
-            return try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
-                }
-                afterCommit(result!)
-                return result!
-            }
-        } catch let error as StoreError { throw error } catch {
-            throw StoreError.wrap(error, path: path)
-        }
+        try write(relaxed: true, afterCommit: afterCommit, body)
     }
 
-    /// Like `write` (FULL durability), with `afterCommit` run on the writer once the transaction committed.
-    func write<T>(afterCommit: (T) -> Void, _ body: (Database) throws -> T) throws -> T {
+    /// Like `write` (FULL durability unless `relaxed`), with `afterCommit` run on the writer once the transaction committed.
+    func write<T>(relaxed: Bool = false, afterCommit: (T) -> Void, _ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.writeWithoutTransaction { db in
+                if relaxed { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                defer { if relaxed { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)

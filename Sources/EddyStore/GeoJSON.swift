@@ -16,13 +16,13 @@ public enum GeoJSON {
         for item in items {
             let report = item.report
             let properties = [
-                ("severity", quoted(item.severity.name)),
+                ("severity", JSONText.quoted(item.severity.name)),
                 ("edr_peak", number(report.edrPeak)),
                 ("edr_median", number(report.edrMedian)),
                 ("layer", String(report.tile.layer)),
                 ("time", number(report.exitTime)),
-                ("h3", quoted(report.tile.h3String)),
-                ("origin", quoted(item.origin.rawValue)),
+                ("h3", JSONText.quoted(report.tile.h3String)),
+                ("origin", JSONText.quoted(item.origin.rawValue)),
                 ("report_count", String(item.reportCount)),
             ]
             features.append(try feature(id: report.id.uuidString.lowercased(), cell: report.tile.h3, properties: properties))
@@ -36,13 +36,13 @@ public enum GeoJSON {
         var features: [String] = []
         for cell in cells {
             let properties = [
-                ("severity", quoted(SeverityScale.severity(edr: cell.edr, viewer: viewer).name)),
+                ("severity", JSONText.quoted(SeverityScale.severity(edr: cell.edr, viewer: viewer).name)),
                 ("edr", number(cell.edr)),
                 ("layer", String(cell.tile.layer)),
                 ("forecast_hour", String(cell.forecastHour)),
                 ("valid_time", number(cell.validTime)),
                 ("issue_time", number(cell.issueTime)),
-                ("h3", quoted(cell.tile.h3String)),
+                ("h3", JSONText.quoted(cell.tile.h3String)),
             ]
             features.append(try feature(id: "\(cell.tile.h3String)-\(cell.tile.layer)-\(cell.forecastHour)", cell: cell.tile.h3, properties: properties))
         }
@@ -76,8 +76,8 @@ public enum GeoJSON {
 
     static func feature(id: String, cell: UInt64, properties: [(String, String)]) throws -> String {
         let coordinates = try ring(cell: cell).map { "[\(coordinate($0[0])),\(coordinate($0[1]))]" }.joined(separator: ",")
-        let props = properties.map { "\(quoted($0.0)):\($0.1)" }.joined(separator: ",")
-        return "{\"type\":\"Feature\",\"id\":\(quoted(id)),\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(coordinates)]]},"
+        let props = properties.map { "\(JSONText.quoted($0.0)):\($0.1)" }.joined(separator: ",")
+        return "{\"type\":\"Feature\",\"id\":\(JSONText.quoted(id)),\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(coordinates)]]},"
             + "\"properties\":{\(props)}}"
     }
 
@@ -101,20 +101,4 @@ public enum GeoJSON {
         return "\(value)"
     }
 
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
 }

@@ -15,7 +15,7 @@ struct WriterTests {
 
     /// Random samples with awkward values (full-precision doubles, ties across files, nil fields).
     private func randomFlight(seed: UInt64) -> [SensorSample] {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var samples: [SensorSample] = []
         var t = 1_795_341_600.0
         for i in 0..<30_000 {
@@ -102,18 +102,6 @@ struct WriterTests {
     }
 }
 
-/// Small deterministic generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Flight log writer: sensor resolution")
 struct WriterResolutionTests {
@@ -122,7 +110,7 @@ struct WriterResolutionTests {
         let flight = TempFlight()
         let meta = FlightMeta(aircraft: .init(aircraftClass: .medium))
         let writer = try FlightLogWriter(directory: flight.path, meta: meta, files: [.accelerometer, .location, .barometer], resolution: .sensor)
-        var rng = SplitMix(seed: 3)
+        var rng = SplitMix64(seed: 3)
         var expected: [SensorSample] = []
         func q(_ x: Double, _ k: Int) -> Double { (x * pow(10, Double(k))).rounded() / pow(10, Double(k)) }
         var t = 1_795_341_600.0

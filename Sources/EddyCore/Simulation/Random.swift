@@ -1,7 +1,7 @@
 import Foundation
 
 /// SplitMix64 (Steele, Lea & Flood 2014): a tiny 64-bit generator, used to seed `Xoshiro256StarStar`.
-public struct SplitMix64: Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// Internal state.
     public private(set) var state: UInt64
     /// Creates a generator from a seed.
