@@ -314,7 +314,7 @@ public final class SyncScheduler: Sendable {
         state.withLock { s in
             let exponent = min(s.failures, 30)
             let raw = min(s.configuration.backoffMaxSeconds, s.configuration.backoffBaseSeconds * pow(2, Double(exponent)))
-            var delay = raw * (0.5 + 0.5 * s.rng.nextUnit())
+            var delay = raw * (0.5 + 0.5 * Double(s.rng.next() >> 11) / Double(1 << 53))   // jitter factor in [0.5, 1)
             if case .rateLimited(let retryAfter) = error { delay = max(delay, retryAfter) }
             s.failures += 1
             s.retryNotBefore = clock.now() + delay
@@ -330,21 +330,4 @@ public final class SyncScheduler: Sendable {
             return max(0, next - now)
         }
     }
-}
-
-/// SplitMix64: a small seeded generator for back-off jitter.
-struct SplitMix64: Sendable {
-    private var state: UInt64
-    /// Seeds the generator.
-    init(seed: UInt64) { state = seed }
-    /// Next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
