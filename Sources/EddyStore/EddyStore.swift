@@ -246,34 +246,49 @@ extension EddyStore {
         } else if head.count < 100 || Array(head.prefix(16)) != sqliteHeader {
             return .unusable(.notSQLite)
         }
-        var config = Configuration()
-        config.readonly = true
-        config.label = "EddyStore.inspect"
         do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
-            defer { try? queue.close() }
-            return try queue.read { db -> Inspection in
-                let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-                let tables = try String.fetchAll(
-                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-                if applicationID != StoreSchema.applicationID {
-                    // Empty, or an Eddy store whose creation was interrupted before the first migration committed
-                    // (GRDB creates its migrations table first): carry on creating it.
-                    if applicationID == 0 && Set(tables).isSubset(of: ["grdb_migrations"]) { return .absent }
-                    return .unusable(.foreignDatabase(applicationID: applicationID, tables: tables))
-                }
-                if quickCheck {
-                    let messages = try String.fetchAll(db, sql: "PRAGMA quick_check")
-                    if messages != ["ok"] {
-                        return .unusable(.corrupt(detail: messages.prefix(3).joined(separator: "; ")))
-                    }
-                }
-                return .eddyStore
+            return try inspectDatabase(path: path, quickCheck: quickCheck, readonly: true)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            // A WAL left by a killed process may need recovery (SQLITE_READONLY_RECOVERY / _CANTINIT), which a
+            // read-only connection cannot run. Recovery rebuilds only the WAL index, so look again read-write.
+            do {
+                return try inspectDatabase(path: path, quickCheck: quickCheck, readonly: false)
+            } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+                return .unusable(.corrupt(detail: error.message ?? "\(error.resultCode)"))
+            } catch {
+                throw StoreError.wrap(error, path: path)
             }
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             return .unusable(.corrupt(detail: error.message ?? "\(error.resultCode)"))
         } catch {
             throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Reads the application id, the tables and (optionally) `quick_check` of an existing SQLite file.
+    private static func inspectDatabase(path: String, quickCheck: Bool, readonly: Bool) throws -> Inspection {
+        var config = Configuration()
+        config.readonly = readonly
+        config.label = "EddyStore.inspect"
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        defer { try? queue.close() }
+        return try queue.read { db -> Inspection in
+            let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            if applicationID != StoreSchema.applicationID {
+                // Empty, or an Eddy store whose creation was interrupted before the first migration committed
+                // (GRDB creates its migrations table first): carry on creating it.
+                if applicationID == 0 && Set(tables).isSubset(of: ["grdb_migrations"]) { return .absent }
+                return .unusable(.foreignDatabase(applicationID: applicationID, tables: tables))
+            }
+            if quickCheck {
+                let messages = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                if messages != ["ok"] {
+                    return .unusable(.corrupt(detail: messages.prefix(3).joined(separator: "; ")))
+                }
+            }
+            return .eddyStore
         }
     }
 
