@@ -18,10 +18,10 @@ extension EddyStore {
         return items
     }
 
-    /// Own reports: SQL over the (small) outbox table.
-    private func ownTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws -> [TurbulenceItem] {
-        var conditions: [String] = []
-        var arguments: [(any DatabaseValueConvertible)?] = []
+    /// Adds the SQL conditions for a prepared query's cell set (`h3` column) and layer range (`layer` column).
+    private static func appendCellAndLayerConditions(
+        _ prepared: PreparedQuery, _ conditions: inout [String], _ arguments: inout [(any DatabaseValueConvertible)?]
+    ) {
         if let cells = prepared.cells {
             conditions.append("h3 IN (SELECT value FROM json_each(?))")
             arguments.append("[" + cells.map { String($0.storeInt) }.joined(separator: ",") + "]")
@@ -31,6 +31,13 @@ extension EddyStore {
             arguments.append(layers.lowerBound)
             arguments.append(layers.upperBound)
         }
+    }
+
+    /// Own reports: SQL over the (small) outbox table.
+    private func ownTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws -> [TurbulenceItem] {
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        Self.appendCellAndLayerConditions(prepared, &conditions, &arguments)
         conditions.append("exit_time >= ?")
         arguments.append(prepared.sinceTime)
         if let minimumEDR = prepared.minimumEDR {
@@ -227,16 +234,8 @@ extension EddyStore {
         ).prepare()
         var conditions = ["forecast_hour = ?", "valid_time > ?"]
         var arguments: [(any DatabaseValueConvertible)?] = [query.forecastHour, query.now - NowcastCell.validitySeconds]
-        if let cells = prepared.cells {
-            if cells.isEmpty { return [] }
-            conditions.append("h3 IN (SELECT value FROM json_each(?))")
-            arguments.append("[" + cells.map { String($0.storeInt) }.joined(separator: ",") + "]")
-        }
-        if let layers = prepared.layers {
-            conditions.append("layer BETWEEN ? AND ?")
-            arguments.append(layers.lowerBound)
-            arguments.append(layers.upperBound)
-        }
+        if prepared.cells?.isEmpty == true { return [] }
+        Self.appendCellAndLayerConditions(prepared, &conditions, &arguments)
         if let minimumEDR = prepared.minimumEDR {
             conditions.append("edr >= ?")
             arguments.append(minimumEDR)
