@@ -249,3 +249,18 @@ struct AlertEvaluatorTests {
         #expect(zip(a, a.dropFirst()).allSatisfy { $0.distanceNM <= $1.distanceNM })
     }
 }
+
+@Suite("AlertPosition")
+struct AlertPositionTests {
+    @Test("From a fix: pressure altitude preferred for the layer, course as track, nil without altitude")
+    func fromFix() throws {
+        let fix = LocationSample(t: 12, latitudeDegrees: 47, longitudeDegrees: 8, altitudeMeters: 10_000,
+                                 courseDegrees: 270, pressureAltitudeFeet: 37_950, source: .adsb)
+        let p = try #require(AlertPosition(fix: fix))
+        #expect(p.layer == 37 && p.trackDegrees == 270 && p.time == 12 && p.latitudeDegrees == 47)
+        let gnssOnly = LocationSample(t: 1, latitudeDegrees: 47, longitudeDegrees: 8, altitudeMeters: 3_048, courseDegrees: -1)
+        let q = try #require(AlertPosition(fix: gnssOnly))
+        #expect(q.layer == 10 && q.trackDegrees == nil)
+        #expect(AlertPosition(fix: LocationSample(t: 1, latitudeDegrees: 47, longitudeDegrees: 8)) == nil)
+    }
+}

@@ -154,3 +154,14 @@ public struct AlertEvaluation: Sendable, Equatable {
     /// Creates an evaluation.
     public init(mode: AlertMode, items: [AlertItem]) { self.mode = mode; self.items = items }
 }
+
+extension AlertPosition {
+    /// The position of a location fix: layer from `layerAltitudeFeet` (external pressure altitude preferred),
+    /// track from the course; nil when the fix has no altitude.
+    public init?(fix: LocationSample) {
+        guard let altitude = fix.layerAltitudeFeet, altitude.isFinite else { return nil }
+        let track = fix.courseDegrees.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        self.init(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees,
+                  layer: TileID.layer(altitudeFeet: altitude), trackDegrees: track, time: fix.t)
+    }
+}
