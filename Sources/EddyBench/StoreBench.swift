@@ -153,16 +153,10 @@ enum StoreBenchmarks {
         return result
     }
 
-    /// The point `distanceNM` from `start` along the initial `bearingDegrees` (great circle).
+    /// The point `distanceNM` from `start` along the initial `bearingDegrees` (great circle, EddyCore's Geodesy).
     static func destination(_ start: LatLng, bearingDegrees: Double, distanceNM: Double) -> LatLng {
-        let angular = distanceNM * 1.852 / 6371.007180918475
-        let latitude = start.latitude * .pi / 180
-        let longitude = start.longitude * .pi / 180
-        let bearing = bearingDegrees * .pi / 180
-        let newLatitude = asin(sin(latitude) * cos(angular) + cos(latitude) * sin(angular) * cos(bearing))
-        let newLongitude = longitude + atan2(
-            sin(bearing) * sin(angular) * cos(latitude), cos(angular) - sin(latitude) * sin(newLatitude))
-        return LatLng(latitude: newLatitude * 180 / .pi, longitude: newLongitude * 180 / .pi)
+        let end = Geodesy.destination(from: (start.latitude, start.longitude), bearingDegrees: bearingDegrees, distanceNM: distanceNM)
+        return LatLng(latitude: end.latitude, longitude: end.longitude)
     }
 
     /// A route of `lengthNM` in `legs` legs with small heading changes, starting inside the data.
