@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "EddyProtocol", targets: ["EddyProtocol"]),
         .library(name: "EddySync", targets: ["EddySync"]),
         .executable(name: "eddy-server", targets: ["EddyServer"]),
+        .library(name: "Eddy", targets: ["Eddy"]),
+        .library(name: "EddyTesting", targets: ["EddyTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -89,6 +91,27 @@ let package = Package(
         .testTarget(
             name: "EddyServerTests",
             dependencies: ["EddyServer", "EddyProtocol", "EddyCore", "EddyH3"],
+            swiftSettings: strictSettings
+        ),
+        // The engine facade (issue 6) and helpers for host apps' own tests.
+        .target(
+            name: "Eddy",
+            dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "EddyTesting",
+            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddyProtocol", "EddySync"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EddyTests",
+            dependencies: ["Eddy", "EddyTesting", "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EddyTestingTests",
+            dependencies: ["EddyTesting", "EddyCore", "EddyH3", "EddySync"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "EddyStoreCrashWriter", dependencies: ["EddyCore", "EddyStore"], swiftSettings: strictSettings),
