@@ -14,6 +14,13 @@ struct ReplayCommand: AsyncParsableCommand {
             Without --json: a readable report (truth comparison, position changes, minutes, tiles).
             With --json: JSON Lines, one event per line (position, minute, tile) and a summary last;
             byte-identical run after run. See docs/replay.md.
+
+            With --engine: the whole engine (detection, store, flight phase, alerts, sync with --server)
+            runs on the flight and every delegate callback is printed (with --json: one
+            {"type":"delegate",…} line each, then a {"type":"summary",…} line). Offline, sample times
+            are shifted by meta.json's time_origin and the output is byte-identical run after run; with
+            --server they are shifted so that the flight ends now (the server refuses reports from the
+            future and serves only the last hours).
             """)
 
     @Argument(help: "Flight directory (meta.json, accelerometer.csv, …).")
@@ -28,10 +35,52 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("class"), help: "Use this aircraft class instead of meta.json's (small, medium, large).", transform: parseClass)
     var aircraftClass: AircraftClass?
 
-    @Option(help: "Store the flight's tile reports (own-report outbox) in this Eddy store file; created if absent.")
+    @Option(help: "Store the flight's tile reports (own-report outbox) in this Eddy store file; created if absent. With --engine: the engine's store (default: a temporary file, removed afterwards).")
     var db: String?
 
+    @Flag(help: "Run the whole engine (detection, store, flight phase, alerts, sync) and print its delegate timeline.")
+    var engine = false
+
+    @Option(help: "With --engine: sync with the eddy-server at this base URL (http://127.0.0.1:8080).")
+    var server: String?
+
+    @Option(help: "With --server: the API key (eddy-server keys add); default: the EDDY_API_KEY environment variable.")
+    var apiKey: String?
+
+    @Option(help: "With --engine: the session's airline, 3-character ICAO code (EDY); with --server, the key's airline.")
+    var airline: String?
+
+    @Option(help: "With --engine: the session's user id (eddy-replay).")
+    var userId: String?
+
+    func validate() throws {
+        if !engine {
+            let engineOnly = [("--server", server), ("--api-key", apiKey), ("--airline", airline), ("--user-id", userId)]
+            if let (name, _) = engineOnly.first(where: { $0.1 != nil }) {
+                throw ValidationError("\(name) needs --engine (it configures the engine replay)")
+            }
+        } else if apiKey != nil, server == nil {
+            throw ValidationError("--api-key needs --server (an offline engine replay uses no key)")
+        }
+    }
+
     func run() async throws {
+        if engine {
+            var options = EngineReplayOptions(flight: flight)
+            options.json = json
+            options.lenient = lenient
+            options.aircraftClass = aircraftClass
+            options.db = db
+            options.server = server
+            options.apiKey = apiKey ?? (server == nil ? nil : ProcessInfo.processInfo.environment["EDDY_API_KEY"])
+            if let airline { options.airline = airline }
+            if let userId { options.userId = userId }
+            do { try EngineReplay.run(options) } catch {
+                FileHandle.standardError.write(Data("eddy replay: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+            return
+        }
         let output = OutputBuffer()
         do {
             let replay = try FlightReplay(directory: flight, options: ReplayOptions(lenient: lenient, aircraftClass: aircraftClass))

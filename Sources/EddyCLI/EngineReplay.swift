@@ -1,0 +1,202 @@
+import Eddy
+import EddyCore
+import EddyReplay
+import EddySensorLog
+import EddyStore
+import Foundation
+
+/// What `eddy replay --engine` runs with.
+struct EngineReplayOptions {
+    /// Flight directory.
+    var flight: String
+    /// JSON Lines instead of the readable timeline.
+    var json = false
+    /// Skip and count bad lines.
+    var lenient = false
+    /// Class override (`--class`): the aircraft becomes that class's representative type.
+    var aircraftClass: AircraftClass?
+    /// Engine store path; nil for a temporary store removed afterwards.
+    var db: String?
+    /// Sync server base URL; nil for an offline engine.
+    var server: String?
+    /// API key (needed with a server).
+    var apiKey: String?
+    /// Airline ICAO code of the session.
+    var airline = "EDY"
+    /// User id of the session.
+    var userId = "eddy-replay"
+}
+
+/// Why an engine replay stopped: the message for stderr (exit status 1).
+struct EngineReplayFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `eddy replay FLIGHT --engine`: streams a flight through a whole `EddyEngine` (detection, store, flight phase,
+/// alerts, sync) and prints every delegate callback (docs/replay.md, "The whole engine").
+///
+/// Sample times are shifted to Unix seconds: by `time_origin` offline (deterministic output), or so that the
+/// flight ends now with a server (the server refuses reports from the future and serves only the last hours).
+enum EngineReplay {
+    /// Type designators used when meta.json's type is missing or not in the table, per class.
+    static let representativeDesignators: [AircraftClass: String] = [.small: "C172", .medium: "B738", .large: "B77W"]
+
+    /// Store cache for the replay's engine, KiB: a replay reads little back, so a small page cache keeps the
+    /// process small (the store's default is 32 MiB).
+    static let storeCacheKiB = 2048
+
+    /// The aircraft an engine replay flies: meta.json's type when it is in the table (and of the `--class`
+    /// override's class, if any), else the class's representative designator. Returns the type and where it came from.
+    static func aircraft(meta: FlightMeta, classOverride: AircraftClass?) -> (type: AircraftType, source: String) {
+        if let designator = meta.aircraft.type, let type = AircraftTypeTable.type(designator: designator),
+           type.aircraftClass == (classOverride ?? meta.aircraft.aircraftClass) {
+            return (type, "meta")
+        }
+        let aircraftClass = classOverride ?? meta.aircraft.aircraftClass
+        let designator = representativeDesignators[aircraftClass] ?? "B738"
+        guard let type = AircraftTypeTable.type(designator: designator) else {
+            preconditionFailure("representative designator \(designator) missing from the aircraft table")
+        }
+        return (type, classOverride == nil ? "class" : "class-override")
+    }
+
+    /// Runs the replay, writing the timeline and summary to standard output.
+    static func run(_ options: EngineReplayOptions) throws(EngineReplayFailure) {
+        if options.server != nil, (options.apiKey ?? "").isEmpty {
+            throw EngineReplayFailure("--server needs an API key: pass --api-key KEY or set EDDY_API_KEY (eddy-server keys add)")
+        }
+        let reader: FlightLogReader
+        do { reader = try FlightLogReader(directory: options.flight, options: .init(lenient: options.lenient)) }
+        catch let error as SensorLogError {
+            throw EngineReplayFailure(error.kind == .missingDirectory ? "\(error)" : "\(options.flight): \(error)")
+        } catch { throw EngineReplayFailure("\(options.flight): \(error)") }
+        let meta = reader.meta
+        let first: SensorSample
+        do {
+            guard let sample = try reader.next() else {
+                throw EngineReplayFailure("\(options.flight): the flight has no samples: record or simulate one (eddy simulate)")
+            }
+            first = sample
+        } catch let failure as EngineReplayFailure { throw failure }
+        catch { throw EngineReplayFailure("\(options.flight): \(error)") }
+
+        // Time shift: log t + shift = Unix seconds.
+        let shift: Double
+        if options.server != nil {
+            guard let last = lastSampleTime(directory: options.flight, files: reader.files) else {
+                throw EngineReplayFailure("\(options.flight): cannot read the last sample time of the flight's CSV files")
+            }
+            shift = (Date().timeIntervalSince1970 - 1).rounded(.down) - last.rounded(.up)
+        } else {
+            shift = meta.timeOriginEpochSeconds ?? 0
+        }
+        let (aircraft, aircraftSource) = aircraft(meta: meta, classOverride: options.aircraftClass)
+        if aircraftSource != "meta" {
+            let why = options.aircraftClass != nil ? "--class \(aircraft.aircraftClass.rawValue)"
+                : meta.aircraft.type.map { "type \($0) is not in the aircraft table" } ?? "meta.json has no aircraft type"
+            FileHandle.standardError.write(Data(
+                "eddy replay: \(why): flying \(aircraft.designator) (\(aircraft.name)), the representative \(aircraft.aircraftClass.rawValue) type\n".utf8))
+        }
+
+        // Store: --db, or a temporary file removed afterwards.
+        let temporaryStore = options.db == nil
+        let storePath = options.db ?? NSTemporaryDirectory() + "eddy-engine-replay-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).sqlite"
+        defer { if temporaryStore { removeStore(at: storePath) } }
+
+        let timeline = EngineTimeline(json: options.json, shift: shift, firstLogTime: first.t)
+        var storeOptions = StoreOptions()
+        storeOptions.cacheSizeKiB = storeCacheKiB
+        let engine: EddyEngine
+        do {
+            engine = try EddyEngine(configuration: EddyConfiguration(
+                storePath: storePath, storeOptions: storeOptions, delivery: .callerThread, syncTiming: .flightTime))
+        } catch {
+            throw EngineReplayFailure("cannot open the engine store\(temporaryStore ? "" : " --db \(storePath)"): \(error)")
+        }
+        engine.callbackObserver = { timed in timeline.record(timed) }
+        let environment: EddyEnvironment = options.server.map { .server($0) } ?? .offline
+        do {
+            try engine.setAircraft(designator: aircraft.designator)
+            try engine.startNow(apiKey: options.apiKey ?? "offline", airline: options.airline, userId: options.userId,
+                                environment: environment)
+            try engine.startMonitoringAlerts(with: AlertQuery())
+        } catch {
+            timeline.flush()
+            throw EngineReplayFailure(startAdvice(error, options: options))
+        }
+
+        var sample = first
+        var count = 0
+        var lastLogTime = first.t
+        do {
+            while true {
+                engine.push(shifted(sample, by: shift))
+                count += 1
+                lastLogTime = sample.t
+                guard let next = try reader.next() else { break }
+                sample = next
+            }
+        } catch {
+            engine.finishDetection()
+            timeline.flush()
+            throw EngineReplayFailure("\(options.flight): \(error)")
+        }
+        engine.finishDetection()
+        if options.server != nil { engine.syncNow() }
+        let outbox: OutboxCounts
+        do { outbox = try engine.store.outboxCounts() }
+        catch { timeline.flush(); throw EngineReplayFailure("cannot read the engine store's outbox: \(error)") }
+        timeline.finish(summary: EngineReplaySummary(
+            flightName: URL(fileURLWithPath: options.flight).lastPathComponent, aircraft: aircraft,
+            aircraftSource: aircraftSource, server: options.server != nil, samples: count, firstLogTime: first.t,
+            lastLogTime: lastLogTime, outbox: outbox, skippedLines: reader.skippedLines.reduce(0) { $0 + $1.count }))
+        if !temporaryStore {
+            FileHandle.standardError.write(Data("eddy replay: the engine store is \(storePath)\n".utf8))
+        }
+    }
+
+    /// A sample with its time moved by `shift` seconds.
+    static func shifted(_ sample: SensorSample, by shift: Double) -> SensorSample {
+        switch sample {
+        case .accelerometer(var s): s.t += shift; return .accelerometer(s)
+        case .gyroscope(var s): s.t += shift; return .gyroscope(s)
+        case .barometer(var s): s.t += shift; return .barometer(s)
+        case .location(var s): s.t += shift; return .location(s)
+        }
+    }
+
+    /// The largest `t` among the last lines of the flight's CSV files (read from each file's tail, not streamed).
+    static func lastSampleTime(directory: String, files: [SensorFileKind]) -> Double? {
+        var latest: Double?
+        for kind in files {
+            guard let handle = FileHandle(forReadingAtPath: directory + "/" + kind.fileName) else { return nil }
+            defer { try? handle.close() }
+            guard let size = try? handle.seekToEnd() else { return nil }
+            let tail = min(size, 4096)
+            guard (try? handle.seek(toOffset: size - tail)) != nil, let data = try? handle.readToEnd() else { return nil }
+            let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            guard let line = lines.last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }),
+                  let t = Double(line.prefix(while: { $0 != "," }).trimmingCharacters(in: .whitespaces))
+            else { continue }   // a file with only a header
+            latest = max(latest ?? t, t)
+        }
+        return latest
+    }
+
+    /// The start error with what to do about it on the command line.
+    static func startAdvice(_ error: EddyError, options: EngineReplayOptions) -> String {
+        switch error {
+        case .apiKeyInvalid: "\(error) (--api-key)"
+        case .userLocked: "\(error); also check that --airline \(options.airline) is the key's airline"
+        case .environmentInvalid, .offline: "--server \(options.server ?? ""): \(error)"
+        case .userIdOrAirlineInvalid: "\(error) (--airline, --user-id)"
+        default: "\(error)"
+        }
+    }
+
+    /// Removes a SQLite store and its WAL / shared-memory files.
+    static func removeStore(at path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
