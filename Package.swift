@@ -120,5 +120,7 @@ let package = Package(
         .testTarget(name: "EddySensorLogTests", dependencies: ["EddySensorLog"], swiftSettings: strictSettings),
         .testTarget(name: "EddyReplayTests", dependencies: ["EddyReplay"], swiftSettings: strictSettings),
         .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore"], swiftSettings: strictSettings),
+        // End-to-end checks of the `eddy` executable (run as a subprocess, next to an `eddy-server`).
+        .testTarget(name: "EddyCLITests", dependencies: ["EddyReplay", "EddySensorLog"], swiftSettings: strictSettings),
     ]
 )

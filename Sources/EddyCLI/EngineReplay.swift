@@ -116,8 +116,12 @@ enum EngineReplay {
         }
         engine.callbackObserver = { timed in timeline.record(timed) }
         let environment: EddyEnvironment = options.server.map { .server($0) } ?? .offline
+        let flightName = URL(fileURLWithPath: options.flight).lastPathComponent
         do {
             try engine.setAircraft(designator: aircraft.designator)
+            // An explicit flight (not a temporary one made at take-off): the report-id salt then does not depend on
+            // whether a store given with --db still holds the previous run's temporary flight, so reruns are idempotent.
+            engine.setFlight(Flight(flightPlanId: "replay/" + flightName))
             try engine.startNow(apiKey: options.apiKey ?? "offline", airline: options.airline, userId: options.userId,
                                 environment: environment)
             try engine.startMonitoringAlerts(with: AlertQuery())
@@ -148,7 +152,7 @@ enum EngineReplay {
         do { outbox = try engine.store.outboxCounts() }
         catch { timeline.flush(); throw EngineReplayFailure("cannot read the engine store's outbox: \(error)") }
         timeline.finish(summary: EngineReplaySummary(
-            flightName: URL(fileURLWithPath: options.flight).lastPathComponent, aircraft: aircraft,
+            flightName: flightName, aircraft: aircraft,
             aircraftSource: aircraftSource, server: options.server != nil, samples: count, firstLogTime: first.t,
             lastLogTime: lastLogTime, outbox: outbox, skippedLines: reader.skippedLines.reduce(0) { $0 + $1.count }))
         if !temporaryStore {
