@@ -28,15 +28,7 @@ enum ReplayBenchmarks {
 
         // Generate (not timed).
         let generationStart = Date()
-        let scenario = FlightScenario(
-            aircraftClass: .medium,
-            segments: try SimulationSpec.repeated(SimulationSpec.segments("0:20m,0.12:10m,0:15m,0.3:5m,0:10m"), hours: hours),
-            accelerometerRateHz: 50, includeGyroscope: true, includeBarometer: false, seed: 2026)
-        try SimulatedFlightWriter.write(scenario, to: directory)
-        let bytes = try ["accelerometer.csv", "gyroscope.csv", "location.csv", "meta.json"].reduce(0) { total, name in
-            let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
-            return total + ((attributes[.size] as? NSNumber)?.intValue ?? 0)
-        }
+        let bytes = try generateFlight(hours: hours, directory: directory)
         print("replay_flight_hours: \(format(hours, 1))")
         print("replay_flight_mb: \(format(Double(bytes) / 1_048_576, 1))")
         print("replay_generation_s: \(format(Date().timeIntervalSince(generationStart), 1))")
@@ -95,40 +87,89 @@ enum ReplayBenchmarks {
         // RUSAGE_CHILDREN would report this benchmark's own peak, because Linux carries the parent's
         // high-water mark into a forked/spawned child across exec.
         if let eddy = siblingExecutable("eddy") {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: eddy)
-            child.arguments = ["replay", "--json", directory]
-            child.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-            let childStart = Date()
-            try child.run()
-            var peakKB = 0
-            #if os(Linux)
-            let statusPath = "/proc/\(child.processIdentifier)/status"
-            while child.isRunning {
-                if let text = try? String(contentsOfFile: statusPath, encoding: .utf8),
-                   let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                   let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
-                    peakKB = max(peakKB, kb)
-                }
-                usleep(2_000)
-            }
-            #endif
-            child.waitUntilExit()
-            let childSeconds = Date().timeIntervalSince(childStart)
-            guard child.terminationStatus == 0 else { throw ReplayBenchError("eddy replay exited with \(child.terminationStatus)") }
-            #if !os(Linux)
-            var usage = rusage()
-            getrusage(RUSAGE_CHILDREN, &usage)
-            peakKB = Int(usage.ru_maxrss) / 1024     // bytes on Darwin (no exec carry-over there)
-            #endif
-            let peakMB = Double(peakKB) / 1024
-            print("replay_cli_seconds: \(format(childSeconds, 2))")
-            print("replay_peak_rss_mb: \(format(peakMB, 1))")
-            print("replay_peak_rss_mb_target_ratio: \(format(peakMB / rssTargetMB, 2))")
+            let child = try measureChild(executable: eddy, arguments: ["replay", "--json", directory])
+            print("replay_cli_seconds: \(format(child.seconds, 2))")
+            print("replay_peak_rss_mb: \(format(child.peakRSSMB, 1))")
+            print("replay_peak_rss_mb_target_ratio: \(format(child.peakRSSMB / rssTargetMB, 2))")
         } else {
             print("# replay_peak_rss_mb: skipped, no eddy executable next to eddy-bench (swift build -c release)")
         }
         print("# target ratios: figure ÷ target (throughput meets at ≥ 1, RSS at ≤ 1); throughput best of \(runs) runs; checksum \(checksum > 0 && eventCount > 0)")
+    }
+
+    /// Writes the benchmark flight (medium class, 50 Hz accelerometer + gyroscope, 1 Hz location, a repeated
+    /// smooth / light / moderate pattern) of `hours` into `directory`; returns its size in bytes.
+    static func generateFlight(hours: Double, directory: String) throws -> Int {
+        let scenario = FlightScenario(
+            aircraftClass: .medium,
+            segments: try SimulationSpec.repeated(SimulationSpec.segments("0:20m,0.12:10m,0:15m,0.3:5m,0:10m"), hours: hours),
+            accelerometerRateHz: 50, includeGyroscope: true, includeBarometer: false, seed: 2026)
+        try SimulatedFlightWriter.write(scenario, to: directory)
+        return try ["accelerometer.csv", "gyroscope.csv", "location.csv", "meta.json"].reduce(0) { total, name in
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+            return total + ((attributes[.size] as? NSNumber)?.intValue ?? 0)
+        }
+    }
+
+    /// What a child process used.
+    struct ChildMeasurement {
+        /// Wall-clock seconds from start to exit.
+        var seconds: Double
+        /// CPU seconds (user + system) of the child.
+        var cpuSeconds: Double
+        /// Peak resident set size, MiB.
+        var peakRSSMB: Double
+    }
+
+    /// Runs `executable` with standard output to /dev/null and measures its wall time, CPU time and peak RSS.
+    ///
+    /// On Linux the child's own high-water mark (VmHWM of /proc/PID/status, per address space) is polled until it
+    /// exits: getrusage's RUSAGE_CHILDREN `ru_maxrss` would report this benchmark's own peak, because Linux carries
+    /// the parent's high-water mark into a forked/spawned child across exec. CPU time is the growth of
+    /// RUSAGE_CHILDREN's user + system time across the run (the child is reaped before it is read; one child at a time).
+    static func measureChild(executable: String, arguments: [String]) throws -> ChildMeasurement {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executable)
+        child.arguments = arguments
+        child.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        let cpuBefore = childrenCPUSeconds()
+        let childStart = Date()
+        try child.run()
+        var peakKB = 0
+        #if os(Linux)
+        let statusPath = "/proc/\(child.processIdentifier)/status"
+        while child.isRunning {
+            if let text = try? String(contentsOfFile: statusPath, encoding: .utf8),
+               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+                peakKB = max(peakKB, kb)
+            }
+            usleep(2_000)
+        }
+        #endif
+        child.waitUntilExit()
+        let seconds = Date().timeIntervalSince(childStart)
+        guard child.terminationStatus == 0 else {
+            throw ReplayBenchError("\((executable as NSString).lastPathComponent) \(arguments.joined(separator: " ")) exited with \(child.terminationStatus)")
+        }
+        #if !os(Linux)
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN, &usage)
+        peakKB = Int(usage.ru_maxrss) / 1024     // bytes on Darwin (no exec carry-over there)
+        #endif
+        return ChildMeasurement(seconds: seconds, cpuSeconds: childrenCPUSeconds() - cpuBefore, peakRSSMB: Double(peakKB) / 1024)
+    }
+
+    /// User + system CPU seconds of every reaped child so far.
+    static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_CHILDREN, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
     /// An executable built next to this one (`.build/release/eddy`).

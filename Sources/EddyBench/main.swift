@@ -1,5 +1,5 @@
 // eddy-bench: release-build benchmarks. Each group prints `name: value` lines (figures and ratios).
-// Usage: eddy-bench [all|replay|h3|store|sync]...
+// Usage: eddy-bench [all|replay|h3|store|sync|engine]...
 import Foundation
 
 let groups: [(name: String, run: () throws -> Void)] = [
@@ -7,6 +7,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("h3", H3Benchmarks.run),
     ("store", StoreBenchmarks.run),
     ("sync", SyncBenchmarks.run),
+    ("engine", EngineBenchmarks.run),
 ]
 let requested = CommandLine.arguments.dropFirst().isEmpty ? ["all"] : Array(CommandLine.arguments.dropFirst())
 let known = Set(groups.map(\.name) + ["all"])
