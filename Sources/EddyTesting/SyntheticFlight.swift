@@ -35,15 +35,17 @@ public struct SyntheticFlight: Sendable, Equatable {
         self.startEpochSeconds = startEpochSeconds
     }
 
-    /// Creates a flight of back-to-back turbulence segments with the scenario defaults for everything else.
+    /// Creates a flight of back-to-back turbulence segments; nil altitude / speed take the class's nominal values.
     public init(
         segments: [TurbulenceSegment], aircraftClass: AircraftClass = .medium, startEpochSeconds: Double,
-        startLatitude: Double = 47.0, startLongitude: Double = 8.0, courseDegrees: Double = 90, seed: UInt64 = 1
+        startLatitude: Double = 47.0, startLongitude: Double = 8.0, courseDegrees: Double = 90,
+        altitudeFeet: Double? = nil, groundSpeedMetersPerSecond: Double? = nil, seed: UInt64 = 1
     ) {
         self.init(
             scenario: FlightScenario(
                 aircraftClass: aircraftClass, segments: segments, startLatitude: startLatitude, startLongitude: startLongitude,
-                courseDegrees: courseDegrees, seed: seed),
+                altitudeFeet: altitudeFeet, groundSpeedMetersPerSecond: groundSpeedMetersPerSecond, courseDegrees: courseDegrees,
+                seed: seed),
             startEpochSeconds: startEpochSeconds)
     }
 

@@ -113,6 +113,19 @@ import Testing
         #expect(seen == 100)
     }
 
+    @Test func convenienceInitPlacesTheFlight() {
+        let flight = SyntheticFlight(
+            segments: [TurbulenceSegment(edr: 0.1, durationSeconds: 20)], aircraftClass: .large, startEpochSeconds: Self.start,
+            startLatitude: 40, startLongitude: -100, courseDegrees: 0, altitudeFeet: 31_000, groundSpeedMetersPerSecond: 230)
+        var fixes: [LocationSample] = []
+        flight.forEachSample { if case .location(let fix) = $0 { fixes.append(fix) } }
+        #expect(fixes.count == 20)
+        #expect(fixes.first?.latitudeDegrees == 40 && fixes.first?.longitudeDegrees == -100)
+        #expect(fixes.allSatisfy { $0.altitudeMeters == 31_000 * 0.3048 && $0.speedMetersPerSecond == 230 && $0.courseDegrees == 0 })
+        #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $1.latitudeDegrees > $0.latitudeDegrees })   // northbound
+        #expect(flight.scenario.aircraftClass == .large)
+    }
+
     @Test func handlingIntervalsAreShifted() {
         let flight = SyntheticFlight(
             scenario: FlightScenario(segments: [TurbulenceSegment(edr: 0, durationSeconds: 30)],
