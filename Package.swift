@@ -85,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EddySyncTests",
-            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyH3"],
+            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyH3", "EddyTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
