@@ -49,14 +49,14 @@ let package = Package(
         .executableTarget(
             name: "EddyCLI",
             dependencies: [
-                "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore",
+                "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "EddyBench",
-            dependencies: ["EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync"],
+            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync"],
             swiftSettings: strictSettings
         ),
         // Sync (issue 5): libcurl client, wire protocol, reference server.

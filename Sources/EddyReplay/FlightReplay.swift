@@ -49,14 +49,7 @@ public final class FlightReplay {
     /// Report ids are name-based on (tile, enter time, salt), so replays of one flight give the same ids
     /// (uploads and stores stay idempotent) while two flights crossing a tile at the same log time don't collide.
     public static func flightSalt(directoryName: String, meta: FlightMeta) -> UInt64 {
-        let key = [directoryName, meta.timeOrigin ?? "", meta.aircraft.type ?? "", meta.aircraft.aircraftClass.rawValue]
-            .joined(separator: "\u{1F}")
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
+        FNV1a.hash64([directoryName, meta.timeOrigin ?? "", meta.aircraft.type ?? "", meta.aircraft.aircraftClass.rawValue])
     }
 
     /// Streams the flight through the pipeline. `onEvent` sees every event in order as it happens

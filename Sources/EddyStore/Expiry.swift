@@ -47,3 +47,20 @@ extension EddyStore {
         }.summary
     }
 }
+
+extension EddyStore {
+    /// Deletes everything fetched from the server (observations, nowcast, polygons, live flights, sync ticks) in one
+    /// transaction, for the engine's `stop()`. Own reports are kept: pending ones still have to reach the server.
+    public func clearFetchedData() throws {
+        let index = observationIndex
+        _ = try write(afterCommit: { (generation: Int64) in
+            index.remove(newGeneration: generation) { _ in true }
+        }) { db in
+            try index.refresh(db)
+            for table in ["observation", "nowcast", "turbulence_polygon", "live_flight", "sync_state"] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
+            return try ObservationIndex.bumpGeneration(db)
+        }
+    }
+}

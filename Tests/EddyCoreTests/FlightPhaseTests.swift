@@ -166,3 +166,43 @@ struct FlightPhaseTests {
         #expect(c.map(\.event) == [.airborne])
     }
 }
+
+@Suite struct LocationFusionTests {
+    private func fix(_ t: Double, _ source: LocationSource, pressureAltitudeFeet: Double? = nil, altitudeMeters: Double? = 3000)
+        -> LocationSample {
+        LocationSample(t: t, latitudeDegrees: 47, longitudeDegrees: 8, altitudeMeters: altitudeMeters,
+                       pressureAltitudeFeet: pressureAltitudeFeet, source: source)
+    }
+
+    @Test func adsbPressureAltitudeSetsTheLayerOfDeviceFixesWhileFresh() {
+        var fusion = LocationFusion()
+        guard case .use(let adsb) = fusion.process(fix(100, .adsb, pressureAltitudeFeet: 37_000)) else {
+            Issue.record("ADS-B fix not used"); return
+        }
+        #expect(adsb.layerAltitudeFeet == 37_000)
+        // A device fix 6 s later (external position no longer fresh) keeps the ADS-B pressure altitude,
+        // not its own GPS altitude (3000 m ≈ 9843 ft).
+        guard case .use(let device) = fusion.process(fix(106, .device)) else { Issue.record("device fix not used"); return }
+        #expect(device.layerAltitudeFeet == 37_000)
+        // 11 s after the ADS-B altitude, the device fix stands on its own.
+        guard case .use(let later) = fusion.process(fix(111, .device)) else { Issue.record("device fix not used"); return }
+        #expect(abs((later.layerAltitudeFeet ?? 0) - 3000 / 0.3048) < 1e-9)
+    }
+
+    @Test func externalFixesSupersedeDeviceFixesForFiveSeconds() {
+        var fusion = LocationFusion()
+        _ = fusion.process(fix(10, .external))
+        #expect(fusion.process(fix(12, .device)) == .superseded)
+        #expect(fusion.process(fix(15, .device)) == .superseded)
+        if case .use = fusion.process(fix(15.5, .device)) {} else { Issue.record("stale external source still in charge") }
+    }
+
+    @Test func invalidPositionsAreRejectedWithAReason() {
+        var fusion = LocationFusion()
+        let bad = LocationSample(t: 1, latitudeDegrees: 91, longitudeDegrees: 0)
+        guard case .rejected(let reason) = fusion.process(bad) else { Issue.record("accepted latitude 91"); return }
+        #expect(reason.contains("±90°"))
+        let nan = LocationSample(t: 2, latitudeDegrees: .nan, longitudeDegrees: 0)
+        if case .rejected = fusion.process(nan) {} else { Issue.record("accepted NaN") }
+    }
+}

@@ -211,3 +211,26 @@ struct FullDiskTests {
         #expect(try store.observationCount() == 100)
     }
 }
+
+@Suite struct ClearFetchedDataTests {
+    @Test func clearFetchedDataDropsServerDataAndKeepsPendingOwnReports() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EddyStore.open(path: folder.path("engine.sqlite"))
+        let now = 1_800_000_000.0
+        let own = TileReport(id: UUID(), tile: TileID(h3: 0x85283473fffffff, layer: 35), enterTime: now - 100,
+                             exitTime: now - 50, edrPeak: 0.3, edrMedian: 0.2, reporterClass: .medium)
+        var theirs = own
+        theirs.id = UUID()
+        _ = try store.insertOwnReports([own])
+        try store.upsertObservations([ServerObservation(report: theirs, reporterID: "r1", source: "eddy-server")])
+        try store.setSyncState(SyncState(areaType: .route, dataType: .turbulence, tick: "7", lastFullFetchTime: now))
+        #expect(try store.observationCount() == 1)
+        try store.clearFetchedData()
+        #expect(try store.observationCount() == 0)
+        #expect(try store.syncState(area: .route, data: .turbulence) == nil)
+        let everywhere = TurbulenceQuery(area: .everywhere, now: now)
+        #expect(try store.turbulence(everywhere).isEmpty)
+        #expect(try store.pendingOwnReports().map(\.id) == [own.id])
+    }
+}

@@ -1,0 +1,67 @@
+import Dispatch
+import Synchronization
+
+/// Delivers callbacks in the order they were raised, on the host's queue or on the raising thread, to the (weakly
+/// held) delegate and to an optional observer.
+final class CallbackDispatcher: Sendable {
+    private struct State {
+        weak var delegate: (any EddyDelegate)?
+        var observer: (@Sendable (TimedCallback) -> Void)?
+        var sequence = 0
+        var pending: [TimedCallback] = []
+        var draining = false
+    }
+    private let delivery: CallbackDelivery
+    private let state = Mutex(State())
+
+    init(delivery: CallbackDelivery) { self.delivery = delivery }
+
+    var delegate: (any EddyDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
+    }
+
+    var observer: (@Sendable (TimedCallback) -> Void)? {
+        get { state.withLock { $0.observer } }
+        set { state.withLock { $0.observer = newValue } }
+    }
+
+    /// Raises callbacks at engine time `t`, in order.
+    func emit(_ callbacks: [EddyCallback], at t: Double) {
+        guard !callbacks.isEmpty else { return }
+        switch delivery {
+        case .queue(let queue):
+            // Sequence numbers and enqueueing under one lock: a serial queue then runs them in raise order.
+            state.withLock { s in
+                for callback in callbacks {
+                    let timed = TimedCallback(t: t, sequence: s.sequence, callback: callback)
+                    s.sequence += 1
+                    queue.async { [self] in self.deliver(timed) }
+                }
+            }
+        case .callerThread:
+            let drainHere = state.withLock { s -> Bool in
+                for callback in callbacks {
+                    s.pending.append(TimedCallback(t: t, sequence: s.sequence, callback: callback))
+                    s.sequence += 1
+                }
+                if s.draining { return false }
+                s.draining = true
+                return true
+            }
+            guard drainHere else { return }
+            while let next = state.withLock({ s -> TimedCallback? in
+                if s.pending.isEmpty { s.draining = false; return nil }
+                return s.pending.removeFirst()
+            }) {
+                deliver(next)
+            }
+        }
+    }
+
+    private func deliver(_ timed: TimedCallback) {
+        let (delegate, observer) = state.withLock { ($0.delegate, $0.observer) }
+        observer?(timed)
+        if let delegate { timed.callback.deliver(to: delegate) }
+    }
+}

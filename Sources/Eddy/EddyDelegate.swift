@@ -1,0 +1,151 @@
+import EddyCore
+import EddyStore
+import EddySync
+
+/// What the host app hears from the engine (SkyPath-style names, DESIGN.md "Semantics to keep").
+///
+/// Callbacks arrive in order on the queue chosen in `EddyConfiguration.delivery` (default: main). The three required
+/// ones have no default; every other one has a default no-op. "Only on change" callbacks fire only on a real change.
+public protocol EddyDelegate: AnyObject, Sendable {
+    /// Recording started (true) or stopped (false: stopped by the host, or the server refused the key or client).
+    func didUpdateRecordingStatus(to recording: Bool)
+    /// New turbulence reports were stored for an area (also once at start when cached data is ready).
+    func didReceiveNewTurbulenceData(areaType: DataAreaType)
+    /// The device was moved or settled (`inPosition`), or lies flat (`horizontal`); only on change.
+    func didChangeDevicePosition(_ inPosition: Bool, horizontal: Bool)
+    /// A new nowcast was stored.
+    func didReceiveNewNowcast()
+    /// This aircraft finished crossing a tile: its report (severity `.none` for a smooth crossing), already stored.
+    func detectedTurbulence(_ report: DetectedTurbulence)
+    /// New turbulence polygons were stored.
+    func didReceiveNewTurbulencePolygons()
+    /// New live flight data was stored.
+    func didReceiveNewLiveFlightData()
+    /// A fetch or upload failed (retried with back-off when it can help).
+    func didFailToFetchNewData(with error: EddyError)
+    /// The set of alerting tiles ahead changed (new, worse, fewer, or cleared); only on change.
+    func didReceiveAlert(_ alert: EddyAlert)
+    /// A location sample was unusable, or the host reported a location failure.
+    func locationManagerDidFail(withError error: EddyError)
+    /// The server became reachable (true) or unreachable (false); only on change.
+    func serverReachabilityUpdated(to reachable: Bool)
+    /// Low power mode entered (true, after landing) or left (false); only on change.
+    func didUpdateLowPowerMode(_ isLowPower: Bool)
+    /// Fetching status of an area × data type changed; only on change.
+    func didUpdateFetchingStatus(to status: FetchingStatus, areaType: DataAreaType, dataType: DataType)
+}
+
+extension EddyDelegate {
+    /// Default: ignored.
+    public func didReceiveNewNowcast() {}
+    /// Default: ignored.
+    public func detectedTurbulence(_ report: DetectedTurbulence) {}
+    /// Default: ignored.
+    public func didReceiveNewTurbulencePolygons() {}
+    /// Default: ignored.
+    public func didReceiveNewLiveFlightData() {}
+    /// Default: ignored.
+    public func didFailToFetchNewData(with error: EddyError) {}
+    /// Default: ignored.
+    public func didReceiveAlert(_ alert: EddyAlert) {}
+    /// Default: ignored.
+    public func locationManagerDidFail(withError error: EddyError) {}
+    /// Default: ignored.
+    public func serverReachabilityUpdated(to reachable: Bool) {}
+    /// Default: ignored.
+    public func didUpdateLowPowerMode(_ isLowPower: Bool) {}
+    /// Default: ignored.
+    public func didUpdateFetchingStatus(to status: FetchingStatus, areaType: DataAreaType, dataType: DataType) {}
+}
+
+/// A tile crossing of this aircraft, as `detectedTurbulence(_:)` delivers it.
+public struct DetectedTurbulence: Sendable, Equatable {
+    /// The stored report (times in Unix seconds).
+    public var report: TileReport
+    /// Severity for this aircraft's class (`.none` for a smooth crossing).
+    public var severity: Severity
+    /// Creates one.
+    public init(report: TileReport, severity: Severity) { self.report = report; self.severity = severity }
+}
+
+/// One delegate callback as a value (for logs, timelines and tests): `name` is the delegate method's name.
+public enum EddyCallback: Sendable, Equatable {
+    /// `didUpdateRecordingStatus(to:)`.
+    case didUpdateRecordingStatus(Bool)
+    /// `didReceiveNewTurbulenceData(areaType:)`.
+    case didReceiveNewTurbulenceData(areaType: DataAreaType)
+    /// `didChangeDevicePosition(_:horizontal:)`.
+    case didChangeDevicePosition(inPosition: Bool, horizontal: Bool)
+    /// `didReceiveNewNowcast()`.
+    case didReceiveNewNowcast
+    /// `detectedTurbulence(_:)`.
+    case detectedTurbulence(DetectedTurbulence)
+    /// `didReceiveNewTurbulencePolygons()`.
+    case didReceiveNewTurbulencePolygons
+    /// `didReceiveNewLiveFlightData()`.
+    case didReceiveNewLiveFlightData
+    /// `didFailToFetchNewData(with:)`.
+    case didFailToFetchNewData(EddyError)
+    /// `didReceiveAlert(_:)`.
+    case didReceiveAlert(EddyAlert)
+    /// `locationManagerDidFail(withError:)`.
+    case locationManagerDidFail(EddyError)
+    /// `serverReachabilityUpdated(to:)`.
+    case serverReachabilityUpdated(Bool)
+    /// `didUpdateLowPowerMode(_:)`.
+    case didUpdateLowPowerMode(Bool)
+    /// `didUpdateFetchingStatus(to:areaType:dataType:)`.
+    case didUpdateFetchingStatus(FetchingStatus, areaType: DataAreaType, dataType: DataType)
+
+    /// The delegate method's name (`didReceiveAlert`).
+    public var name: String {
+        switch self {
+        case .didUpdateRecordingStatus: "didUpdateRecordingStatus"
+        case .didReceiveNewTurbulenceData: "didReceiveNewTurbulenceData"
+        case .didChangeDevicePosition: "didChangeDevicePosition"
+        case .didReceiveNewNowcast: "didReceiveNewNowcast"
+        case .detectedTurbulence: "detectedTurbulence"
+        case .didReceiveNewTurbulencePolygons: "didReceiveNewTurbulencePolygons"
+        case .didReceiveNewLiveFlightData: "didReceiveNewLiveFlightData"
+        case .didFailToFetchNewData: "didFailToFetchNewData"
+        case .didReceiveAlert: "didReceiveAlert"
+        case .locationManagerDidFail: "locationManagerDidFail"
+        case .serverReachabilityUpdated: "serverReachabilityUpdated"
+        case .didUpdateLowPowerMode: "didUpdateLowPowerMode"
+        case .didUpdateFetchingStatus: "didUpdateFetchingStatus"
+        }
+    }
+
+    /// Calls the matching delegate method.
+    public func deliver(to delegate: any EddyDelegate) {
+        switch self {
+        case .didUpdateRecordingStatus(let on): delegate.didUpdateRecordingStatus(to: on)
+        case .didReceiveNewTurbulenceData(let area): delegate.didReceiveNewTurbulenceData(areaType: area)
+        case .didChangeDevicePosition(let inPosition, let horizontal): delegate.didChangeDevicePosition(inPosition, horizontal: horizontal)
+        case .didReceiveNewNowcast: delegate.didReceiveNewNowcast()
+        case .detectedTurbulence(let detected): delegate.detectedTurbulence(detected)
+        case .didReceiveNewTurbulencePolygons: delegate.didReceiveNewTurbulencePolygons()
+        case .didReceiveNewLiveFlightData: delegate.didReceiveNewLiveFlightData()
+        case .didFailToFetchNewData(let error): delegate.didFailToFetchNewData(with: error)
+        case .didReceiveAlert(let alert): delegate.didReceiveAlert(alert)
+        case .locationManagerDidFail(let error): delegate.locationManagerDidFail(withError: error)
+        case .serverReachabilityUpdated(let reachable): delegate.serverReachabilityUpdated(to: reachable)
+        case .didUpdateLowPowerMode(let on): delegate.didUpdateLowPowerMode(on)
+        case .didUpdateFetchingStatus(let status, let area, let data):
+            delegate.didUpdateFetchingStatus(to: status, areaType: area, dataType: data)
+        }
+    }
+}
+
+/// A callback with its engine time (Unix seconds: the latest sample time, or the wall clock before any sample in
+/// wall-clock mode) and its sequence number (0, 1, 2… in delivery order).
+public struct TimedCallback: Sendable, Equatable {
+    /// Engine time when it was raised, Unix seconds.
+    public var t: Double
+    /// Position in the delivery order.
+    public var sequence: Int
+    /// The callback.
+    public var callback: EddyCallback
+    /// Creates one.
+    public init(t: Double, sequence: Int, callback: EddyCallback) { self.t = t; self.sequence = sequence; self.callback = callback }
+}
