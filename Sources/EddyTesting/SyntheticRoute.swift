@@ -230,6 +230,42 @@ public struct SyntheticRoute: Sendable, Equatable, Sequence {
     /// Every fix in memory.
     public func locations() -> [LocationSample] { Array(self) }
 
+    /// Where the route is at `epochSeconds` (any time, not only a fix time), or nil outside the route's time span.
+    ///
+    /// Integrates from the start in the same steps as the fixes, so at a fix time it equals that fix.
+    public func fix(atEpochSeconds epochSeconds: Double) -> LocationSample? {
+        let t = epochSeconds - startEpochSeconds
+        guard !legs.isEmpty, t >= 0, t <= durationSeconds else { return nil }
+        var iterator = makeIterator()
+        let before = (t / Swift.max(1e-6, intervalSeconds)).rounded(.down)
+        for _ in 0..<Int(before) { _ = iterator.next() }   // same step boundaries as the fix sequence
+        return iterator.fix(atRouteSeconds: t)
+    }
+
+    /// The route's final position (at ``endEpochSeconds``), or nil when it has no legs.
+    public var endFix: LocationSample? { fix(atEpochSeconds: endEpochSeconds) }
+
+    /// The fixes of several routes merged by time (ties keep the order of `routes`), e.g. device GNSS plus ADS-B own-ship.
+    public static func merged(_ routes: [SyntheticRoute]) -> [LocationSample] {
+        var tagged: [(order: Int, fix: LocationSample)] = []
+        for (order, route) in routes.enumerated() {
+            for fix in route { tagged.append((order, fix)) }
+        }
+        tagged.sort { a, b in a.fix.t != b.fix.t ? a.fix.t < b.fix.t : a.order < b.order }
+        return tagged.map { $0.fix }
+    }
+
+    /// A copy of the route whose fixes claim `source`, `lagSeconds` later than this route's (the same path,
+    /// reported late, as an ADS-B receiver does); ADS-B copies carry pressure altitude.
+    public func reported(by source: LocationSource, lagSeconds: Double = 0, pressureAltitudeOffsetFeet: Double? = nil) -> SyntheticRoute {
+        var copy = self
+        copy.source = source
+        copy.startEpochSeconds += lagSeconds
+        copy.reportsPressureAltitude = source == .adsb || reportsPressureAltitude
+        if let pressureAltitudeOffsetFeet { copy.pressureAltitudeOffsetFeet = pressureAltitudeOffsetFeet }
+        return copy
+    }
+
     /// Makes an iterator that computes the fixes lazily.
     public func makeIterator() -> Iterator { Iterator(route: self) }
 
@@ -253,8 +289,13 @@ public struct SyntheticRoute: Sendable, Equatable, Sequence {
         public mutating func next() -> LocationSample? {
             guard index < count else { return nil }
             let t = Double(index) * route.intervalSeconds
-            advance(to: t)
             index += 1
+            return fix(atRouteSeconds: t)
+        }
+
+        /// The fix at route time `t` (not before the last one produced), moving the position there.
+        mutating func fix(atRouteSeconds t: Double) -> LocationSample {
+            advance(to: t)
             let leg = legs[SyntheticRoute.legIndex(at: t, in: legs)]
             let state = leg.state(at: t)
             let knotsToMetersPerSecond = 1852.0 / 3600.0

@@ -153,10 +153,44 @@ import Testing
         #expect(events == [.airborne, .landed, .lowPower(true)])
     }
 
+    @Test func positionAtAnyTimeAgreesWithTheFixes() throws {
+        let fixes = Self.flight.locations()
+        #expect(Self.flight.fix(atEpochSeconds: Self.start + 1_000) == fixes[1_000])
+        #expect(Self.flight.endFix == fixes.last)
+        #expect(Self.flight.fix(atEpochSeconds: Self.start - 1) == nil)
+        #expect(Self.flight.fix(atEpochSeconds: Self.flight.endEpochSeconds + 1) == nil)
+        // Half a second into the cruise: half a step along, between the neighbouring fixes.
+        let cruiseStart = Self.flight.schedule[4].startEpochSeconds
+        let middle = try #require(Self.flight.fix(atEpochSeconds: cruiseStart + 100.5))
+        let a = fixes[Int(cruiseStart - Self.start) + 100], b = fixes[Int(cruiseStart - Self.start) + 101]
+        #expect(middle.t == cruiseStart + 100.5)
+        #expect(abs(distanceNM(a, middle) - 450 * 0.5 / 3600) < 1e-9)
+        #expect(abs(distanceNM(middle, b) - 450 * 0.5 / 3600) < 1e-9)
+    }
+
+    @Test func deviceAndADSBStreamsMergeByTime() {
+        let device = SyntheticRoute(startLatitude: 47, startLongitude: 8, startCourseDegrees: 45, startEpochSeconds: Self.start)
+            .cruise(altitudeFeet: 33_000, speedKnots: 440, seconds: 10)
+        let adsb = device.reported(by: .adsb, lagSeconds: 0.5, pressureAltitudeOffsetFeet: 300)
+        let merged = SyntheticRoute.merged([device, adsb])
+        #expect(merged.count == 22)
+        #expect(merged.map(\.source) == Array(repeating: [LocationSource.device, .adsb], count: 11).flatMap { $0 })
+        #expect(zip(merged, merged.dropFirst()).allSatisfy { $1.t - $0.t == 0.5 })
+        let deviceFixes = merged.filter { $0.source == .device }, adsbFixes = merged.filter { $0.source == .adsb }
+        #expect(deviceFixes.allSatisfy { $0.pressureAltitudeFeet == nil })
+        #expect(adsbFixes.allSatisfy { $0.pressureAltitudeFeet == 33_300 })
+        // The same path, reported half a second late.
+        #expect(zip(deviceFixes, adsbFixes).allSatisfy {
+            $0.latitudeDegrees == $1.latitudeDegrees && $0.longitudeDegrees == $1.longitudeDegrees && $1.t == $0.t + 0.5
+        })
+        #expect(SyntheticRoute.merged([device, device]).count == 22)   // ties keep both, in order
+    }
+
     @Test func emptyRouteHasNoFixes() {
         let route = SyntheticRoute(startLatitude: 0, startLongitude: 0, startEpochSeconds: Self.start)
         #expect(route.locations().isEmpty)
         #expect(route.durationSeconds == 0)
+        #expect(route.endFix == nil)
     }
 }
 
