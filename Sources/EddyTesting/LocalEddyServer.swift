@@ -292,8 +292,11 @@ public final class LocalEddyServer: Sendable {
     }
 
     private static func listeningPort(in stdoutURL: URL) -> Int? {
-        guard let text = try? String(contentsOf: stdoutURL, encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("eddy-server listening on ") }),
+        guard let text = try? String(contentsOf: stdoutURL, encoding: .utf8) else { return nil }
+        // Only complete lines: a half-written "…:51" must not be read as port 51.
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        lines.removeLast()
+        guard let line = lines.first(where: { $0.hasPrefix("eddy-server listening on ") }),
               let portText = line.split(separator: ":").last else { return nil }
         return Int(portText.trimmingCharacters(in: .whitespaces))
     }
