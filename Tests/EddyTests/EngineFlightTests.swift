@@ -189,10 +189,12 @@ import Testing
         var query = DataQuery()
         query.viewport = [LatLng(latitude: 40, longitude: -75), LatLng(latitude: 40, longitude: -70),
                           LatLng(latitude: 43, longitude: -70), LatLng(latitude: 43, longitude: -75)]
+        query.types = Set(DataType.allCases)
         try engine.setDataQuery(query)
         let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline,
-              !log.callbacks.contains(.didUpdateFetchingStatus(.idle, areaType: .viewport, dataType: .turbulence)) {
+        while Date() < deadline, !DataType.allCases.allSatisfy({
+            log.callbacks.contains(.didUpdateFetchingStatus(.idle, areaType: .viewport, dataType: $0))
+        }) {
             Thread.sleep(forTimeInterval: 0.02)
         }
         engine.stop()
@@ -203,6 +205,11 @@ import Testing
         #expect(Array(viewport.prefix(2)) == [.didUpdateFetchingStatus(.fetching, areaType: .viewport, dataType: .turbulence),
                                                .didUpdateFetchingStatus(.idle, areaType: .viewport, dataType: .turbulence)])
         #expect(log.callbacks.contains(.serverReachabilityUpdated(true)))
+        // Every data type's first (full) fetch is announced with its own callback.
+        for name in ["didReceiveNewTurbulenceData", "didReceiveNewNowcast", "didReceiveNewTurbulencePolygons",
+                     "didReceiveNewLiveFlightData"] {
+            #expect(!log.named(name).isEmpty, "\(name) missing")
+        }
         #expect(log.callbacks.first == .didUpdateRecordingStatus(true))
         #expect(log.callbacks.last == .didUpdateRecordingStatus(false))
         #expect(engine.isServerReachable == nil, "sync stopped with the engine")
