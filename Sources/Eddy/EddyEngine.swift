@@ -211,7 +211,11 @@ public final class EddyEngine: Sendable {
         }
         var callbacks: [EddyCallback] = [.didUpdateRecordingStatus(true)]
         if ((try? store.observationCount()) ?? 0) > 0 {
-            callbacks += areas.compactMap { $0.0 == nil ? nil : .didReceiveNewTurbulenceData(areaType: AreaNames.dataArea($0.1)) }
+            // Cached data is ready: once for the route area (always fetched: the host's polygon or the circle around
+            // the aircraft) and for each other area the data query sets.
+            callbacks += areas.compactMap { area, type in
+                area == nil && type != .route ? nil : .didReceiveNewTurbulenceData(areaType: AreaNames.dataArea(type))
+            }
         }
         dispatcher.emit(callbacks, at: t)
     }
