@@ -9,11 +9,10 @@ import Testing
 
 /// Flight phase, temporary flights, external location, and session behaviour of the engine.
 @Suite struct EngineFlightTests {
-    private func offlineEngine(_ folder: EngineFolder, name: String = "e.sqlite") throws -> (EddyEngine, CallbackLog) {
+    private func offlineEngine(_ folder: EngineFolder, name: String = "e.sqlite") throws -> (EddyEngine, CallbackRecorder) {
         let engine = try EddyEngine(configuration: EddyConfiguration(
             storePath: folder.path(name), delivery: .callerThread, syncTiming: .flightTime))
-        let log = CallbackLog()
-        engine.callbackObserver = { log.append($0) }
+        let log = CallbackRecorder(engine)
         try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
         return (engine, log)
     }
@@ -118,8 +117,7 @@ import Testing
         }   // the app quits without stop()
         server.kill()
         let relaunched = try EddyEngine(configuration: EddyConfiguration(storePath: path, delivery: .callerThread, syncTiming: .flightTime))
-        let log = CallbackLog()
-        relaunched.callbackObserver = { log.append($0) }
+        let log = CallbackRecorder(relaunched)
         #expect(throws: EddyError.self) {
             try relaunched.startNow(apiKey: "another-key", airline: "DAL", userId: "pilot", environment: environment)
         }
@@ -142,8 +140,7 @@ import Testing
         defer { folder.remove() }
         let engine = try EddyEngine(configuration: EddyConfiguration(
             storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
-        let log = CallbackLog()
-        engine.callbackObserver = { log.append($0) }
+        let log = CallbackRecorder(engine)
         try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: "pilot", environment: .local(port: server.port))
         // The flight is flown while the server is down: its tiles wait in the outbox.
         server.kill()
@@ -176,12 +173,11 @@ import Testing
         let queue = DispatchQueue(label: "host")
         let engine = try EddyEngine(configuration: EddyConfiguration(
             storePath: folder.path("e.sqlite"), delivery: .queue(queue), syncTiming: .wallClock))
-        let log = CallbackLog()
-        engine.callbackObserver = { log.append($0) }
+        let log = CallbackRecorder(engine)
         let started = DispatchSemaphore(value: 0)
-        let outcome = CallbackLog()
+        let outcome = CallbackRecorder()
         engine.start(apiKey: server.apiKey, airline: "DAL", userId: "pilot", environment: .local(port: server.port)) { result in
-            if case .success = result { outcome.append(TimedCallback(t: 0, sequence: 0, callback: .didUpdateRecordingStatus(true))) }
+            if case .success = result { outcome.record(TimedCallback(t: 0, sequence: 0, callback: .didUpdateRecordingStatus(true))) }
             started.signal()
         }
         #expect(started.wait(timeout: .now() + 20) == .success)
@@ -191,12 +187,10 @@ import Testing
                           LatLng(latitude: 43, longitude: -70), LatLng(latitude: 43, longitude: -75)]
         query.types = Set(DataType.allCases)
         try engine.setDataQuery(query)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !DataType.allCases.allSatisfy({
-            log.callbacks.contains(.didUpdateFetchingStatus(.idle, areaType: .viewport, dataType: $0))
-        }) {
-            Thread.sleep(forTimeInterval: 0.02)
+        let fetchedAll = log.wait(timeoutSeconds: 20) { callbacks in
+            DataType.allCases.allSatisfy { callbacks.contains(.didUpdateFetchingStatus(.idle, areaType: .viewport, dataType: $0)) }
         }
+        #expect(fetchedAll)
         engine.stop()
         queue.sync {}
         let viewport = log.callbacks.filter {

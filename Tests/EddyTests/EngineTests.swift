@@ -4,6 +4,7 @@ import EddyH3
 import EddyStore
 import EddySync
 import Foundation
+import EddyTesting
 import Testing
 @testable import Eddy
 
@@ -16,16 +17,6 @@ struct EngineFolder {
     }
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
     func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
-/// Collects callbacks (thread-safe).
-final class CallbackLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [TimedCallback] = []
-    func append(_ c: TimedCallback) { lock.lock(); items.append(c); lock.unlock() }
-    var all: [TimedCallback] { lock.lock(); defer { lock.unlock() }; return items }
-    var callbacks: [EddyCallback] { all.map(\.callback) }
-    func named(_ name: String) -> [TimedCallback] { all.filter { $0.callback.name == name } }
 }
 
 /// The medium-jet flight of the sync tests: 5 min smooth, 8 min EDR 0.35, 5 min smooth, from JFK towards the NE.
@@ -53,13 +44,13 @@ func shifted(_ sample: SensorSample, by offset: Double) -> SensorSample {
         defer { folder.remove() }
         let engine = try EddyEngine(configuration: EddyConfiguration(
             storePath: folder.path("engine.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
-        let log = CallbackLog()
-        let storedFirst = CallbackLog()
+        let log = CallbackRecorder()
+        let storedFirst = CallbackRecorder()
         let store = engine.store
         engine.callbackObserver = { timed in
-            log.append(timed)
+            log.record(timed)
             if case .detectedTurbulence(let d) = timed.callback, (try? store.containsOwnReport(id: d.report.id)) == true {
-                storedFirst.append(timed)
+                storedFirst.record(timed)
             }
         }
         try engine.startNow(apiKey: "offline-key", airline: "DAL", userId: "pilot-1", environment: .offline)
@@ -107,8 +98,7 @@ func shifted(_ sample: SensorSample, by offset: Double) -> SensorSample {
         defer { folder.remove() }
         let path = folder.path("engine.sqlite")
         let engine = try EddyEngine(configuration: EddyConfiguration(storePath: path, delivery: .callerThread, syncTiming: .flightTime))
-        let log = CallbackLog()
-        engine.callbackObserver = { log.append($0) }
+        let log = CallbackRecorder(engine)
         let samples = FlightSimulator.simulate(turbulentScenario()).samples.mergedSamples()
         for sample in samples.prefix(5000) { engine.push(shifted(sample, by: 1_790_000_000)) }
         #expect(log.all.isEmpty)
@@ -222,13 +212,13 @@ func shifted(_ sample: SensorSample, by offset: Double) -> SensorSample {
         queue.setSpecific(key: key, value: "host")
         let engine = try EddyEngine(configuration: EddyConfiguration(
             storePath: folder.path("e.sqlite"), delivery: .queue(queue), syncTiming: .flightTime))
-        let log = CallbackLog()
-        let onHostQueue = CallbackLog()
+        let log = CallbackRecorder()
+        let onHostQueue = CallbackRecorder()
         let delegate = RecordingDelegate()
         engine.delegate = delegate
         engine.callbackObserver = { timed in
-            log.append(timed)
-            if DispatchQueue.getSpecific(key: key) == "host" { onHostQueue.append(timed) }
+            log.record(timed)
+            if DispatchQueue.getSpecific(key: key) == "host" { onHostQueue.record(timed) }
         }
         try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
         for sample in FlightSimulator.simulate(turbulentScenario()).samples.mergedSamples() {

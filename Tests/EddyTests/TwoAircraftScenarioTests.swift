@@ -35,8 +35,7 @@ import Testing
         // Aircraft A: detection through the engine, uploads.
         let engineA = try EddyEngine(configuration: EddyConfiguration(
             storePath: folder.path("a.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
-        let logA = CallbackLog()
-        engineA.callbackObserver = { logA.append($0) }
+        let logA = CallbackRecorder(engineA)
         try engineA.startNow(apiKey: server.apiKey, airline: "DAL", userId: "aircraft-A", environment: environment)
         try engineA.setAircraft(designator: "B738")
         let scenarioA = FlightScenario(
@@ -64,8 +63,7 @@ import Testing
         var configurationB = EddyConfiguration(storePath: folder.path("b.sqlite"), delivery: .callerThread, syncTiming: .flightTime)
         configurationB.positionUploadIntervalSeconds = .infinity
         let engineB = try EddyEngine(configuration: configurationB)
-        let logB = CallbackLog()
-        engineB.callbackObserver = { logB.append($0) }
+        let logB = CallbackRecorder(engineB)
         try engineB.startNow(apiKey: server.apiKey, airline: "DAL", userId: "aircraft-B", environment: environment)
         try engineB.setAircraft(designator: "A320")
         engineB.updateFrequency = .fast
