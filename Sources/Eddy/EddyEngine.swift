@@ -647,7 +647,8 @@ public final class EddyEngine: Sendable {
     }
 
     private func evaluateAlerts(_ fix: LocationSample, _ s: inout EngineState, _ callbacks: inout [EddyCallback]) {
-        guard let query = s.alertQuery, let position = AlertPosition(fix: fix) else { return }
+        // No alerts on the ground (taxi tracks make a meaningless beam); airborne, or not yet decided, they run.
+        guard let query = s.alertQuery, s.phase.phase != .onGround, let position = AlertPosition(fix: fix) else { return }
         let generation = dataGeneration.load(ordering: .relaxed)
         if !(s.candidates?.isFresh(for: position, generation: generation) ?? false) {
             do {
