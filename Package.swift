@@ -85,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EddySyncTests",
-            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyH3"],
+            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyH3", "EddyTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -111,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EddyTestingTests",
-            dependencies: ["EddyTesting", "EddyCore", "EddyH3", "EddySync"],
+            dependencies: ["EddyTesting", "Eddy", "EddyCore", "EddyH3", "EddySync"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "EddyStoreCrashWriter", dependencies: ["EddyCore", "EddyStore"], swiftSettings: strictSettings),

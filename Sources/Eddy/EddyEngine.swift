@@ -211,7 +211,11 @@ public final class EddyEngine: Sendable {
         }
         var callbacks: [EddyCallback] = [.didUpdateRecordingStatus(true)]
         if ((try? store.observationCount()) ?? 0) > 0 {
-            callbacks += areas.compactMap { $0.0 == nil ? nil : .didReceiveNewTurbulenceData(areaType: AreaNames.dataArea($0.1)) }
+            // Cached data is ready: once for the route area (always fetched: the host's polygon or the circle around
+            // the aircraft) and for each other area the data query sets.
+            callbacks += areas.compactMap { area, type in
+                area == nil && type != .route ? nil : .didReceiveNewTurbulenceData(areaType: AreaNames.dataArea(type))
+            }
         }
         dispatcher.emit(callbacks, at: t)
     }
@@ -643,7 +647,8 @@ public final class EddyEngine: Sendable {
     }
 
     private func evaluateAlerts(_ fix: LocationSample, _ s: inout EngineState, _ callbacks: inout [EddyCallback]) {
-        guard let query = s.alertQuery, let position = AlertPosition(fix: fix) else { return }
+        // No alerts on the ground (taxi tracks make a meaningless beam); airborne, or not yet decided, they run.
+        guard let query = s.alertQuery, s.phase.phase != .onGround, let position = AlertPosition(fix: fix) else { return }
         let generation = dataGeneration.load(ordering: .relaxed)
         if !(s.candidates?.isFresh(for: position, generation: generation) ?? false) {
             do {

@@ -154,7 +154,7 @@ struct AlertCandidateCache {
         var candidates: [AlertCandidate] = []
         if range != nil {
             let serverSelection: ReportSelection = query.excludeOwnSeconds > 0
-                ? .serverExcludingOwn(timeSpanSeconds: query.excludeOwnSeconds) : .server
+                ? .serverExcludingOwn(timeSpanSeconds: min(query.excludeOwnSeconds, HistoryWindow.sixHours.seconds)) : .server
             let server = TurbulenceQuery(area: area, altitudeRangeFeet: range, historyWindow: history, minimumSeverity: minimum,
                                          viewer: query.viewerClass, selection: serverSelection, now: position.time)
             candidates += try store.turbulence(server).map { AlertCandidate(report: $0.report, origin: .server) }

@@ -1,6 +1,9 @@
 import Eddy
 
-/// Helpers for host apps' own tests: synthetic sensor streams and a local `eddy-server` launcher.
+/// Helpers for host apps' own tests (see docs/testing.md):
+/// ``LocalEddyServer`` (a real `eddy-server` on loopback), ``SyntheticFlight`` (accelerometer, gyro,
+/// barometer and location samples with known turbulence) and ``SyntheticRoute`` (location-only legs
+/// for flight-phase and alert tests). All samples are stamped in Unix epoch seconds.
 public enum EddyTesting {
     /// The engine version these helpers were built with.
     public static let engineVersion = EddyVersion.current
