@@ -121,6 +121,6 @@ let package = Package(
         .testTarget(name: "EddyReplayTests", dependencies: ["EddyReplay"], swiftSettings: strictSettings),
         .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore"], swiftSettings: strictSettings),
         // End-to-end checks of the `eddy` executable (run as a subprocess, next to an `eddy-server`).
-        .testTarget(name: "EddyCLITests", dependencies: ["EddyReplay", "EddySensorLog"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyCLITests", dependencies: ["EddyReplay", "EddyTesting"], swiftSettings: strictSettings),
     ]
 )

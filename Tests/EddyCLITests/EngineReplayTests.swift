@@ -1,4 +1,5 @@
 import EddyReplay
+import EddyTesting
 import Foundation
 import Testing
 
@@ -147,7 +148,7 @@ struct EngineReplayTests {
     /// Against a real `eddy-server` on loopback: A uploads every report; B, flying the same route later, is alerted
     /// to A's reports ahead of it.
     @Test func serverRunUploadsEverythingAndAlertsASecondAircraft() throws {
-        let server = try TestServer(airline: "DAL")
+        let server = try LocalEddyServer(airline: "DAL")
         let common = ["replay", flight, "--engine", "--json", "--server", server.baseURL, "--api-key", server.apiKey,
                       "--airline", "DAL"]
         let a = try eddy(common + ["--user-id", "pilot-a"])

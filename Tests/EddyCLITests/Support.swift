@@ -1,10 +1,6 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// A failure of the test harness itself (missing binary, server that would not start).
+/// A failure of the test harness itself (a missing binary).
 struct HarnessError: Error, CustomStringConvertible {
     let description: String
 }
@@ -78,56 +74,4 @@ final class DataBox: @unchecked Sendable {
         while data == nil { condition.wait() }
         return data!
     }
-}
-
-/// A real `eddy-server` on 127.0.0.1 with its own temporary database and one API key (started with `--port 0`,
-/// the port read from its stdout), terminated on release.
-final class TestServer {
-    let directory: String
-    let apiKey: String
-    let airline: String
-    private(set) var port = 0
-    private let process = Process()
-
-    init(airline: String = "DAL") throws {
-        self.airline = airline
-        directory = NSTemporaryDirectory() + "eddy-cli-server-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let database = directory + "/server.sqlite"
-        let server = try Package.executable("eddy-server")
-        let added = try runProcess(server, ["keys", "add", "--db", database, "--airline", airline, "--label", "cli-test"])
-        guard added.status == 0, let key = added.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).last.map(String.init),
-              key.hasPrefix("eddy_") else { throw HarnessError(description: "keys add failed: \(added.stdout) \(added.stderr)") }
-        apiKey = key
-        let stdoutPath = directory + "/stdout.log"
-        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        process.executableURL = server
-        process.arguments = ["serve", "--db", database, "--port", "0", "--tick-seconds", "1", "--log-level", "warning"]
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, process.isRunning {
-            if let text = try? String(contentsOfFile: stdoutPath, encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("eddy-server listening on") }),
-               let bound = line.split(separator: ":").last.flatMap({ Int($0) }) {
-                port = bound
-                return
-            }
-            usleep(20_000)
-        }
-        process.terminate()
-        throw HarnessError(description: "eddy-server did not start within 30 s")
-    }
-
-    deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// The server's base URL.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
 }
