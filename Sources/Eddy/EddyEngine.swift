@@ -487,16 +487,22 @@ public final class EddyEngine: Sendable {
             s.timeBase = sample.t.rounded(.down)
             var detection = DetectionConfiguration(aircraftClass: s.aircraft.aircraftClass)
             detection.reportSalt = FNV1a.hash64([
-                s.session?.airline ?? "", s.session?.userId ?? "", s.flight?.key ?? "", String(Int(s.timeBase)), s.aircraft.designator,
+                s.session?.airline ?? "", s.session?.userId ?? "",
+                s.flight.flatMap { $0.isTemporary ? nil : $0.key } ?? "", String(Int(s.timeBase)), s.aircraft.designator,
             ])
             s.pipeline = DetectionPipeline(configuration: detection)
         }
+        // Flight time = Unix time − base, rounded to the microsecond: Unix-time doubles resolve only ≈ 2.4e-7 s, and
+        // without the rounding a sample written as t = 0.02 in a log would land at 0.0199999809… and could fall into
+        // the previous 40 ms tick. With it, the pipeline sees what a replay of the log sees.
+        let base = s.timeBase
+        func flightTime(_ t: Double) -> Double { ((t - base) * 1e6).rounded() / 1e6 }
         let shifted: SensorSample
         switch sample {
-        case .accelerometer(var a): a.t -= s.timeBase; shifted = .accelerometer(a)
-        case .gyroscope(var g): g.t -= s.timeBase; shifted = .gyroscope(g)
-        case .barometer(var b): b.t -= s.timeBase; shifted = .barometer(b)
-        case .location(var l): l.t -= s.timeBase; shifted = .location(l)
+        case .accelerometer(var a): a.t = flightTime(a.t); shifted = .accelerometer(a)
+        case .gyroscope(var g): g.t = flightTime(g.t); shifted = .gyroscope(g)
+        case .barometer(var b): b.t = flightTime(b.t); shifted = .barometer(b)
+        case .location(var l): l.t = flightTime(l.t); shifted = .location(l)
         }
         s.events.removeAll(keepingCapacity: true)
         s.pipeline?.process(shifted, into: &s.events)

@@ -132,14 +132,9 @@ public struct FlightMeta: Codable, Sendable, Equatable {
         timeOrigin.flatMap(Self.parseISO8601)
     }
 
-    /// Parses an ISO 8601 instant with or without fractional seconds into Unix epoch seconds.
+    /// Parses an ISO 8601 instant (`2026-11-22T10:00:00Z`, optional fraction, `Z` or `±HH:MM`) into Unix epoch seconds.
     public static func parseISO8601(_ text: String) -> Double? {
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        if let date = plain.date(from: text) { return date.timeIntervalSince1970 }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)?.timeIntervalSince1970
+        ISO8601Instant.epochSeconds(text)
     }
 
     /// Checks what Codable cannot: format name and version, time origin, truth intervals.

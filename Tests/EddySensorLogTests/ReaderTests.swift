@@ -254,3 +254,36 @@ struct ReaderBadInputTests {
         #expect(skipped[1].first?.line == 3)
     }
 }
+
+/// `FlightMeta.parseISO8601` (ICU-free) against Foundation's `ISO8601DateFormatter` as the oracle.
+@Suite struct ISO8601ParsingTests {
+    private func foundation(_ text: String) -> Double? {
+        let plain = ISO8601DateFormatter()
+        plain.formatOptions = [.withInternetDateTime]
+        if let date = plain.date(from: text) { return date.timeIntervalSince1970 }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return fractional.date(from: text)?.timeIntervalSince1970
+    }
+
+    @Test func agreesWithFoundationOnRandomInstantsAndEdgeCases() {
+        var rng = SplitMix64(seed: 20261122)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        for _ in 0..<5000 {
+            let t = Double(Int64(rng.next() % 7_000_000_000) - 2_000_000_000)
+            let text = formatter.string(from: Date(timeIntervalSince1970: t))
+            #expect(FlightMeta.parseISO8601(text) == t, "\(text)")
+        }
+        for text in ["2026-11-22T10:00:00Z", "1970-01-01T00:00:00Z", "2000-02-29T23:59:59Z", "2024-03-01T00:00:00+02:00",
+                     "2024-03-01T00:00:00-05:30", "2026-11-22T10:00:00.250Z", "2026-11-22T10:00:00.5+01:00", "1969-12-31T23:59:59Z",
+                     "1600-03-01T00:00:00Z"] {
+            let ours = FlightMeta.parseISO8601(text), theirs = foundation(text)
+            #expect(ours != nil && theirs != nil && abs(ours! - theirs!) < 1e-6, "\(text)")
+        }
+        for bad in ["2026-13-01T00:00:00Z", "2026-11-22 10:00:00Z", "2026-11-22T10:00:00", "2026-11-22T25:00:00Z", "garbage",
+                    "2026-11-22T10:00:00.Z", "2026-04-31T00:00:00Z", "2100-02-29T00:00:00Z"] {
+            #expect(FlightMeta.parseISO8601(bad) == nil, "\(bad)")
+        }
+    }
+}

@@ -38,6 +38,16 @@ func shifted(_ sample: SensorSample, by offset: Double) -> SensorSample {
     }
 }
 
+/// A sample at time `t`.
+func retimed(_ sample: SensorSample, to t: Double) -> SensorSample {
+    switch sample {
+    case .accelerometer(var a): a.t = t; return .accelerometer(a)
+    case .gyroscope(var g): g.t = t; return .gyroscope(g)
+    case .barometer(var b): b.t = t; return .barometer(b)
+    case .location(var l): l.t = t; return .location(l)
+    }
+}
+
 @Suite struct EngineDetectionTests {
     @Test func offlineEngineDetectsStoresFirstAndMatchesThePipeline() throws {
         let folder = try EngineFolder()
@@ -60,12 +70,14 @@ func shifted(_ sample: SensorSample, by offset: Double) -> SensorSample {
         for sample in samples { engine.push(shifted(sample, by: start)) }
         engine.finishDetection()
 
-        // The same flight straight through the pipeline, with the engine's time arithmetic: Unix time minus the
-        // flight's whole-second time base (the first sample is at log time 0), so sample times round the same way.
+        // The same flight straight through the pipeline at log time rounded to the microsecond, as a log file holds it
+        // (the engine computes Unix time − the flight's whole-second base, rounded to the microsecond).
         #expect(samples.first?.t == 0)
         var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: .medium))
         var events: [DetectionEvent] = []
-        for sample in samples { pipeline.process(shifted(shifted(sample, by: start), by: -start), into: &events) }
+        for sample in samples {
+            pipeline.process(retimed(sample, to: (sample.t * 1e6).rounded() / 1e6), into: &events)
+        }
         pipeline.finish(into: &events)
         let expected = events.compactMap { if case .tile(let r) = $0 { r } else { nil } }
 
