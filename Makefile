@@ -39,6 +39,9 @@ build-release: apt
 ## run: the main job — a flight replayed through the engine with a readable report
 run: deps build-release
 	.build/release/eddy replay $(RUN_FLIGHT)
+	@echo
+	@echo "== the same flight through the whole engine (EddyEngine): delegate timeline =="
+	.build/release/eddy replay $(RUN_FLIGHT) --engine
 
 ## test: every unit/end-to-end test, then the outside-oracle checks
 test: deps test-unit test-oracles
