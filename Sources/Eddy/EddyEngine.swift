@@ -42,6 +42,8 @@ public final class EddyEngine: Sendable {
         var pipeline: DetectionPipeline?
         var timeBase = 0.0
         var events: [DetectionEvent] = []
+        var reorder = SampleReorderBuffer()
+        var released: [SensorSample] = []
         var devicePosition: (inPosition: Bool, horizontal: Bool)?
         // Location, phase.
         var fusion = LocationFusion()
@@ -474,12 +476,22 @@ public final class EddyEngine: Sendable {
         }
         guard !s.phase.isLowPower else { return }
         advanceTime(t, &s)
-        if s.recording { feedDetection(sample, &s, &callbacks) }
+        if s.recording { reorderForDetection(sample, &s, &callbacks) }
     }
 
     private func advanceTime(_ t: Double, _ s: inout EngineState) {
         if t > (s.engineTime ?? -.infinity) { s.engineTime = t }
         if configuration.syncTiming == .flightTime { flightClock.advance(to: t) }
+    }
+
+    /// Motion and location samples reach detection in time order, through a 2 s reorder buffer (they may come from
+    /// different threads); locations drive phase and alerts at once, without waiting.
+    private func reorderForDetection(_ sample: SensorSample, _ s: inout EngineState, _ callbacks: inout [EddyCallback]) {
+        s.released.removeAll(keepingCapacity: true)
+        s.reorder.push(sample, releasingInto: &s.released)
+        guard !s.released.isEmpty else { return }
+        let released = s.released
+        for sample in released { feedDetection(sample, &s, &callbacks) }
     }
 
     private func feedDetection(_ sample: SensorSample, _ s: inout EngineState, _ callbacks: inout [EddyCallback]) {
@@ -538,6 +550,10 @@ public final class EddyEngine: Sendable {
     }
 
     private func closeFlightDetection(_ s: inout EngineState, _ callbacks: inout [EddyCallback]) {
+        s.released.removeAll(keepingCapacity: true)
+        s.reorder.flush(into: &s.released)
+        let held = s.released
+        for sample in held { feedDetection(sample, &s, &callbacks) }
         guard s.pipeline != nil else { return }
         s.events.removeAll(keepingCapacity: true)
         s.pipeline?.finish(into: &s.events)
@@ -574,7 +590,7 @@ public final class EddyEngine: Sendable {
             }
         }
         guard !s.phase.isLowPower else { return }
-        if s.recording { feedDetection(.location(fix), &s, &callbacks) }
+        if s.recording { reorderForDetection(.location(fix), &s, &callbacks) }
         updateAreas(fix, &s, &actions)
         if s.phase.phase == .airborne, fix.t - (s.lastPositionUpload ?? -.infinity) >= configuration.positionUploadIntervalSeconds,
            let position = positionUpload(fix, s) {

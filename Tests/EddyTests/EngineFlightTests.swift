@@ -191,6 +191,14 @@ import Testing
             DataType.allCases.allSatisfy { callbacks.contains(.didUpdateFetchingStatus(.idle, areaType: .viewport, dataType: $0)) }
         }
         #expect(fetchedAll)
+        // fetchData(refresh: true) fetches again at once, in full.
+        let cyclesBefore = log.callbacks.filter { $0 == .didUpdateFetchingStatus(.idle, areaType: .viewport, dataType: .turbulence) }.count
+        try engine.fetchData(refresh: true)
+        let refetched = log.wait(timeoutSeconds: 20) { callbacks in
+            callbacks.filter { $0 == .didUpdateFetchingStatus(.idle, areaType: .viewport, dataType: .turbulence) }.count > cyclesBefore
+        }
+        #expect(refetched)
+        #expect(try engine.store.syncState(area: .viewport, data: .turbulence)?.lastFullFetchTime != nil)
         engine.stop()
         queue.sync {}
         let viewport = log.callbacks.filter {

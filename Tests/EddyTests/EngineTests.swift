@@ -4,6 +4,7 @@ import EddyH3
 import EddyStore
 import EddySync
 import Foundation
+import Synchronization
 import EddyTesting
 import Testing
 @testable import Eddy
@@ -267,4 +268,56 @@ final class RecordingDelegate: EddyDelegate, @unchecked Sendable {
     func didReceiveNewNowcast() { add("didReceiveNewNowcast") }
     func didReceiveNewTurbulencePolygons() { add("didReceiveNewTurbulencePolygons") }
     func didReceiveNewLiveFlightData() { add("didReceiveNewLiveFlightData") }
+}
+
+@Suite struct EngineConcurrencyTests {
+    /// Motion and location samples arrive on different threads (CoreMotion's queue, CoreLocation's), each in order,
+    /// up to 1 s apart: the engine's reorder buffer puts them back in time order, so detection finds exactly what a
+    /// single in-order stream gives, every report is stored, and the callbacks keep their sequence order.
+    @Test func pushesFromTwoThreadsGiveTheSameReportsAsOneOrderedStream() throws {
+        let samples = FlightSimulator.simulate(turbulentScenario()).samples.mergedSamples().map { shifted($0, by: 1_790_000_000) }
+        func run(twoThreads: Bool) throws -> (reports: [TileReport], sequences: [Int], pending: Int) {
+            let folder = try EngineFolder()
+            defer { folder.remove() }
+            let engine = try EddyEngine(configuration: EddyConfiguration(
+                storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+            let log = CallbackRecorder(engine)
+            try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
+            if twoThreads {
+                let locations = samples.filter { if case .location = $0 { true } else { false } }
+                let motion = samples.filter { if case .location = $0 { false } else { true } }
+                let first = samples[0].t
+                let progress = Mutex((motion: first, location: first))   // each thread waits for the other to be ≥ t − 1 s
+                let group = DispatchGroup()
+                DispatchQueue.global().async(group: group) {
+                    for sample in motion {
+                        while progress.withLock({ $0.location }) < sample.t - 1 { usleep(20) }
+                        engine.push(sample)
+                        progress.withLock { $0.motion = sample.t }
+                    }
+                    progress.withLock { $0.motion = .infinity }
+                }
+                DispatchQueue.global().async(group: group) {
+                    for sample in locations {
+                        while progress.withLock({ $0.motion }) < sample.t - 1 { usleep(20) }
+                        engine.push(sample)
+                        progress.withLock { $0.location = sample.t }
+                    }
+                    progress.withLock { $0.location = .infinity }
+                }
+                try #require(group.wait(timeout: .now() + 120) == .success, "the two pushing threads finished")
+            } else {
+                for sample in samples { engine.push(sample) }
+            }
+            engine.finishDetection()
+            let reports = log.callbacks.compactMap { if case .detectedTurbulence(let d) = $0 { d.report } else { nil } }
+            return (reports, log.all.map(\.sequence), try engine.store.outboxCounts().pending)
+        }
+        let ordered = try run(twoThreads: false)
+        let concurrent = try run(twoThreads: true)
+        #expect(ordered.reports.count > 5)
+        #expect(concurrent.reports == ordered.reports)
+        #expect(concurrent.pending == concurrent.reports.count)
+        #expect(concurrent.sequences == Array(0..<concurrent.sequences.count))
+    }
 }
