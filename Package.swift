@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "EddyCoreTests", dependencies: ["EddyCore"], swiftSettings: strictSettings),
         .testTarget(name: "EddySensorLogTests", dependencies: ["EddySensorLog"], swiftSettings: strictSettings),
         .testTarget(name: "EddyReplayTests", dependencies: ["EddyReplay"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore", "EddyTesting"], swiftSettings: strictSettings),
         // End-to-end checks of the `eddy` executable (run as a subprocess, next to an `eddy-server`).
         .testTarget(name: "EddyCLITests", dependencies: ["EddyReplay", "EddyTesting"], swiftSettings: strictSettings),
     ]

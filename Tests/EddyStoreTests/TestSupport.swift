@@ -1,24 +1,10 @@
 import EddyCore
+import EddyTesting
 import Foundation
 @testable import EddyStore
 
-/// A fresh temporary folder for one test (removed when the value is dropped by the caller via `remove()`).
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-store-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// Path of a file inside the folder.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// File names in the folder, sorted.
-    func contents() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
+/// A fresh temporary folder for one test (EddyTesting's helper; removed by the caller via `remove()`).
+typealias TemporaryFolder = TemporaryDirectory
 
 /// Deterministic UUID n (for readable tests).
 func testUUID(_ n: Int) -> UUID {

@@ -9,16 +9,8 @@ import EddyTesting
 import Testing
 @testable import Eddy
 
-/// A temporary folder removed by `remove()`.
-struct EngineFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-engine-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
+/// A temporary directory for one engine test.
+typealias EngineFolder = TemporaryDirectory
 
 /// The medium-jet flight of the sync tests: 5 min smooth, 8 min EDR 0.35, 5 min smooth, from JFK towards the NE.
 func turbulentScenario(seed: UInt64 = 7) -> FlightScenario {
@@ -287,24 +279,21 @@ final class RecordingDelegate: EddyDelegate, @unchecked Sendable {
                 let locations = samples.filter { if case .location = $0 { true } else { false } }
                 let motion = samples.filter { if case .location = $0 { false } else { true } }
                 let first = samples[0].t
-                let progress = Mutex((motion: first, location: first))   // each thread waits for the other to be ≥ t − 1 s
+                let progress = Mutex([first, first])   // per thread: time of its last pushed sample
                 let group = DispatchGroup()
-                DispatchQueue.global().async(group: group) {
-                    for sample in motion {
-                        while progress.withLock({ $0.location }) < sample.t - 1 { usleep(20) }
-                        engine.push(sample)
-                        progress.withLock { $0.motion = sample.t }
+                // Pushes `mine` in order, never more than 1 s ahead of the other thread's progress.
+                func pushInStep(_ mine: [SensorSample], own: Int, other: Int) {
+                    DispatchQueue.global().async(group: group) {
+                        for sample in mine {
+                            while progress.withLock({ $0[other] }) < sample.t - 1 { usleep(20) }
+                            engine.push(sample)
+                            progress.withLock { $0[own] = sample.t }
+                        }
+                        progress.withLock { $0[own] = .infinity }
                     }
-                    progress.withLock { $0.motion = .infinity }
                 }
-                DispatchQueue.global().async(group: group) {
-                    for sample in locations {
-                        while progress.withLock({ $0.motion }) < sample.t - 1 { usleep(20) }
-                        engine.push(sample)
-                        progress.withLock { $0.location = sample.t }
-                    }
-                    progress.withLock { $0.location = .infinity }
-                }
+                pushInStep(motion, own: 0, other: 1)
+                pushInStep(locations, own: 1, other: 0)
                 try #require(group.wait(timeout: .now() + 120) == .success, "the two pushing threads finished")
             } else {
                 for sample in samples { engine.push(sample) }
