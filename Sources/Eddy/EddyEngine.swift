@@ -59,6 +59,7 @@ public final class EddyEngine: Sendable {
         var autoRouteCentre: (latitude: Double, longitude: Double)?
         var lastPositionUpload: Double?
         var nextSyncStep = -Double.infinity
+        var lastPurge = -Double.infinity
     }
 
     /// Actions on the scheduler decided under the state lock and run after it is released.
@@ -418,12 +419,15 @@ public final class EddyEngine: Sendable {
     public func push(_ sample: SensorSample) {
         var callbacks: [EddyCallback] = []
         var actions: [SyncAction] = []
-        let (t, stepDue) = state.withLock { s -> (Double, Bool) in
-            guard s.started else { return (currentTime(s), false) }
+        let (t, stepDue, purgeDue) = state.withLock { s -> (Double, Bool, Bool) in
+            guard s.started else { return (currentTime(s), false, false) }
             process(sample, &s, &callbacks, &actions)
             let t = currentTime(s)
-            return (t, configuration.syncTiming == .flightTime && t >= s.nextSyncStep)
+            let purgeDue = s.engineTime != nil && t - s.lastPurge >= Self.purgeIntervalSeconds
+            if purgeDue { s.lastPurge = t }
+            return (t, configuration.syncTiming == .flightTime && t >= s.nextSyncStep, purgeDue)
         }
+        if purgeDue { purgeExpired(now: t, into: &callbacks) }
         dispatcher.emit(callbacks, at: t)
         guard !actions.isEmpty || stepDue, let scheduler = sync.withLock({ $0?.scheduler }) else { return }
         for action in actions {
@@ -437,6 +441,19 @@ public final class EddyEngine: Sendable {
             if stepDue || !actions.isEmpty { syncNow() }
         } else if !actions.isEmpty {
             wakeSync()
+        }
+    }
+
+    /// The cache is purged of expired data (observations older than 6 h, past nowcasts, stale live flights) at most
+    /// this often, in engine time, seconds; pending own reports are never purged.
+    static let purgeIntervalSeconds = 600.0
+
+    private func purgeExpired(now: Double, into callbacks: inout [EddyCallback]) {
+        do {
+            let summary = try store.purgeExpired(now: now)
+            if summary.observations + summary.observationsOverCap > 0 { dataGeneration.add(1, ordering: .relaxed) }
+        } catch {
+            callbacks.append(.didFailToFetchNewData(.store("expired data not purged: \(error)")))
         }
     }
 

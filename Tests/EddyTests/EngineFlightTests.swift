@@ -217,3 +217,33 @@ import Testing
         #expect(engine.isServerReachable == nil, "sync stopped with the engine")
     }
 }
+
+@Suite struct EngineCacheExpiryTests {
+    @Test func expiredServerDataIsPurgedAsFlightTimePassesAndPendingReportsStay() throws {
+        let folder = try EngineFolder()
+        defer { folder.remove() }
+        let engine = try EddyEngine(configuration: EddyConfiguration(
+            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
+        let now = 1_790_000_000.0
+        func report(exit: Double) -> TileReport {
+            TileReport(id: UUID(), tile: TileID(h3: 0x852a1073fffffff, layer: 30), enterTime: exit - 60, exitTime: exit,
+                       edrPeak: 0.2, edrMedian: 0.1, reporterClass: .medium)
+        }
+        try engine.store.upsertObservations([
+            ServerObservation(report: report(exit: now - 7 * 3600), reporterID: "old", source: "test"),
+            ServerObservation(report: report(exit: now - 3600), reporterID: "recent", source: "test"),
+        ])
+        let ownOld = report(exit: now - 8 * 3600)
+        _ = try engine.store.insertOwnReports([ownOld])   // never acknowledged: must survive
+        engine.push(.location(LocationSample(t: now, latitudeDegrees: 40, longitudeDegrees: -73, altitudeMeters: 10_000)))
+        #expect(try engine.store.observationCount() == 1, "the 7 h old observation is gone, the 1 h old one stays")
+        #expect(try engine.store.pendingOwnReports().map(\.id) == [ownOld.id])
+        // The next purge waits 10 min of engine time.
+        try engine.store.upsertObservations([ServerObservation(report: report(exit: now - 9 * 3600), reporterID: "x", source: "test")])
+        engine.push(.location(LocationSample(t: now + 60, latitudeDegrees: 40, longitudeDegrees: -73, altitudeMeters: 10_000)))
+        #expect(try engine.store.observationCount() == 2)
+        engine.push(.location(LocationSample(t: now + 600, latitudeDegrees: 40, longitudeDegrees: -73, altitudeMeters: 10_000)))
+        #expect(try engine.store.observationCount() == 1)
+    }
+}
