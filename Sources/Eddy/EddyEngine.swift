@@ -524,15 +524,8 @@ public final class EddyEngine: Sendable {
         // Flight time = Unix time − base, rounded to the microsecond: Unix-time doubles resolve only ≈ 2.4e-7 s, and
         // without the rounding a sample written as t = 0.02 in a log would land at 0.0199999809… and could fall into
         // the previous 40 ms tick. With it, the pipeline sees what a replay of the log sees.
-        let base = s.timeBase
-        func flightTime(_ t: Double) -> Double { ((t - base) * 1e6).rounded() / 1e6 }
-        let shifted: SensorSample
-        switch sample {
-        case .accelerometer(var a): a.t = flightTime(a.t); shifted = .accelerometer(a)
-        case .gyroscope(var g): g.t = flightTime(g.t); shifted = .gyroscope(g)
-        case .barometer(var b): b.t = flightTime(b.t); shifted = .barometer(b)
-        case .location(var l): l.t = flightTime(l.t); shifted = .location(l)
-        }
+        var shifted = sample
+        shifted.t = ((sample.t - s.timeBase) * 1e6).rounded() / 1e6
         s.events.removeAll(keepingCapacity: true)
         s.pipeline?.process(shifted, into: &s.events)
         handleDetectionEvents(&s, &callbacks)

@@ -135,7 +135,9 @@ enum EngineReplay {
         var lastLogTime = first.t
         do {
             while true {
-                engine.push(shifted(sample, by: shift))
+                var unix = sample
+                unix.t += shift
+                engine.push(unix)
                 count += 1
                 lastLogTime = sample.t
                 guard let next = try reader.next() else { break }
@@ -157,16 +159,6 @@ enum EngineReplay {
             lastLogTime: lastLogTime, outbox: outbox, skippedLines: reader.skippedLines.reduce(0) { $0 + $1.count }))
         if !temporaryStore {
             FileHandle.standardError.write(Data("eddy replay: the engine store is \(storePath)\n".utf8))
-        }
-    }
-
-    /// A sample with its time moved by `shift` seconds.
-    static func shifted(_ sample: SensorSample, by shift: Double) -> SensorSample {
-        switch sample {
-        case .accelerometer(var s): s.t += shift; return .accelerometer(s)
-        case .gyroscope(var s): s.t += shift; return .gyroscope(s)
-        case .barometer(var s): s.t += shift; return .barometer(s)
-        case .location(var s): s.t += shift; return .location(s)
         }
     }
 

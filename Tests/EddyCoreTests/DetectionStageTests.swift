@@ -131,3 +131,13 @@ import Testing
         #expect(buffer.lateCount == 1)
     }
 }
+
+@Test func aSampleTimeCanBeSetWhateverItsKind() {
+    var samples: [SensorSample] = [
+        .accelerometer(AccelerometerSample(t: 1, x: 0, y: 0, z: 1)), .gyroscope(GyroscopeSample(t: 1, x: 0, y: 0, z: 0)),
+        .barometer(BarometerSample(t: 1, pressureHectopascals: 1000)), .location(LocationSample(t: 1, latitudeDegrees: 2, longitudeDegrees: 3)),
+    ]
+    for i in samples.indices { samples[i].t += 0.5 }
+    #expect(samples.map(\.t) == [1.5, 1.5, 1.5, 1.5])
+    #expect(samples[3] == .location(LocationSample(t: 1.5, latitudeDegrees: 2, longitudeDegrees: 3)))
+}

@@ -23,22 +23,16 @@ func turbulentScenario(seed: UInt64 = 7) -> FlightScenario {
 
 /// A sample with its time shifted by `offset` seconds.
 func shifted(_ sample: SensorSample, by offset: Double) -> SensorSample {
-    switch sample {
-    case .accelerometer(var a): a.t += offset; return .accelerometer(a)
-    case .gyroscope(var g): g.t += offset; return .gyroscope(g)
-    case .barometer(var b): b.t += offset; return .barometer(b)
-    case .location(var l): l.t += offset; return .location(l)
-    }
+    var copy = sample
+    copy.t += offset
+    return copy
 }
 
 /// A sample at time `t`.
 func retimed(_ sample: SensorSample, to t: Double) -> SensorSample {
-    switch sample {
-    case .accelerometer(var a): a.t = t; return .accelerometer(a)
-    case .gyroscope(var g): g.t = t; return .gyroscope(g)
-    case .barometer(var b): b.t = t; return .barometer(b)
-    case .location(var l): l.t = t; return .location(l)
-    }
+    var copy = sample
+    copy.t = t
+    return copy
 }
 
 @Suite struct EngineDetectionTests {

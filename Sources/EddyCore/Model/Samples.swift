@@ -109,11 +109,21 @@ public enum SensorSample: Sendable, Equatable {
 
     /// The sample's time, seconds.
     public var t: Double {
-        switch self {
-        case .accelerometer(let s): s.t
-        case .gyroscope(let s): s.t
-        case .barometer(let s): s.t
-        case .location(let s): s.t
+        get {
+            switch self {
+            case .accelerometer(let s): s.t
+            case .gyroscope(let s): s.t
+            case .barometer(let s): s.t
+            case .location(let s): s.t
+            }
+        }
+        set {
+            switch self {
+            case .accelerometer(var s): s.t = newValue; self = .accelerometer(s)
+            case .gyroscope(var s): s.t = newValue; self = .gyroscope(s)
+            case .barometer(var s): s.t = newValue; self = .barometer(s)
+            case .location(var s): s.t = newValue; self = .location(s)
+            }
         }
     }
 }
