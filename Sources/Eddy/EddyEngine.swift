@@ -217,7 +217,7 @@ public final class EddyEngine: Sendable {
             // Cached data is ready: once for the route area (always fetched: the host's polygon or the circle around
             // the aircraft) and for each other area the data query sets.
             callbacks += areas.compactMap { area, type in
-                area == nil && type != .route ? nil : .didReceiveNewTurbulenceData(areaType: AreaNames.dataArea(type))
+                area == nil && type != .route ? nil : .didReceiveNewTurbulenceData(areaType: DataAreaType(type))
             }
         }
         dispatcher.emit(callbacks, at: t)
@@ -364,9 +364,8 @@ public final class EddyEngine: Sendable {
 
     /// Fetching status of an area × data type.
     public func fetchingStatus(areaType: DataAreaType, dataType: DataType) -> FetchingStatus {
-        guard let scheduler = sync.withLock({ $0?.scheduler }),
-              let area = SyncAreaType(rawValue: areaType.rawValue) else { return .idle }
-        return scheduler.fetchingStatus(area: area, dataType: AreaNames.syncDataType(dataType))
+        guard let scheduler = sync.withLock({ $0?.scheduler }) else { return .idle }
+        return scheduler.fetchingStatus(area: SyncAreaType(areaType), dataType: SyncDataType(dataType))
     }
 
     private func wakeSync() { sync.withLock { $0?.loop?.wake() } }
@@ -383,7 +382,7 @@ public final class EddyEngine: Sendable {
     private func schedulerConfiguration() -> SchedulerConfiguration {
         state.withLock { s in
             var c = SchedulerConfiguration()
-            c.dataTypes = SyncDataType.allCases.filter { s.dataQuery.types.contains(AreaNames.dataType($0)) }
+            c.dataTypes = SyncDataType.allCases.filter { s.dataQuery.types.contains(DataType($0)) }
             c.frequency = s.frequency
             c.historyHours = s.dataQuery.historyWindow.hours
             c.minLayer = s.dataQuery.altitudeRangeFeet.lowerBound / 1000
@@ -720,12 +719,12 @@ public final class EddyEngine: Sendable {
         case .reachabilityChanged(let reachable):
             callbacks.append(.serverReachabilityUpdated(reachable))
         case .fetchingStatusChanged(let area, let dataType, let status):
-            callbacks.append(.didUpdateFetchingStatus(status, areaType: AreaNames.dataArea(area), dataType: AreaNames.dataType(dataType)))
+            callbacks.append(.didUpdateFetchingStatus(status, areaType: DataAreaType(area), dataType: DataType(dataType)))
         case .receivedData(let area, let dataType, _, _):
             switch dataType {
             case .turbulence:
                 dataGeneration.add(1, ordering: .relaxed)
-                callbacks.append(.didReceiveNewTurbulenceData(areaType: AreaNames.dataArea(area)))
+                callbacks.append(.didReceiveNewTurbulenceData(areaType: DataAreaType(area)))
             case .nowcast: callbacks.append(.didReceiveNewNowcast)
             case .polygons: callbacks.append(.didReceiveNewTurbulencePolygons)
             case .liveFlights: callbacks.append(.didReceiveNewLiveFlightData)

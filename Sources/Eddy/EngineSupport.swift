@@ -74,35 +74,6 @@ struct PersistedSession: Codable, Equatable {
     var environment: EddyEnvironment
 }
 
-/// Maps between the wire and store names of areas and data types.
-enum AreaNames {
-    static func dataArea(_ area: SyncAreaType) -> DataAreaType {
-        switch area {
-        case .route: .route
-        case .viewport: .viewport
-        case .global: .global
-        }
-    }
-
-    static func dataType(_ type: SyncDataType) -> DataType {
-        switch type {
-        case .turbulence: .turbulence
-        case .nowcast: .nowcast
-        case .polygons: .turbulencePolygons
-        case .liveFlights: .liveFlights
-        }
-    }
-
-    static func syncDataType(_ type: DataType) -> SyncDataType {
-        switch type {
-        case .turbulence: .turbulence
-        case .nowcast: .nowcast
-        case .turbulencePolygons: .polygons
-        case .liveFlights: .liveFlights
-        }
-    }
-}
-
 /// Geometry of the areas the engine builds itself.
 enum EngineGeometry {
     /// A circle of `radiusNM` around a point as a closed-free ring of `vertices` points.

@@ -38,8 +38,8 @@ extension EddyStore: SyncStore {
         case .liveFlights:
             try upsertLiveFlights(response.liveFlights.compactMap(Self.storeFlight))
         }
-        let area = DataAreaType(rawValue: request.area.type.rawValue) ?? .global
-        let type = Self.storeDataType(response.dataType)
+        let area = DataAreaType(request.area.type)
+        let type = DataType(response.dataType)
         let previous = try syncState(area: area, data: type)
         try setSyncState(SyncState(
             areaType: area, dataType: type, tick: String(response.serverTick),
@@ -48,25 +48,15 @@ extension EddyStore: SyncStore {
 
     /// The tick of the last answer stored for an area type × data type.
     public func lastTick(area: SyncAreaType, dataType: SyncDataType) throws -> Int? {
-        guard let areaType = DataAreaType(rawValue: area.rawValue) else { return nil }
-        return try syncState(area: areaType, data: Self.storeDataType(dataType))?.tick.flatMap { Int($0) }
+        try syncState(area: DataAreaType(area), data: DataType(dataType))?.tick.flatMap { Int($0) }
     }
 
     /// Forgets the ticks of one area type (its polygon changed).
     public func resetTicks(area: SyncAreaType) throws {
-        guard let areaType = DataAreaType(rawValue: area.rawValue) else { return }
+        let areaType = DataAreaType(area)
         for type in DataType.allCases {
             let previous = try syncState(area: areaType, data: type)
             try setSyncState(SyncState(areaType: areaType, dataType: type, tick: nil, lastFullFetchTime: previous?.lastFullFetchTime))
-        }
-    }
-
-    static func storeDataType(_ type: SyncDataType) -> DataType {
-        switch type {
-        case .turbulence: .turbulence
-        case .nowcast: .nowcast
-        case .polygons: .turbulencePolygons
-        case .liveFlights: .liveFlights
         }
     }
 
@@ -90,5 +80,53 @@ extension EddyStore: SyncStore {
             flightID: flight.flightId, latitude: flight.lat, longitude: flight.lng, altitudeFeet: flight.altitudeFeet,
             headingDegrees: flight.headingDegrees, groundSpeedKnots: flight.speedKnots, aircraftType: flight.aircraftType,
             tile: TileID(h3: cell.rawValue, layer: TileID.layer(altitudeFeet: flight.altitudeFeet)), time: flight.time)
+    }
+}
+
+// The store's and the wire's names of the same areas and data types.
+
+extension DataAreaType {
+    /// The store's name of a wire area type.
+    public init(_ area: SyncAreaType) {
+        switch area {
+        case .route: self = .route
+        case .viewport: self = .viewport
+        case .global: self = .global
+        }
+    }
+}
+
+extension SyncAreaType {
+    /// The wire's name of a store area type.
+    public init(_ area: DataAreaType) {
+        switch area {
+        case .route: self = .route
+        case .viewport: self = .viewport
+        case .global: self = .global
+        }
+    }
+}
+
+extension DataType {
+    /// The store's name of a wire data type.
+    public init(_ type: SyncDataType) {
+        switch type {
+        case .turbulence: self = .turbulence
+        case .nowcast: self = .nowcast
+        case .polygons: self = .turbulencePolygons
+        case .liveFlights: self = .liveFlights
+        }
+    }
+}
+
+extension SyncDataType {
+    /// The wire's name of a store data type.
+    public init(_ type: DataType) {
+        switch type {
+        case .turbulence: self = .turbulence
+        case .nowcast: self = .nowcast
+        case .turbulencePolygons: self = .polygons
+        case .liveFlights: self = .liveFlights
+        }
     }
 }
