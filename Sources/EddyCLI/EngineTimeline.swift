@@ -95,7 +95,7 @@ final class EngineTimeline: Sendable {
     // MARK: JSON Lines
 
     private func jsonLine(_ callback: EddyCallback, t: Double, unix: Double) -> String {
-        var o = EngineJSON()
+        var o = JSONObject()
         o.string("type", "delegate")
         o.number("t", t)
         o.number("t_unix", max(unix, firstLogTime + shift))
@@ -122,7 +122,7 @@ final class EngineTimeline: Sendable {
             if let mode = alert.mode { o.string("mode", mode.rawValue) } else { o.null("mode") }
             o.bool("cleared", alert.isCleared)
             o.raw("items", "[" + alert.items.map { item in
-                var i = EngineJSON()
+                var i = JSONObject()
                 i.string("h3", item.tile.h3String)
                 i.integer("layer", item.tile.layer)
                 i.string("severity", item.severity.name)
@@ -133,7 +133,7 @@ final class EngineTimeline: Sendable {
             }.joined(separator: ",") + "]")
             o.raw("new_or_worse", "[" + alert.newOrWorse.map { JSONText.quoted(Self.tileName($0)) }.joined(separator: ",") + "]")
             o.raw("clusters", "[" + alert.clusters.map { cluster in
-                var c = EngineJSON()
+                var c = JSONObject()
                 c.integer("id", cluster.id)
                 c.integer("tiles", cluster.items.count)
                 c.string("max_severity", cluster.maxSeverity.name)
@@ -151,7 +151,7 @@ final class EngineTimeline: Sendable {
     }
 
     private func jsonSummary(_ summary: EngineReplaySummary, _ s: State) -> String {
-        var o = EngineJSON()
+        var o = JSONObject()
         o.string("type", "summary")
         o.string("flight", summary.flightName)
         o.string("aircraft_type", summary.aircraft.designator)
@@ -162,12 +162,12 @@ final class EngineTimeline: Sendable {
         o.integer("skipped_lines", summary.skippedLines)
         o.number("t_first", summary.firstLogTime)
         o.number("t_last", summary.lastLogTime)
-        var counts = EngineJSON()
+        var counts = JSONObject()
         for name in Self.callbackNames { counts.integer(name, s.counts[name] ?? 0) }
         o.raw("callbacks", counts.text)
         o.integer("tiles", s.counts["detectedTurbulence"] ?? 0)
         o.integer("distinct_tiles", s.tiles.count)
-        var severities = EngineJSON()
+        var severities = JSONObject()
         for severity in Severity.allCases { severities.integer(severity.name, s.tilesBySeverity[severity] ?? 0) }
         o.raw("tiles_by_severity", severities.text)
         o.integer("alerts", s.counts["didReceiveAlert"] ?? 0)
@@ -189,15 +189,15 @@ final class EngineTimeline: Sendable {
             details = (inPosition ? "in position" : "moved") + (horizontal ? ", horizontal" : "")
         case .didReceiveNewNowcast, .didReceiveNewTurbulencePolygons, .didReceiveNewLiveFlightData: details = ""
         case .detectedTurbulence(let d):
-            details = "\(Self.tileName(d.report.tile))  \(d.severity.name)  EDR peak \(Self.fixed(d.report.edrPeak, 3))"
-                + " median \(Self.fixed(d.report.edrMedian, 3))  \(Self.clock(logTime(d.report.enterTime)))–\(Self.clock(logTime(d.report.exitTime)))"
+            details = "\(Self.tileName(d.report.tile))  \(d.severity.name)  EDR peak \(QueryCommand.fixed(d.report.edrPeak, 3))"
+                + " median \(QueryCommand.fixed(d.report.edrMedian, 3))  \(Self.clock(logTime(d.report.enterTime)))–\(Self.clock(logTime(d.report.exitTime)))"
         case .didFailToFetchNewData(let error), .locationManagerDidFail(let error): details = error.description
         case .didReceiveAlert(let alert):
             if alert.isCleared {
                 details = "cleared"
             } else {
                 let shown = alert.items.prefix(3).map { item in
-                    "\(Self.tileName(item.tile)) \(item.severity.name) \(Self.fixed(item.distanceNM, 1)) NM \(Self.fixed(item.bearingDegrees, 0))°"
+                    "\(Self.tileName(item.tile)) \(item.severity.name) \(QueryCommand.fixed(item.distanceNM, 1)) NM \(QueryCommand.fixed(item.bearingDegrees, 0))°"
                 }
                 let more = alert.items.count > 3 ? ", +\(alert.items.count - 3) more" : ""
                 details = "\(alert.mode?.rawValue ?? "-"): \(alert.items.count) tile\(alert.items.count == 1 ? "" : "s")"
@@ -242,37 +242,4 @@ final class EngineTimeline: Sendable {
         return "\(sign)\(two(a / 3600)):\(two(a / 60 % 60)):\(two(a % 60))"
     }
 
-    /// A number with a fixed count of decimals (POSIX formatting, no locale).
-    static func fixed(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
-}
-
-/// A JSON object written key by key in call order (stable key order, shortest round-trip numbers).
-struct EngineJSON {
-    private var body = ""
-
-    /// The object's text.
-    var text: String { "{" + body + "}" }
-
-    private mutating func key(_ name: String) {
-        if !body.isEmpty { body += "," }
-        body += JSONText.quoted(name) + ":"
-    }
-
-    mutating func string(_ name: String, _ value: String) { key(name); body += JSONText.quoted(value) }
-    mutating func integer(_ name: String, _ value: Int) { key(name); body += String(value) }
-    mutating func bool(_ name: String, _ value: Bool) { key(name); body += value ? "true" : "false" }
-    mutating func null(_ name: String) { key(name); body += "null" }
-    mutating func raw(_ name: String, _ json: String) { key(name); body += json }
-    /// Shortest decimal that reads back to the same double; non-finite values become null.
-    mutating func number(_ name: String, _ value: Double) {
-        key(name)
-        body += value.isFinite ? (value == 0 ? "0.0" : value.description) : "null"
-    }
-    /// EDR rounded to 4 decimals (as the plain replay prints it).
-    mutating func edr(_ name: String, _ value: Double) { number(name, (value * 10_000).rounded() / 10_000) }
-    /// A number rounded to `decimals` decimals.
-    mutating func fixed(_ name: String, _ value: Double, decimals: Int) {
-        let scale = pow(10, Double(decimals))
-        number(name, (value * scale).rounded() / scale)
-    }
 }

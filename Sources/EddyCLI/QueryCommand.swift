@@ -192,6 +192,7 @@ struct QueryCommand: ParsableCommand {
         return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 
+    /// A number with a fixed count of decimals (POSIX formatting, no locale); the CLI's tables and timelines use it.
     static func fixed(_ value: Double, _ decimals: Int = 3) -> String { String(format: "%.\(decimals)f", value) }
 
     func formatItems(_ items: [TurbulenceItem]) -> String {

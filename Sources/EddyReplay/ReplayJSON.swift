@@ -1,3 +1,4 @@
+import Foundation
 import EddyCore
 import EddySensorLog
 
@@ -86,48 +87,63 @@ public enum ReplayJSON {
     }
 }
 
-/// A JSON object written key by key in call order.
-struct JSONObject {
+/// A JSON object written key by key in call order (stable key order, shortest round-trip numbers): the JSON Lines
+/// writer of `eddy replay`, with and without `--engine`.
+public struct JSONObject: Sendable {
     private(set) var body = ""
 
-    var text: String { "{" + body + "}" }
+    /// Creates an empty object.
+    public init() {}
+
+    /// The object's text.
+    public var text: String { "{" + body + "}" }
 
     private mutating func key(_ name: String) {
         if !body.isEmpty { body += "," }
         body += "\"" + name + "\":"
     }
 
-    mutating func string(_ name: String, _ value: String) {
+    /// Adds a string.
+    public mutating func string(_ name: String, _ value: String) {
         key(name)
         body += JSONText.quoted(value)
     }
 
-    mutating func number(_ name: String, _ value: Double) {
+    /// Adds a number (shortest decimal that reads back to the same double).
+    public mutating func number(_ name: String, _ value: Double) {
         key(name)
         body += Self.number(value)
     }
 
-    mutating func edr(_ name: String, _ value: Double) {
-        key(name)
-        body += Self.number((value * 10_000).rounded() / 10_000)
+    /// Adds an EDR rounded to 4 decimals.
+    public mutating func edr(_ name: String, _ value: Double) { fixed(name, value, decimals: 4) }
+
+    /// Adds a number rounded to `decimals` decimals.
+    public mutating func fixed(_ name: String, _ value: Double, decimals: Int) {
+        let scale = pow(10, Double(decimals))
+        number(name, (value * scale).rounded() / scale)
     }
 
-    mutating func integer(_ name: String, _ value: Int) {
+    /// Adds an integer.
+    public mutating func integer(_ name: String, _ value: Int) {
         key(name)
         body += String(value)
     }
 
-    mutating func bool(_ name: String, _ value: Bool) {
+    /// Adds a Boolean.
+    public mutating func bool(_ name: String, _ value: Bool) {
         key(name)
         body += value ? "true" : "false"
     }
 
-    mutating func null(_ name: String) {
+    /// Adds a null.
+    public mutating func null(_ name: String) {
         key(name)
         body += "null"
     }
 
-    mutating func raw(_ name: String, _ json: String) {
+    /// Adds ready-made JSON (an array or object) as is.
+    public mutating func raw(_ name: String, _ json: String) {
         key(name)
         body += json
     }
@@ -138,5 +154,4 @@ struct JSONObject {
         if value == 0 { return "0.0" }
         return value.description
     }
-
 }
