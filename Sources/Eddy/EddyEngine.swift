@@ -204,7 +204,7 @@ public final class EddyEngine: Sendable {
             return (Self.areas(for: s, configuration: configuration), currentTime(s))
         }
         if var runtime {
-            for (area, type) in areas { try? runtime.scheduler.setArea(area, for: type) }
+            Self.apply(areas, to: runtime.scheduler)
             if configuration.syncTiming == .wallClock {
                 let loop = SyncLoop(scheduler: runtime.scheduler, idleSeconds: 1)
                 runtime.loop = loop
@@ -323,7 +323,7 @@ public final class EddyEngine: Sendable {
         try? store.setConfiguration(query, forKey: Self.dataQueryKey)
         reconfigureScheduler()
         if let scheduler = sync.withLock({ $0?.scheduler }) {
-            for (area, type) in areas { try? scheduler.setArea(area, for: type) }
+            Self.apply(areas, to: scheduler)
         }
         wakeSync()
     }
@@ -373,10 +373,12 @@ public final class EddyEngine: Sendable {
     private func reconfigureScheduler() {
         guard let scheduler = sync.withLock({ $0?.scheduler }) else { return }
         let wanted = schedulerConfiguration()
-        scheduler.configure { c in
-            c.dataTypes = wanted.dataTypes; c.frequency = wanted.frequency; c.historyHours = wanted.historyHours
-            c.minLayer = wanted.minLayer; c.maxLayer = wanted.maxLayer; c.viewerClass = wanted.viewerClass
-        }
+        scheduler.configure { $0 = wanted }
+    }
+
+    /// Sets each area (nil clears it) on the scheduler; a changed one is fetched at once, in full.
+    private static func apply(_ areas: [(SyncArea?, SyncAreaType)], to scheduler: SyncScheduler) {
+        for (area, type) in areas { try? scheduler.setArea(area, for: type) }
     }
 
     private func schedulerConfiguration() -> SchedulerConfiguration {
