@@ -208,44 +208,14 @@ public final class LocalEddyServer: Sendable {
     /// then `.build/debug` and `.build/release` under the package roots above `callerFilePath` and above
     /// this source file (the first directory upwards that holds a `Package.swift`).
     public static func locateBinary(explicitPath: String? = nil, callerFilePath: String = #filePath) throws(LocalEddyServerError) -> URL {
-        let candidates = binaryCandidates(explicitPath: explicitPath, callerFilePath: callerFilePath)
-        // An explicit path or EDDY_SERVER_BIN is a decision: never silently fall back from it.
-        if let explicit = explicitPath ?? ProcessInfo.processInfo.environment["EDDY_SERVER_BIN"], !explicit.isEmpty {
-            guard FileManager.default.isExecutableFile(atPath: explicit) else { throw .binaryNotFound(searched: [explicit]) }
-            return URL(fileURLWithPath: explicit)
+        let variable = "EDDY_SERVER_BIN"
+        if let found = BuiltExecutable.locate("eddy-server", explicitPath: explicitPath, environmentVariable: variable,
+                                              callerFilePath: callerFilePath) {
+            return found
         }
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        throw .binaryNotFound(searched: candidates.map(\.path))
-    }
-
-    /// Every place ``locateBinary(explicitPath:callerFilePath:)`` looks, in order.
-    static func binaryCandidates(explicitPath: String?, callerFilePath: String) -> [URL] {
-        var candidates: [URL] = []
-        if let explicitPath, !explicitPath.isEmpty { candidates.append(URL(fileURLWithPath: explicitPath)) }
-        if let env = ProcessInfo.processInfo.environment["EDDY_SERVER_BIN"], !env.isEmpty {
-            candidates.append(URL(fileURLWithPath: env))
-        }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("eddy-server"))
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("eddy-server"))
-        for source in [callerFilePath, #filePath] {
-            guard let root = packageRoot(above: source) else { continue }
-            candidates.append(root.appendingPathComponent(".build/debug/eddy-server"))
-            candidates.append(root.appendingPathComponent(".build/release/eddy-server"))
-        }
-        var seen = Set<String>()
-        return candidates.filter { seen.insert($0.standardizedFileURL.path).inserted }
-    }
-
-    /// The nearest directory above `filePath` that holds a `Package.swift`.
-    static func packageRoot(above filePath: String) -> URL? {
-        var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while directory.path != "/" && !directory.path.isEmpty {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) { return directory }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
+        let chosen = explicitPath ?? ProcessInfo.processInfo.environment[variable]
+        if let chosen, !chosen.isEmpty { throw .binaryNotFound(searched: [chosen]) }
+        throw .binaryNotFound(searched: BuiltExecutable.candidates("eddy-server", callerFilePath: callerFilePath).map(\.path))
     }
 
     // MARK: - Internals
@@ -310,19 +280,12 @@ public final class LocalEddyServer: Sendable {
     }
 
     private static func run(binary: URL, arguments: [String]) throws(LocalEddyServerError) -> String {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { throw .launchFailed(binary: binary.path, reason: error.localizedDescription) }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw .commandFailed(arguments: arguments, status: process.terminationStatus, output: text)
+        let output: ProcessOutput
+        do { output = try BuiltExecutable.run(binary, arguments) } catch {
+            throw .launchFailed(binary: binary.path, reason: error.localizedDescription)
         }
+        let text = output.stdout + output.stderr
+        guard output.status == 0 else { throw .commandFailed(arguments: arguments, status: output.status, output: text) }
         return text
     }
 }

@@ -1,4 +1,5 @@
 import EddyCore
+import EddyTesting
 import Foundation
 import Testing
 @testable import EddyStore
@@ -13,27 +14,7 @@ import Darwin
 func crashWriterURL() -> URL? { builtExecutable("eddy-store-crash-writer") }
 
 /// Finds an executable product built next to the test bundle (`swift build --build-tests` builds every product).
-func builtExecutable(_ name: String) -> URL? {
-    var candidates: [URL] = []
-    if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
-    candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-    // Tests/EddyStoreTests/<this file> → package root → .build/debug
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(root.appendingPathComponent(".build/debug"))
-    var seen = Set<String>()
-    for directory in candidates {
-        var url = directory
-        // The test bundle may be a directory (Darwin `.xctest`); walk up a few levels.
-        for _ in 0..<4 {
-            let candidate = url.appendingPathComponent(name)
-            if seen.insert(candidate.path).inserted, FileManager.default.isExecutableFile(atPath: candidate.path) {
-                return candidate
-            }
-            url = url.deletingLastPathComponent()
-        }
-    }
-    return nil
-}
+func builtExecutable(_ name: String) -> URL? { BuiltExecutable.locate(name) }
 
 @Suite("Crash safety: SIGKILL during writes")
 struct CrashSafetyTests {

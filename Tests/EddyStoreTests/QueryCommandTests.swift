@@ -1,5 +1,6 @@
 import EddyCore
 import EddyH3
+import EddyTesting
 import Foundation
 import Testing
 @testable import EddyStore
@@ -7,22 +8,12 @@ import Testing
 /// End-to-end checks of `eddy query` (the executable built next to the tests).
 @Suite("eddy query end to end")
 struct QueryCommandTests {
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String]) throws -> ProcessOutput {
         guard let eddy = builtExecutable("eddy") else {
             Issue.record("eddy not built: run `swift build --build-tests`")
-            return (-1, "", "")
+            return ProcessOutput(status: -1, stdout: "", stderr: "", pid: 0)
         }
-        let process = Process()
-        process.executableURL = eddy
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return try BuiltExecutable.run(eddy, arguments)
     }
 
     @Test func routeQueryPrintsGeoJSONAndBadInputFails() throws {
