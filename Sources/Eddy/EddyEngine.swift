@@ -438,7 +438,6 @@ public final class EddyEngine: Sendable {
             }
         }
         if configuration.syncTiming == .flightTime {
-            if !actions.isEmpty { state.withLock { $0.nextSyncStep = -.infinity } }
             if stepDue || !actions.isEmpty { syncNow() }
         } else if !actions.isEmpty {
             wakeSync()
