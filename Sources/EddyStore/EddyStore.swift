@@ -12,6 +12,8 @@ public struct StoreOptions: Sendable, Equatable {
     public var cacheSizeKiB: Int
     /// Live flights whose last position is older than this are purged, seconds.
     public var liveFlightMaximumAgeSeconds: Double
+    /// Sees every SQL statement the store runs, while it runs (tests check what runs when); nil for none.
+    package var statementObserver: StatementObserver?
 
     /// Creates options (defaults: no cap, no integrity check, 32 MiB cache, live flights kept 15 min).
     public init(
@@ -23,6 +25,17 @@ public struct StoreOptions: Sendable, Equatable {
         self.cacheSizeKiB = cacheSizeKiB
         self.liveFlightMaximumAgeSeconds = liveFlightMaximumAgeSeconds
     }
+}
+
+/// A callback that sees each SQL statement the store runs, as it runs (tests check what runs when).
+package struct StatementObserver: Sendable, Equatable {
+    private let id = UUID()
+    /// Called with each statement's SQL.
+    package let body: @Sendable (String) -> Void
+    /// Wraps `body`.
+    package init(_ body: @escaping @Sendable (String) -> Void) { self.body = body }
+    /// Observers are equal only to themselves.
+    package static func == (lhs: StatementObserver, rhs: StatementObserver) -> Bool { lhs.id == rhs.id }
 }
 
 /// Why an existing file at the store path could not be used as a store.
@@ -157,6 +170,9 @@ public final class EddyStore: Sendable {
             // Readers fetch result rows scattered through the observation log: memory-mapped reads avoid a
             // read() system call per page.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
+        }
+        if let observer = options.statementObserver {
+            config.prepareDatabase { db in db.trace(options: .statement) { event in observer.body("\(event)") } }
         }
         return config
     }

@@ -248,6 +248,8 @@ public struct EddyConfiguration: Sendable {
     public var requestTimeoutSeconds: Double
     /// Seed of the sync back-off jitter (deterministic tests).
     public var syncJitterSeed: UInt64
+    /// Wraps the engine's HTTP transport (tests observe each request with it); nil for none.
+    package var transportWrapper: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
 
     /// Creates a configuration with defaults.
     public init(storePath: String, storeOptions: StoreOptions = StoreOptions(), delivery: CallbackDelivery = .queue(.main),

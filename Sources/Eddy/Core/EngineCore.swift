@@ -1,0 +1,522 @@
+import EddyCore
+import EddyH3
+import EddyProtocol
+import EddyStore
+import EddySync
+
+/// The parts of `EddyConfiguration` that decide what the core does.
+package struct EngineCoreConfiguration: Sendable {
+    /// Where sync scheduling time comes from.
+    package var syncTiming: SyncTiming
+    /// Flight phase and low power thresholds.
+    package var flightPhase: FlightPhaseConfiguration
+    /// Radius of the automatic route area, NM.
+    package var autoRouteRadiusNM: Double
+    /// Distance that re-centres the automatic route area, NM.
+    package var autoRouteRecentreNM: Double
+    /// Shortest interval between own-position uploads while airborne, seconds.
+    package var positionUploadIntervalSeconds: Double
+    /// Seed of the sync back-off jitter.
+    package var syncJitterSeed: UInt64
+
+    /// Takes the core's settings from an engine configuration.
+    package init(_ configuration: EddyConfiguration) {
+        syncTiming = configuration.syncTiming
+        flightPhase = configuration.flightPhase
+        autoRouteRadiusNM = configuration.autoRouteRadiusNM
+        autoRouteRecentreNM = configuration.autoRouteRecentreNM
+        positionUploadIntervalSeconds = configuration.positionUploadIntervalSeconds
+        syncJitterSeed = configuration.syncJitterSeed
+    }
+}
+
+/// The engine's behaviour as one pure state machine (docs/engine.md, "Core and shell").
+///
+/// It takes inputs — a sample, a setting, an alert query, a sync event, the alert candidates it asked for — and
+/// returns effects: store this report, persist this setting, set this fetch area, upload this position, raise these
+/// callbacks. It owns the reorder buffer, the flight time base, the detection pipeline, location fusion, flight
+/// phase, the fetch areas, the alert monitor and clusterer. It does no I/O, holds no lock and never reads a clock:
+/// time comes from the samples, and from the host's clock passed in as `now` for calls that are not samples.
+/// `EddyEngine` holds it behind a lock and applies the effects after releasing the lock.
+package struct EngineCore: Sendable {
+    /// Settings that decide behaviour.
+    package let configuration: EngineCoreConfiguration
+
+    /// The session of the current start (nil when stopped or never started).
+    package private(set) var session: PersistedSession?
+    /// Whether `start` succeeded and `stop` was not called since.
+    package private(set) var isStarted = false
+    /// Whether the engine records (started, and the server has not refused the key or client).
+    package private(set) var isRecording = false
+    /// The aircraft.
+    package private(set) var aircraft: AircraftType
+    /// The flight (set by the host, or temporary while airborne without one).
+    package private(set) var flight: Flight?
+    /// What is fetched and for where.
+    package private(set) var dataQuery: DataQuery
+    /// How often data is refreshed.
+    package private(set) var updateFrequency: UpdateFrequency
+
+    // Detection of the current flight.
+    private var detection = FlightDetection()
+    private var reorder = SampleReorderBuffer()
+    private var released: [SensorSample] = []
+    private var detectionEvents: [DetectionEvent] = []
+    private var devicePosition: (inPosition: Bool, horizontal: Bool)?
+
+    // Location and phase.
+    private var fusion = LocationFusion()
+    private var phase: FlightPhaseTracker
+    /// The latest location used (after fusion).
+    package private(set) var lastFix: LocationSample?
+    /// The latest sample time, Unix seconds (nil before the first sample).
+    package private(set) var engineTime: Double?
+    /// The host's clock at the latest call that was not a sample: the engine time before the first sample.
+    private var hostTime = 0.0
+
+    // Alerts.
+    /// The monitored alert query (nil when not monitoring).
+    package private(set) var alertQuery: AlertQuery?
+    private var monitor = AlertMonitor()
+    private var clusterer = TurbulenceClusterer()
+    private var candidates: AlertCandidates?
+    /// Counts changes of the cached data (own reports stored, data fetched, cache purged): alert candidates read
+    /// for an older generation are read again.
+    package private(set) var dataGeneration = 0
+
+    // Sync bookkeeping.
+    private var autoRouteCentre: (latitude: Double, longitude: Double)?
+    private var lastPositionUpload: Double?
+    private var nextSyncStep = -Double.infinity
+    private var lastPurge = -Double.infinity
+
+    /// The cache is purged of expired data at most this often, in engine time, seconds.
+    package static let purgeIntervalSeconds = 600.0
+
+    /// A core with restored settings (nil: defaults) and no session.
+    package init(configuration: EngineCoreConfiguration, aircraft: AircraftType, flight: Flight?, dataQuery: DataQuery,
+                 updateFrequency: UpdateFrequency, session: PersistedSession?) {
+        self.configuration = configuration
+        self.aircraft = aircraft
+        self.flight = flight
+        self.dataQuery = dataQuery
+        self.updateFrequency = updateFrequency
+        self.session = session
+        phase = FlightPhaseTracker(configuration: configuration.flightPhase)
+    }
+
+    // MARK: state read by the shell
+
+    /// Whether low power mode is on.
+    package var isLowPowerMode: Bool { phase.isLowPower }
+    /// The flight phase.
+    package var flightPhase: FlightPhase { phase.phase }
+    /// Engine time: the latest sample time, or the host's time before the first sample, Unix seconds.
+    package var currentTime: Double { engineTime ?? hostTime }
+
+    /// The sync scheduler's settings for the current data query, frequency and aircraft.
+    package var schedulerConfiguration: SchedulerConfiguration {
+        var c = SchedulerConfiguration()
+        c.dataTypes = SyncDataType.allCases.filter { dataQuery.types.contains(DataType($0)) }
+        c.frequency = updateFrequency
+        c.historyHours = dataQuery.historyWindow.hours
+        c.minLayer = dataQuery.altitudeRangeFeet.lowerBound / 1000
+        c.maxLayer = dataQuery.altitudeRangeFeet.upperBound / 1000
+        c.viewerClass = aircraft.aircraftClass
+        c.jitterSeed = configuration.syncJitterSeed
+        return c
+    }
+
+    /// The areas the data query asks for (the route area around the aircraft when no route polygon is set).
+    package var fetchAreas: [(area: SyncArea?, type: SyncAreaType)] {
+        let q = dataQuery
+        var route: SyncArea?
+        if let polygon = q.routePolygon {
+            route = SyncArea(type: .route, polygon: EngineGeometry.geoPoints(polygon))
+        } else if let centre = autoRouteCentre {
+            route = SyncArea(type: .route, polygon: EngineGeometry.geoPoints(EngineGeometry.circle(
+                latitude: centre.latitude, longitude: centre.longitude, radiusNM: configuration.autoRouteRadiusNM)))
+        }
+        return [
+            (route, .route),
+            (q.viewport.map { SyncArea(type: .viewport, polygon: EngineGeometry.geoPoints($0)) }, .viewport),
+            (q.globalEnabled ? SyncArea.global : nil, .global),
+        ]
+    }
+
+    // MARK: start / stop
+
+    /// Starts a session (the shell checked the identity, validated the key and persisted the session).
+    package mutating func start(session: PersistedSession, now: Double) -> EngineStep {
+        hostTime = now
+        self.session = session
+        isStarted = true
+        isRecording = true
+        nextSyncStep = -.infinity
+        autoRouteCentre = nil
+        let areas = fetchAreas
+        var effects = areas.map { EngineEffect.setFetchArea($0.area, $0.type) }
+        effects.append(.callback(.didUpdateRecordingStatus(true)))
+        // Cached data is ready: once for the route area (always fetched: the host's polygon or the circle around the
+        // aircraft) and for each other area the data query sets.
+        effects.append(.announceCachedData(areas.compactMap { area, type in
+            area == nil && type != .route ? nil : DataAreaType(type)
+        }))
+        return EngineStep(effects: effects, time: currentTime)
+    }
+
+    /// Stops: the current flight's detection is closed, the session and every fetched datum are forgotten.
+    package mutating func stop(now: Double) -> EngineStep {
+        hostTime = now
+        var effects: [EngineEffect] = []
+        if isStarted {
+            closeFlightDetection(&effects)
+            isStarted = false
+            if isRecording { effects.append(.callback(.didUpdateRecordingStatus(false))) }
+            isRecording = false
+            session = nil
+            candidates = nil
+            monitor.reset()
+            clusterer.reset()
+        }
+        effects.append(.forgetSessionAndFetchedData)
+        dataGeneration += 1
+        return EngineStep(effects: effects, time: currentTime)
+    }
+
+    // MARK: settings
+
+    /// Sets the aircraft: a new one closes the current flight's detection (its class sets detection and severities).
+    package mutating func setAircraft(_ type: AircraftType, now: Double) -> EngineStep {
+        hostTime = now
+        var effects: [EngineEffect] = []
+        if aircraft != type {
+            closeFlightDetection(&effects)
+            aircraft = type
+            candidates = nil
+            if var q = alertQuery { q.viewerClass = type.aircraftClass; alertQuery = q }
+        }
+        effects += [.persist(.aircraft(type)), .configureSync(schedulerConfiguration)]
+        return EngineStep(effects: effects, time: currentTime)
+    }
+
+    /// Sets the flight (nil ends it): a new one closes the previous one's detection and leaves low power.
+    package mutating func setFlight(_ flight: Flight?, now: Double) -> EngineStep {
+        hostTime = now
+        var effects: [EngineEffect] = []
+        if self.flight != flight {
+            closeFlightDetection(&effects)
+            self.flight = flight
+            if flight != nil, let change = phase.leaveLowPower(at: currentTime), case .lowPower(let on) = change.event {
+                effects.append(.callback(.didUpdateLowPowerMode(on)))
+            }
+            monitor.reset()
+            clusterer.reset()
+        }
+        effects.append(.persist(.flight(flight)))
+        return EngineStep(effects: effects, time: currentTime)
+    }
+
+    /// Sets a (validated) data query: its areas are set at once (a changed one is fetched in full).
+    package mutating func setDataQuery(_ query: DataQuery, now: Double) -> EngineStep {
+        hostTime = now
+        dataQuery = query
+        autoRouteCentre = nil
+        candidates = nil
+        var effects: [EngineEffect] = [.persist(.dataQuery(query)), .configureSync(schedulerConfiguration)]
+        effects += fetchAreas.map { .setFetchArea($0.area, $0.type) }
+        effects.append(.wakeSync)
+        return EngineStep(effects: effects, time: currentTime)
+    }
+
+    /// Sets the update frequency.
+    package mutating func setUpdateFrequency(_ frequency: UpdateFrequency, now: Double) -> EngineStep {
+        hostTime = now
+        updateFrequency = frequency
+        return EngineStep(effects: [.persist(.updateFrequency(frequency)), .configureSync(schedulerConfiguration), .wakeSync],
+                          time: currentTime)
+    }
+
+    // MARK: sync
+
+    /// The host asked for a fetch now: the next flight-time step is due at once.
+    package mutating func fetchRequested() {
+        nextSyncStep = -.infinity
+    }
+
+    /// A sync step ran at `now` (the scheduler's clock) and asked for the next one in `waitSeconds`.
+    package mutating func syncStepFinished(waitSeconds: Double, now: Double) {
+        nextSyncStep = now + min(waitSeconds, 1)
+    }
+
+    /// What the sync scheduler reported.
+    package mutating func syncEvent(_ event: SyncEvent, now: Double) -> EngineStep {
+        hostTime = now
+        var effects: [EngineEffect] = []
+        switch event {
+        case .reachabilityChanged(let reachable):
+            effects.append(.callback(.serverReachabilityUpdated(reachable)))
+        case .fetchingStatusChanged(let area, let dataType, let status):
+            effects.append(.callback(.didUpdateFetchingStatus(status, areaType: DataAreaType(area), dataType: DataType(dataType))))
+        case .receivedData(let area, let dataType, _, _):
+            switch dataType {
+            case .turbulence:
+                dataGeneration += 1
+                effects.append(.callback(.didReceiveNewTurbulenceData(areaType: DataAreaType(area))))
+            case .nowcast: effects.append(.callback(.didReceiveNewNowcast))
+            case .polygons: effects.append(.callback(.didReceiveNewTurbulencePolygons))
+            case .liveFlights: effects.append(.callback(.didReceiveNewLiveFlightData))
+            }
+        case .uploaded:
+            break
+        case .failed(let error):
+            if case .rateLimited(let s) = error { effects.append(.callback(.didFailToFetchNewData(.tooManyRequests(retryAfterSeconds: s)))) }
+            else { effects.append(.callback(.didFailToFetchNewData(.sync(error)))) }
+        case .recordingStopped:
+            if isRecording { effects.append(.callback(.didUpdateRecordingStatus(false))) }
+            isRecording = false
+        }
+        return EngineStep(effects: effects, time: currentTime)
+    }
+
+    /// Cached data changed outside the core (a purge removed observations): alert candidates are read again.
+    package mutating func cachedDataChanged() {
+        dataGeneration += 1
+    }
+
+    // MARK: samples
+
+    /// One sample (Unix seconds). Accelerometer, gyro and barometer feed detection; a location also drives the flight
+    /// phase, the fetch area, position uploads and alert monitoring. Ignored before `start`; in low power mode only
+    /// locations are used.
+    package mutating func push(_ sample: SensorSample) -> EngineStep {
+        guard isStarted else { return EngineStep(time: currentTime) }
+        var effects: [EngineEffect] = []
+        process(sample, &effects)
+        let t = currentTime
+        if engineTime != nil && t - lastPurge >= Self.purgeIntervalSeconds {
+            lastPurge = t
+            effects.append(.purgeExpired(now: t))
+        }
+        let syncRequested = effects.contains { $0.isSync }
+        switch configuration.syncTiming {
+        case .flightTime: if syncRequested || t >= nextSyncStep { effects.append(.runSyncStep) }
+        case .wallClock: if syncRequested { effects.append(.wakeSync) }
+        }
+        return EngineStep(effects: effects, time: t)
+    }
+
+    /// The host's location source failed.
+    package mutating func locationFailure(_ message: String, now: Double) -> EngineStep {
+        hostTime = now
+        return EngineStep(effects: [.callback(.locationManagerDidFail(.invalidLocation(message)))], time: currentTime)
+    }
+
+    /// Ends the current flight's detection: the open tile crossing is closed (end of a replay).
+    package mutating func finishDetection(now: Double) -> EngineStep {
+        hostTime = now
+        var effects: [EngineEffect] = []
+        closeFlightDetection(&effects)
+        return EngineStep(effects: effects, time: currentTime)
+    }
+
+    private mutating func process(_ sample: SensorSample, _ effects: inout [EngineEffect]) {
+        guard sample.t.isFinite else {
+            if case .location = sample {
+                effects.append(.callback(.locationManagerDidFail(.invalidLocation("location time is not finite"))))
+            }
+            return
+        }
+        if case .location(let fix) = sample {
+            handleLocation(fix, &effects)
+            return
+        }
+        guard !phase.isLowPower else { return }
+        advanceTime(sample.t)
+        if isRecording { reorderForDetection(sample, &effects) }
+    }
+
+    private mutating func advanceTime(_ t: Double) {
+        if t > (engineTime ?? -.infinity) { engineTime = t }
+    }
+
+    // MARK: detection
+
+    /// Motion and location samples reach detection in time order, through a 2 s reorder buffer (they may come from
+    /// different threads); locations drive phase and alerts at once, without waiting.
+    private mutating func reorderForDetection(_ sample: SensorSample, _ effects: inout [EngineEffect]) {
+        released.removeAll(keepingCapacity: true)
+        reorder.push(sample, releasingInto: &released)
+        guard !released.isEmpty else { return }
+        let ready = released
+        for sample in ready { feedDetection(sample, &effects) }
+    }
+
+    private mutating func feedDetection(_ sample: SensorSample, _ effects: inout [EngineEffect]) {
+        if !detection.isRunning {
+            let timeBase = FlightDetection.timeBase(forFirstSampleAt: sample.t)
+            var detectionConfiguration = DetectionConfiguration(aircraftClass: aircraft.aircraftClass)
+            detectionConfiguration.reportSalt = FNV1a.hash64([
+                session?.airline ?? "", session?.userId ?? "",
+                flight.flatMap { $0.isTemporary ? nil : $0.key } ?? "", String(Int(timeBase)), aircraft.designator,
+            ])
+            detection.begin(timeBase: timeBase, configuration: detectionConfiguration)
+        }
+        detectionEvents.removeAll(keepingCapacity: true)
+        detection.process(sample, into: &detectionEvents)
+        handleDetectionEvents(&effects)
+    }
+
+    private mutating func handleDetectionEvents(_ effects: inout [EngineEffect]) {
+        guard !detectionEvents.isEmpty else { return }
+        for event in detectionEvents {
+            switch event {
+            case .position(let p):
+                if devicePosition.map({ $0.inPosition != p.inPosition || $0.horizontal != p.horizontal }) ?? true {
+                    devicePosition = (p.inPosition, p.horizontal)
+                    effects.append(.callback(.didChangeDevicePosition(inPosition: p.inPosition, horizontal: p.horizontal)))
+                }
+            case .minute:
+                break
+            case .tile(let report):
+                // Stored before anything else happens to it; the cached data changes with it.
+                effects.append(.storeOwnReport(DetectedTurbulence(report: report, severity: report.severity(for: aircraft.aircraftClass))))
+                dataGeneration += 1
+            }
+        }
+        detectionEvents.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func closeFlightDetection(_ effects: inout [EngineEffect]) {
+        released.removeAll(keepingCapacity: true)
+        reorder.flush(into: &released)
+        let held = released
+        for sample in held { feedDetection(sample, &effects) }
+        guard detection.isRunning else { return }
+        detectionEvents.removeAll(keepingCapacity: true)
+        detection.finish(into: &detectionEvents)
+        handleDetectionEvents(&effects)
+    }
+
+    // MARK: location
+
+    private mutating func handleLocation(_ raw: LocationSample, _ effects: inout [EngineEffect]) {
+        let fix: LocationSample
+        switch fusion.process(raw) {
+        case .rejected(let reason): effects.append(.callback(.locationManagerDidFail(.invalidLocation(reason)))); return
+        case .superseded: return
+        case .use(let used): fix = used
+        }
+        advanceTime(fix.t)
+        lastFix = fix
+        for change in phase.update(fix) {
+            switch change.event {
+            case .airborne:
+                if flight == nil {
+                    flight = Flight(isTemporary: true)
+                    effects.append(.persist(.flight(flight)))
+                }
+            case .landed:
+                if flight?.isTemporary == true {
+                    closeFlightDetection(&effects)
+                    flight = nil
+                    effects.append(.persist(.flight(nil)))
+                }
+            case .lowPower(let on):
+                if on { closeFlightDetection(&effects) }
+                effects.append(.callback(.didUpdateLowPowerMode(on)))
+            }
+        }
+        guard !phase.isLowPower else { return }
+        if isRecording { reorderForDetection(.location(fix), &effects) }
+        updateRouteArea(fix, &effects)
+        if phase.phase == .airborne, fix.t - (lastPositionUpload ?? -.infinity) >= configuration.positionUploadIntervalSeconds,
+           let position = positionUpload(fix) {
+            lastPositionUpload = fix.t
+            effects.append(.uploadPosition(position))
+        }
+        evaluateAlerts(fix, &effects)
+    }
+
+    /// Re-centres the automatic route area when the aircraft is `autoRouteRecentreNM` from its centre.
+    private mutating func updateRouteArea(_ fix: LocationSample, _ effects: inout [EngineEffect]) {
+        guard dataQuery.routePolygon == nil, session?.environment.baseURL != nil else { return }
+        if let centre = autoRouteCentre,
+           Geodesy.distanceNM(from: (centre.latitude, centre.longitude), to: (fix.latitudeDegrees, fix.longitudeDegrees))
+            < configuration.autoRouteRecentreNM { return }
+        autoRouteCentre = (fix.latitudeDegrees, fix.longitudeDegrees)
+        if let route = fetchAreas.first(where: { $0.type == .route }) {
+            effects.append(.setFetchArea(route.area, .route))
+        }
+    }
+
+    private func positionUpload(_ fix: LocationSample) -> PositionUpload? {
+        guard let altitude = fix.layerAltitudeFeet, let session else { return nil }
+        return PositionUpload(
+            flightId: flight.flatMap(\.flightNumber) ?? "\(session.airline)-\(session.userId)",
+            aircraftType: aircraft.designator, lat: fix.latitudeDegrees, lng: fix.longitudeDegrees, altitudeFeet: altitude,
+            headingDegrees: fix.courseDegrees ?? 0, speedKnots: (fix.speedMetersPerSecond ?? 0) * 3600 / 1852, time: fix.t)
+    }
+
+    // MARK: alerts
+
+    /// Starts monitoring a (validated) query; the viewer class is the aircraft's.
+    package mutating func startMonitoringAlerts(_ query: AlertQuery) {
+        var query = query
+        query.viewerClass = aircraft.aircraftClass
+        alertQuery = query
+        monitor.reset()
+        clusterer.reset()
+        candidates = nil
+    }
+
+    /// Stops monitoring and forgets what was alerted.
+    package mutating func stopMonitoringAlerts() {
+        alertQuery = nil
+        monitor.reset()
+        clusterer.reset()
+    }
+
+    /// What a one-shot alert evaluation needs: the latest fix, the history window, the viewer class, the generation.
+    package var alertContext: (fix: LocationSample?, history: HistoryWindow, viewer: AircraftClass, generation: Int) {
+        (lastFix, dataQuery.historyWindow, aircraft.aircraftClass, dataGeneration)
+    }
+
+    private mutating func evaluateAlerts(_ fix: LocationSample, _ effects: inout [EngineEffect]) {
+        // No alerts on the ground (taxi tracks make a meaningless beam); airborne, or not yet decided, they run.
+        guard let query = alertQuery, phase.phase != .onGround, let position = AlertPosition(fix: fix) else { return }
+        if let candidates, candidates.isFresh(for: position, generation: dataGeneration) {
+            evaluate(query, fix: fix, position: position, candidates: candidates.candidates, &effects)
+        } else {
+            effects.append(.loadAlertCandidates(AlertCandidateRequest(
+                query: query, position: position, history: dataQuery.historyWindow, generation: dataGeneration, fix: fix)))
+        }
+    }
+
+    /// The candidates asked for with `.loadAlertCandidates(request)`: kept, then the request's fix is evaluated.
+    /// An answer for a query that is no longer monitored is dropped (the next fix asks again).
+    package mutating func alertCandidatesLoaded(_ loaded: [AlertCandidate], for request: AlertCandidateRequest) -> EngineStep {
+        var effects: [EngineEffect] = []
+        if let query = alertQuery, query == request.query {
+            candidates = AlertCandidates(position: request.position, generation: request.generation, candidates: loaded)
+            evaluate(query, fix: request.fix, position: request.position, candidates: loaded, &effects)
+        }
+        return EngineStep(effects: effects, time: currentTime)
+    }
+
+    private mutating func evaluate(_ query: AlertQuery, fix: LocationSample, position: AlertPosition,
+                                   candidates: [AlertCandidate], _ effects: inout [EngineEffect]) {
+        guard let evaluation = try? AlertEvaluator.evaluate(query: query, position: position, candidates: candidates),
+              let notification = monitor.process(evaluation)
+        else { return }
+        switch notification {
+        case .alert(let evaluation, let newOrWorse):
+            clusterer.process(items: AlertComputation.clusterItems(evaluation.items))
+            effects.append(.callback(.didReceiveAlert(EddyAlert(t: fix.t, mode: evaluation.mode, items: evaluation.items,
+                                                                newOrWorse: newOrWorse, clusters: clusterer.clusters))))
+        case .cleared:
+            clusterer.process(items: [])
+            effects.append(.callback(.didReceiveAlert(EddyAlert(t: fix.t, mode: nil, items: [], newOrWorse: [], clusters: []))))
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import EddyCore
+import EddyProtocol
+import EddyStore
+import EddySync
+
+/// Something `EngineCore` decided must happen in the world. The core never does I/O itself: the engine's shell
+/// applies these after releasing the lock around the core, in the order given (docs/engine.md, "Core and shell").
+///
+/// Order rule the shell keeps: storage effects run in order (a failure becomes a callback in place), then every
+/// callback is delivered, then the sync effects run in order. A callback therefore never reports a report that is
+/// not stored yet, and sync steps (which raise callbacks of their own) come after the callbacks that caused them.
+package enum EngineEffect: Sendable {
+    // Storage, in order.
+    /// Store this own report in the outbox; only once it is stored is `detectedTurbulence` raised for it.
+    case storeOwnReport(DetectedTurbulence)
+    /// Persist a setting in the store (a failure is reported, the setting stays in effect).
+    case persist(EngineSetting)
+    /// Forget the session and every fetched datum (`stop()`); pending own reports stay.
+    case forgetSessionAndFetchedData
+    /// Purge expired cached data (observations older than 6 h, past nowcasts, stale live flights) as of `now`.
+    case purgeExpired(now: Double)
+    /// Read the alert candidates around a position, then give them back with `EngineCore.alertCandidatesLoaded`.
+    case loadAlertCandidates(AlertCandidateRequest)
+    /// Raise `didReceiveNewTurbulenceData(areaType:)` for these areas if the cache holds any report (start).
+    case announceCachedData([DataAreaType])
+    /// Raise a delegate callback.
+    case callback(EddyCallback)
+    // Sync, in order, after the callbacks.
+    /// Reconfigure the sync scheduler.
+    case configureSync(SchedulerConfiguration)
+    /// Set (nil: clear) a fetch area; a changed one is fetched at once, in full.
+    case setFetchArea(SyncArea?, SyncAreaType)
+    /// Queue an own-position upload (live flights).
+    case uploadPosition(PositionUpload)
+    /// Run one sync step inline now (flight-time sync).
+    case runSyncStep
+    /// Wake the background sync loop (wall-clock sync).
+    case wakeSync
+
+    /// Whether the shell applies it after the callbacks (sync effects).
+    var isSync: Bool {
+        switch self {
+        case .configureSync, .setFetchArea, .uploadPosition, .runSyncStep, .wakeSync: true
+        default: false
+        }
+    }
+}
+
+/// A setting the engine persists so that a relaunch restores it.
+package enum EngineSetting: Sendable, Equatable {
+    /// The aircraft type.
+    case aircraft(AircraftType)
+    /// The flight (nil: none).
+    case flight(Flight?)
+    /// The data query.
+    case dataQuery(DataQuery)
+    /// The update frequency.
+    case updateFrequency(UpdateFrequency)
+}
+
+/// What alert candidates to read: those of `query` around `position`, for a history window, as of a data generation.
+package struct AlertCandidateRequest: Sendable, Equatable {
+    /// The alert query (its viewer class is the aircraft's).
+    package var query: AlertQuery
+    /// Where the aircraft is.
+    package var position: AlertPosition
+    /// History window of the data query.
+    package var history: HistoryWindow
+    /// The core's data generation when it asked (a newer generation makes the answer stale later).
+    package var generation: Int
+    /// The fix the evaluation is for.
+    package var fix: LocationSample
+}
+
+/// What one call into the core produced: effects to apply and the engine time to stamp its callbacks with.
+package struct EngineStep: Sendable {
+    /// Effects, in order.
+    package var effects: [EngineEffect] = []
+    /// Engine time of the step, Unix seconds (the latest sample time, or the host's time before the first sample).
+    package var time: Double
+    /// Whether anything must be applied.
+    package var isEmpty: Bool { effects.isEmpty }
+}

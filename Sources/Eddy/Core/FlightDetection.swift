@@ -1,0 +1,53 @@
+import EddyCore
+
+/// Detection of the current flight in Unix time: the detection pipeline fed with flight time (Unix time − a
+/// whole-second base fixed at the flight's first sample), and its reports' times put back into Unix seconds.
+///
+/// Flight time is rounded to the microsecond: Unix-time doubles resolve only ≈ 2.4e-7 s, and without the rounding a
+/// sample written as t = 0.02 in a log would land at 0.0199999809… and could fall into the previous 40 ms tick. With
+/// it, the pipeline sees what a replay of the log sees (`eddy replay` and the engine agree bit for bit).
+struct FlightDetection: Sendable {
+    private var pipeline: DetectionPipeline?
+    /// The whole Unix second subtracted before the pipeline (the first sample's, rounded down).
+    private(set) var timeBase = 0.0
+
+    /// Whether a pipeline runs (the flight has had its first sample).
+    var isRunning: Bool { pipeline != nil }
+
+    /// The base a flight starting with a sample at `t` gets.
+    static func timeBase(forFirstSampleAt t: Double) -> Double { t.rounded(.down) }
+
+    /// Starts a pipeline with `configuration` at `timeBase`.
+    mutating func begin(timeBase: Double, configuration: DetectionConfiguration) {
+        self.timeBase = timeBase
+        pipeline = DetectionPipeline(configuration: configuration)
+    }
+
+    /// Runs one sample (Unix seconds) through the pipeline; events carry Unix seconds.
+    mutating func process(_ sample: SensorSample, into events: inout [DetectionEvent]) {
+        var shifted = sample
+        shifted.t = ((sample.t - timeBase) * 1e6).rounded() / 1e6
+        let first = events.count
+        pipeline?.process(shifted, into: &events)
+        unshift(&events, from: first)
+    }
+
+    /// Closes the open tile crossing and ends the pipeline; events carry Unix seconds.
+    mutating func finish(into events: inout [DetectionEvent]) {
+        let first = events.count
+        pipeline?.finish(into: &events)
+        unshift(&events, from: first)
+        pipeline = nil
+    }
+
+    private func unshift(_ events: inout [DetectionEvent], from first: Int) {
+        guard events.count > first else { return }
+        for i in first..<events.count {
+            if case .tile(var report) = events[i] {
+                report.enterTime += timeBase
+                report.exitTime += timeBase
+                events[i] = .tile(report)
+            }
+        }
+    }
+}

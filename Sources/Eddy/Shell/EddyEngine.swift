@@ -1,0 +1,417 @@
+import Dispatch
+import EddyCore
+import EddyProtocol
+import EddyStore
+import EddySync
+import Foundation
+import Synchronization
+
+/// The Eddy engine: the one object a host app starts (docs/engine.md).
+///
+/// It turns pushed accelerometer, gyro, barometer and location samples into turbulence reports per tile, stores them
+/// before anything else happens to them, syncs with an `eddy-server`, tracks the flight phase (low power after
+/// landing), evaluates alerts on every location update, and tells its delegate, in order, on the host's queue.
+/// Every method is thread-safe. Samples carry Unix epoch seconds (`t`).
+///
+/// What it does is decided by a pure `EngineCore` held behind one lock; this class only applies the core's effects
+/// (store, sync, callbacks) after releasing that lock.
+public final class EddyEngine: Sendable {
+    /// The configuration it was created with.
+    public let configuration: EddyConfiguration
+    /// The engine's SQLite store (hosts may run their own turbulence, nowcast, polygon and live-flight queries on it).
+    public let store: EddyStore
+    private let dispatcher: CallbackDispatcher
+    private let flightClock = FlightTimeClock()
+    private let core: EngineLock<EngineCore>
+    private let sync = Mutex<SyncRuntime?>(nil)
+
+    private struct SyncRuntime: Sendable {
+        var client: SyncClient
+        var scheduler: SyncScheduler
+        var loop: SyncLoop?
+    }
+
+    private static let aircraftKey = "engine.aircraft"
+    private static let flightKey = "engine.flight"
+    private static let dataQueryKey = "engine.dataQuery"
+    private static let frequencyKey = "engine.updateFrequency"
+    private static let sessionKey = "engine.session"
+
+    /// Opens (or creates) the store and restores the persisted aircraft, flight, data query and update frequency.
+    public init(configuration: EddyConfiguration) throws(EddyError) {
+        self.configuration = configuration
+        do {
+            store = try EddyStore.open(path: configuration.storePath, options: configuration.storeOptions)
+        } catch {
+            throw .store("cannot open the engine store at \(configuration.storePath): \(error)")
+        }
+        dispatcher = CallbackDispatcher(delivery: configuration.delivery)
+        let defaultAircraft = AircraftTypeTable.type(designator: "B738") ?? AircraftTypeTable.all[0]
+        let aircraft = (try? store.configuration(AircraftType.self, forKey: Self.aircraftKey)) ?? nil
+        let flight = (try? store.configuration(Flight.self, forKey: Self.flightKey)) ?? nil
+        let query = (try? store.configuration(DataQuery.self, forKey: Self.dataQueryKey)) ?? nil
+        let frequency = ((try? store.configurationValue(forKey: Self.frequencyKey)) ?? nil).flatMap(UpdateFrequency.init(rawValue:))
+        let session = ((try? store.sessionValue(forKey: Self.sessionKey)) ?? nil)
+            .flatMap { try? JSONDecoder().decode(PersistedSession.self, from: Data($0.utf8)) }
+        core = EngineLock(EngineCore(
+            configuration: EngineCoreConfiguration(configuration), aircraft: aircraft ?? defaultAircraft, flight: flight,
+            dataQuery: query ?? DataQuery(), updateFrequency: frequency ?? .fast, session: session))
+    }
+
+    deinit {
+        sync.withLock { $0?.loop?.stop() }
+    }
+
+    // MARK: delegate
+
+    /// The delegate (held weakly). Callbacks arrive on the configured queue, in order.
+    public var delegate: (any EddyDelegate)? {
+        get { dispatcher.delegate }
+        set { dispatcher.delegate = newValue }
+    }
+
+    /// Sees every callback with its engine time and sequence number, just before the delegate does (timelines, logs).
+    public var callbackObserver: (@Sendable (TimedCallback) -> Void)? {
+        get { dispatcher.observer }
+        set { dispatcher.observer = newValue }
+    }
+
+    /// Whether some thread holds the lock around the engine's core (tests check that no I/O runs while it is held).
+    package var isCoreLockHeld: Bool { core.isHeld }
+
+    // MARK: start / stop
+
+    /// Whether `start` succeeded and `stop` was not called since.
+    public var isStarted: Bool { core.withLock { $0.isStarted } }
+    /// Whether the engine records (started, and the server has not refused the key or client).
+    public var isRecording: Bool { core.withLock { $0.isRecording } }
+    /// Whether low power mode is on (after landing: no detection, no high-rate processing).
+    public var isLowPowerMode: Bool { core.withLock { $0.isLowPowerMode } }
+    /// The flight phase decided from speed and altitude.
+    public var flightPhase: FlightPhase { core.withLock { $0.flightPhase } }
+    /// The latest sample time, Unix seconds (nil before the first sample).
+    public var engineTime: Double? { core.withLock { $0.engineTime } }
+
+    /// Starts the engine and calls `completion` on the delivery queue (SkyPath's `start(apiKey:airline:userId:env:)`).
+    public func start(apiKey: String, airline: String, userId: String, environment: EddyEnvironment,
+                      completion: @escaping @Sendable (Result<Void, EddyError>) -> Void) {
+        let delivery = configuration.delivery
+        DispatchQueue.global().async { [self] in
+            let result = Result { () throws(EddyError) in
+                try startNow(apiKey: apiKey, airline: airline, userId: userId, environment: environment)
+            }
+            switch delivery {
+            case .queue(let queue): queue.async { completion(result) }
+            case .callerThread: completion(result)
+            }
+        }
+    }
+
+    /// Starts the engine: checks the identity, validates the API key with the server on the first start (later starts
+    /// with the same identity and environment work offline from the persisted session), then starts recording and sync.
+    public func start(apiKey: String, airline: String, userId: String, environment: EddyEnvironment) async throws(EddyError) {
+        let result: Result<Void, EddyError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                continuation.resume(returning: Result { () throws(EddyError) in
+                    try startNow(apiKey: apiKey, airline: airline, userId: userId, environment: environment)
+                })
+            }
+        }
+        try result.get()
+    }
+
+    /// The blocking start (`start(…)` runs it off the caller's thread).
+    public func startNow(apiKey: String, airline: String, userId: String, environment: EddyEnvironment) throws(EddyError) {
+        guard !apiKey.isEmpty else { throw .apiKeyInvalid("the API key is empty") }
+        guard airline.unicodeScalars.count == 3, airline.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            throw .userIdOrAirlineInvalid("airline \"\(airline)\" is not a 3-character ICAO code in upper case (e.g. DAL)")
+        }
+        guard (1...128).contains(userId.unicodeScalars.count) else {
+            throw .userIdOrAirlineInvalid("user id must have 1 to 128 characters, got \(userId.unicodeScalars.count)")
+        }
+        try environment.validate()
+        let session = PersistedSession(apiKey: apiKey, airline: airline, userId: userId, environment: environment)
+        let (alreadyStarted, persisted) = core.withLock { ($0.isStarted && $0.session == session, $0.session) }
+        if alreadyStarted { return }
+        stopSync()
+
+        var runtime: SyncRuntime?
+        if let baseURL = environment.baseURL {
+            let transport: CurlTransport
+            do {
+                transport = try CurlTransport(configuration: TransportConfiguration(
+                    baseURL: baseURL, proxy: environment.proxy, connectTimeoutSeconds: configuration.connectTimeoutSeconds,
+                    totalTimeoutSeconds: configuration.requestTimeoutSeconds))
+            } catch { throw .environmentInvalid("\(error)") }
+            let clock: any SyncClock = configuration.syncTiming == .flightTime ? flightClock : SystemSyncClock()
+            let client = SyncClient(
+                transport: configuration.transportWrapper?(transport) ?? transport,
+                identity: ClientIdentity(apiKey: apiKey, airline: airline, userId: userId, clientVersion: configuration.clientVersion),
+                clock: clock)
+            if persisted != session {
+                // First start with this identity: the key must be validated by the server.
+                do { try client.startSession() } catch { throw EddyError.starting(error) }
+            }
+            let scheduler = SyncScheduler(client: client, store: store, clock: clock, configuration: core.withLock { $0.schedulerConfiguration },
+                                          events: { [weak self] event in self?.handle(event) })
+            runtime = SyncRuntime(client: client, scheduler: scheduler, loop: nil)
+        }
+        do {
+            let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
+            try store.setSessionValue(text, forKey: Self.sessionKey)
+        } catch { throw .store("cannot persist the session: \(error)") }
+
+        let now = hostNow()
+        let step = core.withLock { $0.start(session: session, now: now) }
+        if let runtime { sync.withLock { $0 = runtime } }
+        apply(step)
+        if var runtime, configuration.syncTiming == .wallClock {
+            let loop = SyncLoop(scheduler: runtime.scheduler, idleSeconds: 1)
+            runtime.loop = loop
+            sync.withLock { $0?.loop = loop }
+            loop.start()
+        }
+    }
+
+    /// Stops everything: detection of the current flight is closed (its last tile stored), sync stops, the session and
+    /// every fetched datum are deleted (SkyPath semantics). Own reports not yet acknowledged stay in the outbox and are
+    /// uploaded after the next `start`. Call `start` again to resume.
+    public func stop() {
+        stopSync()
+        let now = hostNow()
+        apply(core.withLock { $0.stop(now: now) })
+    }
+
+    private func stopSync() {
+        let runtime = sync.withLock { r -> SyncRuntime? in defer { r = nil }; return r }
+        runtime?.loop?.stop()
+    }
+
+    // MARK: aircraft, flight, data query
+
+    /// Every aircraft type in the committed table (ICAO Doc 8643 designators; docs/alerts.md).
+    public static var aircraftTypes: [AircraftType] { AircraftTypeTable.all }
+
+    /// The aircraft (default B738 until the host sets one); persisted.
+    public var aircraft: AircraftType { core.withLock { $0.aircraft } }
+
+    /// Chooses the aircraft by ICAO type designator ("B738", "C172"); its class sets detection and severities.
+    public func setAircraft(designator: String) throws(EddyError) {
+        let type: AircraftType
+        do { type = try AircraftTypeTable.requireType(designator: designator) } catch { throw .unknownAircraft(error.description) }
+        let now = hostNow()
+        apply(core.withLock { $0.setAircraft(type, now: now) })
+    }
+
+    /// The current flight (set by the host, or temporary while airborne without one).
+    public var flight: Flight? { core.withLock { $0.flight } }
+
+    /// Sets the flight (nil ends it); persisted. A new flight closes the previous one's detection and leaves low power.
+    public func setFlight(_ flight: Flight?) {
+        let now = hostNow()
+        apply(core.withLock { $0.setFlight(flight, now: now) })
+    }
+
+    /// What is fetched and for where; persisted.
+    public var dataQuery: DataQuery { core.withLock { $0.dataQuery } }
+
+    /// Sets the data query after checking it; a changed area is fetched at once, in full.
+    public func setDataQuery(_ query: DataQuery) throws(EddyError) {
+        try query.validate()
+        let now = hostNow()
+        apply(core.withLock { $0.setDataQuery(query, now: now) })
+    }
+
+    /// How often data is refreshed (intervals from the server's settings); persisted.
+    public var updateFrequency: UpdateFrequency {
+        get { core.withLock { $0.updateFrequency } }
+        set {
+            let now = hostNow()
+            apply(core.withLock { $0.setUpdateFrequency(newValue, now: now) })
+        }
+    }
+
+    /// Fetches every area × data type now; `refresh` forgets the ticks so the fetch is full.
+    public func fetchData(refresh: Bool) throws(EddyError) {
+        guard isStarted else { throw .notStarted }
+        guard let scheduler = sync.withLock({ $0?.scheduler }) else { return }
+        if refresh {
+            do { try store.resetSyncStates() } catch { throw .store("\(error)") }
+        }
+        scheduler.fetchNow()
+        core.withLock { $0.fetchRequested() }
+        wakeSync()
+    }
+
+    /// Runs one sync step now on the calling thread (uploads the outbox, the position and whatever fetch is due).
+    /// Useful at the end of a replay and in tests; live hosts need not call it.
+    public func syncNow() {
+        guard let scheduler = sync.withLock({ $0?.scheduler }) else { return }
+        let wait = scheduler.step()
+        let now = flightClock.now()
+        core.withLock { $0.syncStepFinished(waitSeconds: wait, now: now) }
+    }
+
+    /// Server reachability as last observed (nil before the first request or without a server).
+    public var isServerReachable: Bool? { sync.withLock { $0?.scheduler.isReachable } }
+
+    /// Fetching status of an area × data type.
+    public func fetchingStatus(areaType: DataAreaType, dataType: DataType) -> FetchingStatus {
+        guard let scheduler = sync.withLock({ $0?.scheduler }) else { return .idle }
+        return scheduler.fetchingStatus(area: SyncAreaType(areaType), dataType: SyncDataType(dataType))
+    }
+
+    private func wakeSync() { sync.withLock { $0?.loop?.wake() } }
+
+    // MARK: sensor input
+
+    /// Pushes one sample (Unix epoch seconds). Accelerometer, gyro and barometer feed detection; a location sample
+    /// (device, external GPS or ADS-B own-ship) also drives the flight phase, the fetch area and alert monitoring.
+    /// Samples are ignored before `start` and, except locations, in low power mode.
+    public func push(_ sample: SensorSample) {
+        let step = core.withLock { $0.push(sample) }
+        if configuration.syncTiming == .flightTime { flightClock.advance(to: step.time) }
+        apply(step)
+    }
+
+    /// Pushes samples in order.
+    public func push<S: Sequence>(contentsOf samples: S) where S.Element == SensorSample {
+        for sample in samples { push(sample) }
+    }
+
+    /// Tells the engine the host's location source failed (delivered as `locationManagerDidFail(withError:)`).
+    public func reportLocationFailure(_ message: String) {
+        let now = hostNow()
+        apply(core.withLock { $0.locationFailure(message, now: now) })
+    }
+
+    /// Ends the current flight's detection: the open tile crossing is closed and stored (end of a replay).
+    public func finishDetection() {
+        let now = hostNow()
+        apply(core.withLock { $0.finishDetection(now: now) })
+    }
+
+    // MARK: alerts
+
+    /// Starts evaluating `query` on every location update; `didReceiveAlert(_:)` fires only when the alerting set
+    /// changes (A1 A1 A1 → one alert, A1 A2 A1 → three). The viewer class is the aircraft's.
+    public func startMonitoringAlerts(with query: AlertQuery) throws(EddyError) {
+        do { try query.validate() } catch { throw .alertQuery(error) }
+        core.withLock { $0.startMonitoringAlerts(query) }
+    }
+
+    /// Stops alert monitoring and forgets what was alerted.
+    public func stopMonitoringAlerts() {
+        core.withLock { $0.stopMonitoringAlerts() }
+    }
+
+    /// Whether alerts are being monitored.
+    public var isMonitoringAlerts: Bool { core.withLock { $0.alertQuery != nil } }
+
+    /// Evaluates `query` once at the latest position (no notify-on-change bookkeeping).
+    public func alerts(with query: AlertQuery) throws(EddyError) -> EddyAlert {
+        var query = query
+        do { try query.validate() } catch { throw .alertQuery(error) }
+        let context = core.withLock { $0.alertContext }
+        query.viewerClass = context.viewer
+        guard let fix = context.fix, let position = AlertPosition(fix: fix) else { throw .noLocation }
+        let candidates: [AlertCandidate]
+        do { candidates = try AlertCandidateLoader.load(store: store, query: query, position: position, history: context.history) }
+        catch { throw .store("\(error)") }
+        return try AlertComputation.oneShot(query: query, fix: fix, position: position, candidates: candidates)
+    }
+
+    // MARK: sync events
+
+    private func handle(_ event: SyncEvent) {
+        let now = hostNow()
+        apply(core.withLock { $0.syncEvent(event, now: now) })
+    }
+
+    // MARK: effects
+
+    /// The host's clock for calls that are not samples: flight time (0 before the first sample) when sync runs on
+    /// flight time, else the wall clock.
+    private func hostNow() -> Double {
+        configuration.syncTiming == .flightTime ? flightClock.now() : Date().timeIntervalSince1970
+    }
+
+    /// Applies a core step, never holding the core's lock, in the core's order: storage and scheduler-state effects
+    /// one after the other (a storage failure becomes a callback in place; alert candidates go back to the core, whose
+    /// answer is applied in place), then the callbacks, then the sync step or wake-up (a step raises callbacks of its
+    /// own, which must come after the ones that caused it).
+    private func apply(_ step: EngineStep) {
+        guard !step.isEmpty else { return }
+        assert(!core.isHeldByCurrentThread, "effects are applied outside the engine's lock")
+        var pending = step.effects[...]
+        var callbacks: [EddyCallback] = []
+        var runStep = false, wake = false
+        var time = step.time
+        let scheduler = step.effects.contains(where: \.isSync) ? sync.withLock({ $0?.scheduler }) : nil
+        while let effect = pending.popFirst() {
+            switch effect {
+            case .storeOwnReport(let detected):
+                do {
+                    _ = try store.insertOwnReports([detected.report])   // stored before anything else happens to it
+                    callbacks.append(.detectedTurbulence(detected))
+                } catch {
+                    callbacks.append(.didFailToFetchNewData(.store("own report \(detected.report.id) not stored: \(error)")))
+                }
+            case .persist(let setting):
+                persist(setting)
+            case .forgetSessionAndFetchedData:
+                do {
+                    try store.setSessionValue(nil, forKey: Self.sessionKey)
+                    try store.clearFetchedData()
+                } catch {
+                    callbacks.append(.didFailToFetchNewData(.store("stop could not clear the cache: \(error)")))
+                }
+            case .purgeExpired(let now):
+                do {
+                    let summary = try store.purgeExpired(now: now)
+                    if summary.observations + summary.observationsOverCap > 0 { core.withLock { $0.cachedDataChanged() } }
+                } catch {
+                    callbacks.append(.didFailToFetchNewData(.store("expired data not purged: \(error)")))
+                }
+            case .loadAlertCandidates(let request):
+                do {
+                    let candidates = try AlertCandidateLoader.load(store: store, request)
+                    let next = core.withLock { $0.alertCandidatesLoaded(candidates, for: request) }
+                    time = next.time
+                    pending.insert(contentsOf: next.effects, at: pending.startIndex)
+                } catch {
+                    callbacks.append(.didFailToFetchNewData(.store("alert candidates not readable: \(error)")))
+                }
+            case .announceCachedData(let areas):
+                if ((try? store.observationCount()) ?? 0) > 0 {
+                    callbacks += areas.map { .didReceiveNewTurbulenceData(areaType: $0) }
+                }
+            case .callback(let callback):
+                callbacks.append(callback)
+            case .configureSync(let wanted):
+                scheduler?.configure { $0 = wanted }
+            case .setFetchArea(let area, let type):
+                try? scheduler?.setArea(area, for: type)
+            case .uploadPosition(let position):
+                scheduler?.updatePosition(position)
+            case .runSyncStep:
+                runStep = true
+            case .wakeSync:
+                wake = true
+            }
+        }
+        dispatcher.emit(callbacks, at: time)
+        if runStep && scheduler != nil { syncNow() }
+        if wake { wakeSync() }
+    }
+
+    private func persist(_ setting: EngineSetting) {
+        switch setting {
+        case .aircraft(let type): try? store.setConfiguration(type, forKey: Self.aircraftKey)
+        case .flight(let flight?): try? store.setConfiguration(flight, forKey: Self.flightKey)
+        case .flight(nil): try? store.setConfigurationValue(nil, forKey: Self.flightKey)
+        case .dataQuery(let query): try? store.setConfiguration(query, forKey: Self.dataQueryKey)
+        case .updateFrequency(let frequency): try? store.setConfigurationValue(frequency.rawValue, forKey: Self.frequencyKey)
+        }
+    }
+}

@@ -1,0 +1,314 @@
+import EddyCore
+import EddyH3
+import EddyProtocol
+import EddyStore
+import EddySync
+import EddyTesting
+import Foundation
+import Testing
+@testable import Eddy
+
+/// A scripted world for `EngineCore`: no SQLite, no threads, no sleeping. It applies the core's effects the way the
+/// engine's shell does (storage in order, candidates answered from memory, callbacks recorded with their time).
+private struct ScriptedHost {
+    var core: EngineCore
+    /// Reports "on the server" (what a fetch would have stored), answered to alert candidate requests.
+    var serverReports: [TileReport] = []
+    /// Own reports the core asked to store, in order.
+    var stored: [TileReport] = []
+    /// Settings the core asked to persist, in order.
+    var persisted: [EngineSetting] = []
+    /// Callbacks with their engine time, in order.
+    var callbacks: [(t: Double, callback: EddyCallback)] = []
+    /// How many candidate reads the core asked for.
+    var candidateReads = 0
+    /// How many sync steps the core asked for.
+    var syncSteps = 0
+
+    init(designator: String, configure: (inout EddyConfiguration) -> Void = { _ in }) throws {
+        var configuration = EddyConfiguration(storePath: "/nonexistent/unused.sqlite", delivery: .callerThread, syncTiming: .flightTime)
+        configure(&configuration)
+        core = EngineCore(configuration: EngineCoreConfiguration(configuration),
+                          aircraft: try #require(AircraftTypeTable.type(designator: designator)), flight: nil,
+                          dataQuery: DataQuery(), updateFrequency: .fast, session: nil)
+    }
+
+    mutating func apply(_ step: EngineStep) {
+        var pending = step.effects[...]
+        var time = step.time
+        while let effect = pending.popFirst() {
+            switch effect {
+            case .storeOwnReport(let detected):
+                stored.append(detected.report)
+                callbacks.append((time, .detectedTurbulence(detected)))
+            case .persist(let setting):
+                persisted.append(setting)
+            case .loadAlertCandidates(let request):
+                candidateReads += 1
+                // What the store's query selects: reports of the history window, light or worse for the viewer.
+                let candidates = serverReports
+                    .filter { $0.exitTime >= request.position.time - request.history.seconds && $0.exitTime <= request.position.time }
+                    .filter { $0.severity(for: request.query.viewerClass) >= max(request.query.minimumSeverity, .light) }
+                    .map { AlertCandidate(report: $0, origin: .server) }
+                let next = core.alertCandidatesLoaded(candidates, for: request)
+                time = next.time
+                pending.insert(contentsOf: next.effects, at: pending.startIndex)
+            case .callback(let callback):
+                callbacks.append((time, callback))
+            case .runSyncStep:
+                syncSteps += 1
+                core.syncStepFinished(waitSeconds: 1, now: time)
+            case .forgetSessionAndFetchedData, .purgeExpired, .announceCachedData, .configureSync, .setFetchArea,
+                 .uploadPosition, .wakeSync:
+                break
+            }
+        }
+    }
+
+    mutating func start(airline: String = "DAL", userId: String, environment: EddyEnvironment, now: Double) {
+        apply(core.start(session: PersistedSession(apiKey: "k", airline: airline, userId: userId, environment: environment), now: now))
+    }
+    mutating func push(_ sample: SensorSample) { apply(core.push(sample)) }
+    mutating func syncEvent(_ event: SyncEvent) { apply(core.syncEvent(event, now: core.currentTime)) }
+
+    func named(_ name: String) -> [(t: Double, callback: EddyCallback)] { callbacks.filter { $0.callback.name == name } }
+}
+
+@Suite struct EngineCoreTests {
+    static let knotsToMetersPerSecond = 1852.0 / 3600
+    static let now = 1_790_000_000.0
+
+    /// The loopback scenario's sequences (TwoAircraftScenarioTests), driven through the pure core with scripted
+    /// sync events: exactly three alerts at the same moments, the same reachability, fetching status and low power.
+    @Test func twoAircraftAlertSequenceAndLowPowerFromScriptedInputs() throws {
+        let now = Self.now
+        // Aircraft A: detection through the core; its stored reports are what B's fetch would bring.
+        var a = try ScriptedHost(designator: "B738")
+        a.start(userId: "aircraft-A", environment: .offline, now: 0)
+        let scenarioA = FlightScenario(
+            aircraftClass: .medium,
+            segments: [TurbulenceSegment(edr: 0, durationSeconds: 240), TurbulenceSegment(edr: 0.35, durationSeconds: 120),
+                       TurbulenceSegment(edr: 0, durationSeconds: 240)],
+            startLatitude: 40.64, startLongitude: -73.78, courseDegrees: 50, seed: 11)
+        for sample in FlightSimulator.simulate(scenarioA).samples.mergedSamples() {
+            var shifted = sample
+            shifted.t += now - 5400
+            a.push(shifted)
+        }
+        a.apply(a.core.finishDetection(now: a.core.currentTime))
+        #expect(a.stored.map(\.id) == a.named("detectedTurbulence").compactMap {
+            if case .detectedTurbulence(let d) = $0.callback { d.report.id } else { nil }
+        }, "every report is stored, then announced, in order")
+        let turbulentA = a.stored.filter { $0.severity(for: .medium) >= .light }
+        try #require(!turbulentA.isEmpty, "A felt the EDR 0.35 segment")
+        #expect(turbulentA.contains { $0.severity(for: .medium) >= .moderate })
+        let layerA = turbulentA[0].tile.layer
+        #expect(turbulentA.allSatisfy { $0.tile.layer == layerA })
+        let centres = try turbulentA.map { try H3.cellToLatLng(H3Index(rawValue: $0.tile.h3)) }
+        let area: Geodesy.Point = (centres.map(\.latitude).reduce(0, +) / Double(centres.count),
+                                   centres.map(\.longitude).reduce(0, +) / Double(centres.count))
+
+        // Aircraft B: location only, alerts monitored; its fetch brought A's reports.
+        var b = try ScriptedHost(designator: "A320") { $0.positionUploadIntervalSeconds = .infinity }
+        b.serverReports = a.stored
+        b.start(userId: "aircraft-B", environment: .local(port: 1), now: 0)
+        b.apply(b.core.setUpdateFrequency(.fast, now: 0))
+        b.core.startMonitoringAlerts(AlertQuery())
+
+        let high = Double(layerA + 4) * 1000 + 500, inBand = Double(layerA + 1) * 1000 + 500
+        let start = Geodesy.destination(from: area, bearingDegrees: 320, distanceNM: 130)
+        let startB = now - 3000
+        var route = SyntheticRoute(startLatitude: start.latitude, startLongitude: start.longitude,
+                                   startCourseDegrees: Geodesy.initialBearingDegrees(from: start, to: area),
+                                   startEpochSeconds: startB)
+            .cruise(altitudeFeet: high, speedKnots: 420, seconds: 343)
+            .cruise(altitudeFeet: inBand, courseDegrees: 50, seconds: 60)
+        let leg3Start = route.endEpochSeconds
+        let turnPoint = try #require(route.locations().last)
+        route = route.cruise(courseDegrees: Geodesy.initialBearingDegrees(
+            from: (turnPoint.latitudeDegrees, turnPoint.longitudeDegrees), to: area), seconds: 130)
+        let leg4Start = route.endEpochSeconds
+        route = route.cruise(seconds: 130)
+        let leg5Start = route.endEpochSeconds
+        let leg4End = try #require(route.locations().last)
+        route = route.cruise(courseDegrees: Geodesy.normalizedDegrees((leg4End.courseDegrees ?? 0) + 180), seconds: 60)
+        let leg6Start = route.endEpochSeconds
+        route = route.descent(toAltitudeFeet: 0, speedKnots: 160, seconds: 900)
+            .landingRoll(toSpeedKnots: 15, fieldElevationFeet: 0, seconds: 30)
+        let landed = route.endEpochSeconds
+        route = route.taxi(speedKnots: 15, seconds: 420)
+        let takeoff = route.endEpochSeconds
+        route = route.takeoffClimb(toAltitudeFeet: 5000, speedKnots: 200, seconds: 120)
+
+        // The sync events B's scheduler raised in the loopback run, at the same moments: reachable at the first
+        // fetch, unreachable while the server is killed, reachable again after its restart.
+        let fetching = { (status: FetchingStatus) in
+            SyncEvent.fetchingStatusChanged(area: .route, dataType: .turbulence, status: status)
+        }
+        var cTile: TileID?
+        var reachableAgain = false, killed = false
+        b.syncEvent(.reachabilityChanged(true))
+        b.syncEvent(fetching(.fetching))
+        b.syncEvent(.receivedData(area: .route, dataType: .turbulence, itemCount: turbulentA.count, full: true))
+        b.syncEvent(fetching(.idle))
+        for fix in route {
+            b.push(.location(fix))
+            if cTile == nil && fix.t >= leg4Start {
+                // Aircraft C's severe report 8 NM from the area towards B, in A's layer, arrives with B's next fetch.
+                let point = Geodesy.destination(from: area, bearingDegrees: Geodesy.initialBearingDegrees(
+                    from: area, to: (fix.latitudeDegrees, fix.longitudeDegrees)), distanceNM: 8)
+                let tile = TileID(h3: try H3.latLngToCell(latitude: point.latitude, longitude: point.longitude, resolution: 5).rawValue,
+                                  layer: layerA)
+                cTile = tile
+                b.serverReports.append(TileReport(id: UUID(), tile: tile, enterTime: fix.t - 120, exitTime: fix.t - 60,
+                                                  edrPeak: 0.6, edrMedian: 0.5, reporterClass: .medium))
+                b.syncEvent(fetching(.fetching))
+                b.syncEvent(.receivedData(area: .route, dataType: .turbulence, itemCount: 1, full: false))
+                b.syncEvent(fetching(.idle))
+            }
+            if !killed && fix.t >= leg6Start + 60 {
+                killed = true
+                b.syncEvent(fetching(.fetching))
+                b.syncEvent(.reachabilityChanged(false))
+                b.syncEvent(.failed(.unreachable(.cannotConnect("connection refused"))))
+                b.syncEvent(fetching(.failed))
+            }
+            if killed && !reachableAgain && fix.t >= leg6Start + 360 {
+                reachableAgain = true
+                b.syncEvent(fetching(.fetching))
+                b.syncEvent(.reachabilityChanged(true))
+                b.syncEvent(fetching(.idle))
+            }
+        }
+
+        let alerts = b.callbacks.compactMap { entry -> (t: Double, alert: EddyAlert)? in
+            if case .didReceiveAlert(let a) = entry.callback { (entry.t, a) } else { nil }
+        }
+        try #require(alerts.count == 3, "alerts: \(alerts.map { ($0.t - startB, $0.alert.items.map(\.tile)) })")
+        let tilesA = Set(turbulentA.map(\.tile))
+        #expect(alerts[0].t >= leg3Start && alerts[0].t <= leg3Start + 1, "the first alert comes with the turn towards the area")
+        #expect(Set(alerts[0].alert.items.map(\.tile)) == tilesA)
+        #expect(alerts[0].alert.mode == .beam)
+        #expect(alerts[0].alert.items.allSatisfy { $0.distanceNM <= 100 })
+        #expect(alerts[0].alert.clusters.count == 1, "A's tiles form one cluster (60 / 30 NM)")
+        let c = try #require(cTile)
+        #expect(alerts[1].t > leg4Start && alerts[1].t < leg5Start, "C's report alerts after B's next fetch")
+        #expect(alerts[1].alert.newOrWorse.contains(c))
+        #expect(Set(alerts[1].alert.items.map(\.tile)) == tilesA.union([c]))
+        #expect(alerts[1].alert.items.first { $0.tile == c }?.severity == .severe)
+        #expect(alerts[2].t >= leg5Start && alerts[2].t <= leg5Start + 1)
+        #expect(alerts[2].alert.isCleared)
+
+        let reachability = b.callbacks.compactMap { if case .serverReachabilityUpdated(let r) = $0.callback { r } else { nil } }
+        #expect(reachability == [true, false, true])
+        let statuses = b.callbacks.compactMap { entry -> String? in
+            guard case .didUpdateFetchingStatus(let status, let areaType, let dataType) = entry.callback else { return nil }
+            #expect(areaType == .route && dataType == .turbulence)
+            return status.rawValue
+        }
+        let shape = statuses.joined(separator: " ")
+        #expect(shape.range(of: #"^(fetching idle )+(fetching failed )+(fetching idle ?)+$"#, options: .regularExpression) != nil,
+                "fetching status sequence: \(shape)")
+        #expect(b.named("didReceiveNewTurbulenceData").count == 2)
+        #expect(b.named("didFailToFetchNewData").count == 1)
+
+        // Low power: on exactly 5 min after the first slow fix of the landing roll, off at the first fast take-off fix.
+        let lowPower = b.callbacks.compactMap { entry -> (t: Double, on: Bool)? in
+            if case .didUpdateLowPowerMode(let on) = entry.callback { (entry.t, on) } else { nil }
+        }
+        #expect(lowPower.map(\.on) == [true, false])
+        let slow = 30 * Self.knotsToMetersPerSecond
+        let firstSlow = try #require(route.first { $0.t > leg6Start && ($0.speedMetersPerSecond ?? 0) < slow }).t
+        let firstFast = try #require(route.first { $0.t > takeoff && ($0.speedMetersPerSecond ?? 0) >= slow }).t
+        #expect(firstSlow <= landed)
+        if lowPower.count == 2 {
+            #expect(lowPower[0].t == firstSlow + 300)
+            #expect(lowPower[1].t == firstFast)
+        }
+        // B measured nothing and invented nothing; candidates were read far less often than there were fixes.
+        #expect(b.stored.isEmpty)
+        #expect(b.named("detectedTurbulence").isEmpty)
+        #expect(b.candidateReads > 0 && b.candidateReads < route.locations().count / 10)
+        #expect(b.syncSteps > 0, "flight-time sync steps are asked for")
+    }
+
+    /// The low-power sequence of an offline flight: a temporary flight from take-off to landing (persisted), low power
+    /// after the taxi, motion samples dropped without moving the clock, a new flight leaving low power at once.
+    @Test func lowPowerSequenceFromScriptedInputs() throws {
+        var host = try ScriptedHost(designator: "B738")
+        host.start(userId: "pilot", environment: .offline, now: 0)
+        let route = SyntheticRoute(startLatitude: 47.46, startLongitude: 8.55, startCourseDegrees: 140,
+                                   startEpochSeconds: Self.now)
+            .taxi(speedKnots: 15, seconds: 300)
+            .takeoffClimb(toAltitudeFeet: 12_000, speedKnots: 300, seconds: 600)
+            .cruise(seconds: 300)
+            .descent(toAltitudeFeet: 1400, speedKnots: 160, seconds: 600)
+            .landingRoll(toSpeedKnots: 15, fieldElevationFeet: 1400)
+            .taxi(speedKnots: 12, seconds: 400)
+        var flights: [Flight?] = []
+        var lowPowerAt: Double?
+        for fix in route {
+            host.push(.location(fix))
+            if flights.last.map({ $0 != host.core.flight }) ?? true { flights.append(host.core.flight) }
+            if lowPowerAt == nil, host.core.isLowPowerMode { lowPowerAt = fix.t }
+        }
+        #expect(flights == [nil, Flight(isTemporary: true), nil])
+        #expect(host.persisted == [.flight(Flight(isTemporary: true)), .flight(nil)], "the temporary flight is persisted, then cleared")
+        #expect(host.core.flightPhase == .onGround)
+        #expect(host.named("didUpdateLowPowerMode").map(\.callback) == [.didUpdateLowPowerMode(true)])
+
+        let t = try #require(lowPowerAt) + 500
+        let before = host.callbacks.count
+        let clock = host.core.engineTime
+        for i in 0..<500 {
+            let step = host.core.push(.accelerometer(AccelerometerSample(t: t + Double(i) * 0.02, x: 0, y: 0, z: 1)))
+            #expect(step.effects.filter { if case .runSyncStep = $0 { false } else { true } }.isEmpty)
+        }
+        #expect(host.callbacks.count == before)
+        #expect(host.core.engineTime == clock, "dropped samples do not even move the engine's clock")
+
+        host.apply(host.core.setFlight(Flight(flightNumber: "DAL7"), now: host.core.currentTime))
+        #expect(!host.core.isLowPowerMode)
+        #expect(host.callbacks.last?.callback == .didUpdateLowPowerMode(false))
+        #expect(host.persisted.last == .flight(Flight(flightNumber: "DAL7")))
+    }
+
+    /// A report is handed to storage before any callback announces it, and a step never asks for I/O it cannot name.
+    @Test func reportsAreStoredBeforeTheyAreAnnouncedAndStopForgetsTheSession() throws {
+        var host = try ScriptedHost(designator: "B738")
+        host.start(userId: "pilot", environment: .offline, now: 0)
+        let flight = FlightScenario(aircraftClass: .medium,
+                                    segments: [TurbulenceSegment(edr: 0.3, durationSeconds: 300)],
+                                    startLatitude: 47, startLongitude: 8, courseDegrees: 90, seed: 3)
+        var storeIndexes: [Int] = []
+        for sample in FlightSimulator.simulate(flight).samples.mergedSamples() {
+            var shifted = sample
+            shifted.t += Self.now
+            let step = host.core.push(shifted)
+            for (i, effect) in step.effects.enumerated() {
+                if case .storeOwnReport = effect { storeIndexes.append(i) }
+                if case .callback(.detectedTurbulence) = effect { Issue.record("a report is announced by the core, not stored first") }
+            }
+            host.apply(step)
+        }
+        #expect(!storeIndexes.isEmpty, "the crossings of a 5 min flight are stored while it flies")
+        #expect(host.stored.count == storeIndexes.count)
+        let stop = host.core.stop(now: host.core.currentTime)
+        let kinds = stop.effects.map { effect -> String in
+            switch effect {
+            case .storeOwnReport: "store"
+            case .callback(let c): c.name
+            case .forgetSessionAndFetchedData: "forget"
+            default: "other"
+            }
+        }
+        #expect(kinds.last == "forget")
+        #expect(kinds.contains("didUpdateRecordingStatus"))
+        #expect(kinds.filter { $0 == "store" }.count == 1, "the open tile crossing is stored at stop")
+        host.apply(stop)
+        #expect(!host.core.isStarted && host.core.session == nil)
+        #expect(host.stored.count >= 2)
+        // After stop, samples are ignored: nothing to do, not even a sync step.
+        #expect(host.core.push(.accelerometer(AccelerometerSample(t: Self.now + 1000, x: 0, y: 0, z: 1))).isEmpty)
+    }
+}
