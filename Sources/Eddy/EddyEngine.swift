@@ -1,4 +1,5 @@
 import Dispatch
+import EddyClock
 import EddyCore
 import EddyH3
 import EddyProtocol
@@ -19,7 +20,7 @@ public final class EddyEngine: Sendable {
     /// The engine's SQLite store (hosts may run their own turbulence, nowcast, polygon and live-flight queries on it).
     public let store: EddyStore
     private let dispatcher: CallbackDispatcher
-    private let flightClock = FlightTimeClock()
+    private let flightClock = SampleDrivenClock()
     private let state: Mutex<EngineState>
     private let sync = Mutex<SyncRuntime?>(nil)
     private let dataGeneration = Atomic<Int>(0)
@@ -64,7 +65,7 @@ public final class EddyEngine: Sendable {
 
     /// Actions on the scheduler decided under the state lock and run after it is released.
     private enum SyncAction {
-        case setArea(SyncArea?, SyncAreaType)
+        case setArea(SyncArea?, DataAreaType)
         case position(PositionUpload)
     }
 
@@ -80,7 +81,7 @@ public final class EddyEngine: Sendable {
         do {
             store = try EddyStore.open(path: configuration.storePath, options: configuration.storeOptions)
         } catch {
-            throw .store("cannot open the engine store at \(configuration.storePath): \(error)")
+            throw .store(error)
         }
         dispatcher = CallbackDispatcher(delivery: configuration.delivery)
         let defaultAircraft = AircraftTypeTable.type(designator: "B738") ?? AircraftTypeTable.all[0]
@@ -177,7 +178,7 @@ public final class EddyEngine: Sendable {
                     baseURL: baseURL, proxy: environment.proxy, connectTimeoutSeconds: configuration.connectTimeoutSeconds,
                     totalTimeoutSeconds: configuration.requestTimeoutSeconds))
             } catch { throw .environmentInvalid("\(error)") }
-            let clock: any SyncClock = configuration.syncTiming == .flightTime ? flightClock : SystemSyncClock()
+            let clock: any EpochClock = configuration.syncTiming == .flightTime ? flightClock : SystemEpochClock()
             let client = SyncClient(
                 transport: transport,
                 identity: ClientIdentity(apiKey: apiKey, airline: airline, userId: userId, clientVersion: configuration.clientVersion),
@@ -193,9 +194,9 @@ public final class EddyEngine: Sendable {
         do {
             let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
             try store.setSessionValue(text, forKey: Self.sessionKey)
-        } catch { throw .store("cannot persist the session: \(error)") }
+        } catch { throw .storeFailure(error, storePath: configuration.storePath) }
 
-        let (areas, t) = state.withLock { s -> ([(SyncArea?, SyncAreaType)], Double) in
+        let (areas, t) = state.withLock { s -> ([(SyncArea?, DataAreaType)], Double) in
             s.session = session
             s.started = true
             s.recording = true
@@ -217,7 +218,7 @@ public final class EddyEngine: Sendable {
             // Cached data is ready: once for the route area (always fetched: the host's polygon or the circle around
             // the aircraft) and for each other area the data query sets.
             callbacks += areas.compactMap { area, type in
-                area == nil && type != .route ? nil : .didReceiveNewTurbulenceData(areaType: DataAreaType(type))
+                area == nil && type != .route ? nil : .didReceiveNewTurbulenceData(areaType: type)
             }
         }
         dispatcher.emit(callbacks, at: t)
@@ -245,7 +246,7 @@ public final class EddyEngine: Sendable {
             try store.setSessionValue(nil, forKey: Self.sessionKey)
             try store.clearFetchedData()
         } catch {
-            callbacks.append(.didFailToFetchNewData(.store("stop could not clear the cache: \(error)")))
+            callbacks.append(.didFailToFetchNewData(.store(error)))
         }
         dataGeneration.add(1, ordering: .relaxed)
         dispatcher.emit(callbacks, at: t)
@@ -314,7 +315,7 @@ public final class EddyEngine: Sendable {
     /// Sets the data query after checking it; a changed area is fetched at once, in full.
     public func setDataQuery(_ query: DataQuery) throws(EddyError) {
         try query.validate()
-        let areas = state.withLock { s -> [(SyncArea?, SyncAreaType)] in
+        let areas = state.withLock { s -> [(SyncArea?, DataAreaType)] in
             s.dataQuery = query
             s.autoRouteCentre = nil
             s.candidates = nil
@@ -344,7 +345,7 @@ public final class EddyEngine: Sendable {
         guard isStarted else { throw .notStarted }
         guard let scheduler = sync.withLock({ $0?.scheduler }) else { return }
         if refresh {
-            do { try store.resetSyncStates() } catch { throw .store("\(error)") }
+            do { try store.resetSyncStates() } catch { throw .store(error) }
         }
         scheduler.fetchNow()
         state.withLock { $0.nextSyncStep = -.infinity }
@@ -365,7 +366,7 @@ public final class EddyEngine: Sendable {
     /// Fetching status of an area × data type.
     public func fetchingStatus(areaType: DataAreaType, dataType: DataType) -> FetchingStatus {
         guard let scheduler = sync.withLock({ $0?.scheduler }) else { return .idle }
-        return scheduler.fetchingStatus(area: SyncAreaType(areaType), dataType: SyncDataType(dataType))
+        return scheduler.fetchingStatus(area: areaType, dataType: dataType)
     }
 
     private func wakeSync() { sync.withLock { $0?.loop?.wake() } }
@@ -377,14 +378,14 @@ public final class EddyEngine: Sendable {
     }
 
     /// Sets each area (nil clears it) on the scheduler; a changed one is fetched at once, in full.
-    private static func apply(_ areas: [(SyncArea?, SyncAreaType)], to scheduler: SyncScheduler) {
+    private static func apply(_ areas: [(SyncArea?, DataAreaType)], to scheduler: SyncScheduler) {
         for (area, type) in areas { try? scheduler.setArea(area, for: type) }
     }
 
     private func schedulerConfiguration() -> SchedulerConfiguration {
         state.withLock { s in
             var c = SchedulerConfiguration()
-            c.dataTypes = SyncDataType.allCases.filter { s.dataQuery.types.contains(DataType($0)) }
+            c.dataTypes = DataType.allCases.filter { s.dataQuery.types.contains($0) }
             c.frequency = s.frequency
             c.historyHours = s.dataQuery.historyWindow.hours
             c.minLayer = s.dataQuery.altitudeRangeFeet.lowerBound / 1000
@@ -396,7 +397,7 @@ public final class EddyEngine: Sendable {
     }
 
     /// The areas the data query asks for (the route area around the aircraft when no route polygon is set).
-    private static func areas(for s: EngineState, configuration: EddyConfiguration) -> [(SyncArea?, SyncAreaType)] {
+    private static func areas(for s: EngineState, configuration: EddyConfiguration) -> [(SyncArea?, DataAreaType)] {
         let q = s.dataQuery
         var route: SyncArea?
         if let polygon = q.routePolygon {
@@ -453,7 +454,7 @@ public final class EddyEngine: Sendable {
             let summary = try store.purgeExpired(now: now)
             if summary.observations + summary.observationsOverCap > 0 { dataGeneration.add(1, ordering: .relaxed) }
         } catch {
-            callbacks.append(.didFailToFetchNewData(.store("expired data not purged: \(error)")))
+            callbacks.append(.didFailToFetchNewData(.store(error)))
         }
     }
 
@@ -477,7 +478,7 @@ public final class EddyEngine: Sendable {
 
     private func currentTime(_ s: EngineState) -> Double {
         if let t = s.engineTime { return t }
-        return configuration.syncTiming == .flightTime ? 0 : Date().timeIntervalSince1970
+        return configuration.syncTiming == .flightTime ? 0 : SystemEpochClock().now()
     }
 
     private func process(_ sample: SensorSample, _ s: inout EngineState, _ callbacks: inout [EddyCallback],
@@ -548,7 +549,7 @@ public final class EddyEngine: Sendable {
                 do {
                     _ = try store.insertOwnReports([report])   // stored before anything else happens to it
                 } catch {
-                    callbacks.append(.didFailToFetchNewData(.store("own report \(report.id) not stored: \(error)")))
+                    callbacks.append(.didFailToFetchNewData(.store(error)))
                     continue
                 }
                 dataGeneration.add(1, ordering: .relaxed)
@@ -624,9 +625,10 @@ public final class EddyEngine: Sendable {
     private func positionUpload(_ fix: LocationSample, _ s: EngineState) -> PositionUpload? {
         guard let altitude = fix.layerAltitudeFeet, let session = s.session else { return nil }
         return PositionUpload(
-            flightId: s.flight.flatMap(\.flightNumber) ?? "\(session.airline)-\(session.userId)",
-            aircraftType: s.aircraft.designator, lat: fix.latitudeDegrees, lng: fix.longitudeDegrees, altitudeFeet: altitude,
-            headingDegrees: fix.courseDegrees ?? 0, speedKnots: (fix.speedMetersPerSecond ?? 0) * 3600 / 1852, time: fix.t)
+            flightID: s.flight.flatMap(\.flightNumber) ?? "\(session.airline)-\(session.userId)",
+            latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees, altitudeFeet: altitude,
+            headingDegrees: fix.courseDegrees ?? 0, groundSpeedKnots: (fix.speedMetersPerSecond ?? 0) * 3600 / 1852,
+            aircraftType: s.aircraft.designator, time: fix.t)
     }
 
     // MARK: alerts
@@ -668,7 +670,7 @@ public final class EddyEngine: Sendable {
         do {
             cache = try AlertCandidateCache.load(store: store, query: query, position: position, history: history,
                                                  generation: dataGeneration.load(ordering: .relaxed))
-        } catch { throw .store("\(error)") }
+        } catch { throw .storeFailure(error, storePath: configuration.storePath) }
         let evaluation: AlertEvaluation
         do { evaluation = try AlertEvaluator.evaluate(query: query, position: position, candidates: cache.candidates) }
         catch { throw .alertQuery(error) }
@@ -687,7 +689,7 @@ public final class EddyEngine: Sendable {
                 s.candidates = try AlertCandidateCache.load(store: store, query: query, position: position,
                                                             history: s.dataQuery.historyWindow, generation: generation)
             } catch {
-                callbacks.append(.didFailToFetchNewData(.store("alert candidates not readable: \(error)")))
+                callbacks.append(.didFailToFetchNewData(.storeFailure(error, storePath: configuration.storePath)))
                 return
             }
         }
@@ -720,14 +722,14 @@ public final class EddyEngine: Sendable {
         case .reachabilityChanged(let reachable):
             callbacks.append(.serverReachabilityUpdated(reachable))
         case .fetchingStatusChanged(let area, let dataType, let status):
-            callbacks.append(.didUpdateFetchingStatus(status, areaType: DataAreaType(area), dataType: DataType(dataType)))
+            callbacks.append(.didUpdateFetchingStatus(status, areaType: area, dataType: dataType))
         case .receivedData(let area, let dataType, _, _):
             switch dataType {
             case .turbulence:
                 dataGeneration.add(1, ordering: .relaxed)
-                callbacks.append(.didReceiveNewTurbulenceData(areaType: DataAreaType(area)))
+                callbacks.append(.didReceiveNewTurbulenceData(areaType: area))
             case .nowcast: callbacks.append(.didReceiveNewNowcast)
-            case .polygons: callbacks.append(.didReceiveNewTurbulencePolygons)
+            case .turbulencePolygons: callbacks.append(.didReceiveNewTurbulencePolygons)
             case .liveFlights: callbacks.append(.didReceiveNewLiveFlightData)
             }
         case .uploaded:
