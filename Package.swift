@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "eddy-server", targets: ["EddyServer"]),
         .library(name: "Eddy", targets: ["Eddy"]),
         .library(name: "EddyTesting", targets: ["EddyTesting"]),
+        .library(name: "EddyClock", targets: ["EddyClock"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -56,7 +57,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "EddyBench",
-            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync"],
+            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock"],
             swiftSettings: strictSettings
         ),
         // Sync (issue 5): libcurl client, wire protocol, reference server.
@@ -68,13 +69,13 @@ let package = Package(
         .target(name: "EddyProtocol", dependencies: ["EddyCore"], swiftSettings: strictSettings),
         .target(
             name: "EddySync",
-            dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "CCurlShim"],
+            dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "CCurlShim", "EddyClock"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "EddyServer",
             dependencies: [
-                "EddyCore", "EddyH3", "EddyProtocol",
+                "EddyCore", "EddyH3", "EddyProtocol", "EddyClock",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -85,18 +86,18 @@ let package = Package(
         ),
         .testTarget(
             name: "EddySyncTests",
-            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyH3", "EddyTesting"],
+            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyH3", "EddyTesting", "EddyClock"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EddyServerTests",
-            dependencies: ["EddyServer", "EddyProtocol", "EddyCore", "EddyH3"],
+            dependencies: ["EddyServer", "EddyProtocol", "EddyCore", "EddyH3", "EddyClock"],
             swiftSettings: strictSettings
         ),
         // The engine facade (issue 6) and helpers for host apps' own tests.
         .target(
             name: "Eddy",
-            dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync"],
+            dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -106,12 +107,12 @@ let package = Package(
         ),
         .testTarget(
             name: "EddyTests",
-            dependencies: ["Eddy", "EddyTesting", "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync"],
+            dependencies: ["Eddy", "EddyTesting", "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EddyTestingTests",
-            dependencies: ["EddyTesting", "Eddy", "EddyCore", "EddyH3", "EddySync"],
+            dependencies: ["EddyTesting", "Eddy", "EddyCore", "EddyH3", "EddySync", "EddyClock"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "EddyStoreCrashWriter", dependencies: ["EddyCore", "EddyStore"], swiftSettings: strictSettings),
@@ -122,5 +123,8 @@ let package = Package(
         .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore", "EddyTesting"], swiftSettings: strictSettings),
         // End-to-end checks of the `eddy` executable (run as a subprocess, next to an `eddy-server`).
         .testTarget(name: "EddyCLITests", dependencies: ["EddyReplay", "EddyTesting"], swiftSettings: strictSettings),
+        // The one epoch clock (system, manual, sample-driven) every module that reads time depends on.
+        .target(name: "EddyClock", swiftSettings: strictSettings),
+        .testTarget(name: "EddyClockTests", dependencies: ["EddyClock"], swiftSettings: strictSettings),
     ]
 )

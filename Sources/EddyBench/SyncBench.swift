@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyH3
 import EddyProtocol
@@ -120,7 +121,7 @@ enum SyncBenchmarks {
         print("full_fetch_client_json_decode_ms_median: \(format(percentile(decodeTimes, 0.5)))")
 
         // Client sync cycle: outbox of 100 + route delta fetch, one scheduler step.
-        let clock = ManualSyncClock(start: start)
+        let clock = ManualEpochClock(start: start)
         let store = InMemorySyncStore()
         let client = try server.client(userId: "cycle", clock: clock)
         let scheduler = SyncScheduler(client: client, store: store, clock: clock)
@@ -260,7 +261,7 @@ final class BenchServer: @unchecked Sendable {
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
-    func client(userId: String, clock: any SyncClock = SystemSyncClock()) throws -> SyncClient {
+    func client(userId: String, clock: any EpochClock = SystemEpochClock()) throws -> SyncClient {
         let transport = try CurlTransport(configuration: TransportConfiguration(baseURL: "http://127.0.0.1:\(port)"))
         return SyncClient(transport: transport, identity: ClientIdentity(apiKey: apiKey, airline: "BEN", userId: userId), clock: clock)
     }

@@ -37,6 +37,9 @@ final class EngineTimeline: Sendable {
         "didReceiveAlert", "locationManagerDidFail", "serverReachabilityUpdated", "didUpdateLowPowerMode",
         "didUpdateFetchingStatus",
     ]
+    /// Callbacks added after the summary format was fixed: counted in the summary only when they occurred, so an
+    /// engine replay's output stays what it was wherever they do not occur.
+    static let laterCallbackNames = ["didFailToAccessStore"]
 
     private struct State {
         var output = OutputBuffer()
@@ -118,6 +121,9 @@ final class EngineTimeline: Sendable {
             o.string("id", d.report.id.uuidString.lowercased())
         case .didFailToFetchNewData(let error), .locationManagerDidFail(let error):
             o.string("error", error.description)
+        case .didFailToAccessStore(let failure):
+            o.string("operation", failure.operation.rawValue)
+            o.string("error", failure.description)
         case .didReceiveAlert(let alert):
             if let mode = alert.mode { o.string("mode", mode.rawValue) } else { o.null("mode") }
             o.bool("cleared", alert.isCleared)
@@ -164,6 +170,7 @@ final class EngineTimeline: Sendable {
         o.number("t_last", summary.lastLogTime)
         var counts = JSONObject()
         for name in Self.callbackNames { counts.integer(name, s.counts[name] ?? 0) }
+        for name in Self.laterCallbackNames { if let count = s.counts[name] { counts.integer(name, count) } }
         o.raw("callbacks", counts.text)
         o.integer("tiles", s.counts["detectedTurbulence"] ?? 0)
         o.integer("distinct_tiles", s.tiles.count)
@@ -192,6 +199,7 @@ final class EngineTimeline: Sendable {
             details = "\(Self.tileName(d.report.tile))  \(d.severity.name)  EDR peak \(QueryCommand.fixed(d.report.edrPeak, 3))"
                 + " median \(QueryCommand.fixed(d.report.edrMedian, 3))  \(Self.clock(logTime(d.report.enterTime)))–\(Self.clock(logTime(d.report.exitTime)))"
         case .didFailToFetchNewData(let error), .locationManagerDidFail(let error): details = error.description
+        case .didFailToAccessStore(let failure): details = failure.description
         case .didReceiveAlert(let alert):
             if alert.isCleared {
                 details = "cleared"
@@ -213,7 +221,7 @@ final class EngineTimeline: Sendable {
     }
 
     private func textSummary(_ summary: EngineReplaySummary, _ s: State) -> String {
-        let counts = Self.callbackNames.compactMap { name in s.counts[name].map { "\(name) \($0)" } }
+        let counts = (Self.callbackNames + Self.laterCallbackNames).compactMap { name in s.counts[name].map { "\(name) \($0)" } }
         let severities = Severity.allCases.compactMap { severity in s.tilesBySeverity[severity].map { "\(severity.name) \($0)" } }
         let tiles = s.counts["detectedTurbulence"] ?? 0
         return """

@@ -147,36 +147,14 @@ public struct RejectedReport: Sendable, Codable, Equatable {
 
 // MARK: - Delta fetch
 
-/// What a fetch asks for.
-public enum SyncDataType: String, Sendable, Codable, CaseIterable, Hashable {
-    /// Turbulence observations (other aircraft's tile reports).
-    case turbulence
-    /// Nowcast cells, 0–6 h ahead.
-    case nowcast
-    /// Turbulence polygons (GeoJSON).
-    case polygons
-    /// Live flights (last positions).
-    case liveFlights
-}
-
-/// Which area a fetch covers.
-public enum SyncAreaType: String, Sendable, Codable, CaseIterable, Hashable {
-    /// The route corridor polygon.
-    case route
-    /// The map viewport polygon.
-    case viewport
-    /// The whole planet.
-    case global
-}
-
 /// An area: its type and, except for `global`, a polygon ring (≤ 250 vertices, closing vertex optional).
 public struct SyncArea: Sendable, Codable, Hashable {
     /// Area type.
-    public var type: SyncAreaType
+    public var type: DataAreaType
     /// Polygon ring, degrees; empty for `global`.
     public var polygon: [GeoPoint]
     /// Creates an area.
-    public init(type: SyncAreaType, polygon: [GeoPoint] = []) { self.type = type; self.polygon = polygon }
+    public init(type: DataAreaType, polygon: [GeoPoint] = []) { self.type = type; self.polygon = polygon }
     /// The whole planet.
     public static let global = SyncArea(type: .global)
 }
@@ -184,7 +162,7 @@ public struct SyncArea: Sendable, Codable, Hashable {
 /// `POST /v1/fetch` body.
 public struct DeltaFetchRequest: Sendable, Codable, Equatable {
     /// Data type wanted.
-    public var dataType: SyncDataType
+    public var dataType: DataType
     /// Area wanted.
     public var area: SyncArea
     /// Tick of the last answer for this area × type; nil asks for a full answer.
@@ -199,7 +177,7 @@ public struct DeltaFetchRequest: Sendable, Codable, Equatable {
     public var viewerClass: AircraftClass
     /// Creates a request.
     public init(
-        dataType: SyncDataType, area: SyncArea, sinceTick: Int? = nil, historyHours: Double = EddyWire.defaultHistoryHours,
+        dataType: DataType, area: SyncArea, sinceTick: Int? = nil, historyHours: Double = EddyWire.defaultHistoryHours,
         minLayer: Int = 0, maxLayer: Int = 60, viewerClass: AircraftClass = .medium
     ) {
         self.dataType = dataType; self.area = area; self.sinceTick = sinceTick; self.historyHours = historyHours
@@ -218,54 +196,6 @@ public struct Observation: Sendable, Codable, Equatable, Hashable {
     /// Creates an observation.
     public init(report: TileReport, reporterId: String, tick: Int) {
         self.report = report; self.reporterId = reporterId; self.tick = tick
-    }
-}
-
-/// One nowcast cell: predicted EDR in a tile for one forecast hour.
-public struct NowcastCell: Sendable, Codable, Equatable, Hashable {
-    /// Tile.
-    public var tile: TileID
-    /// Forecast hour 0…6.
-    public var forecastHour: Int
-    /// Valid time, Unix seconds (issue time + forecast hour).
-    public var validTime: Double
-    /// Issue time, Unix seconds (start of the hour).
-    public var issueTime: Double
-    /// Predicted EDR, m^(2/3) s^-1.
-    public var edr: Double
-    /// Creates a cell.
-    public init(tile: TileID, forecastHour: Int, validTime: Double, issueTime: Double, edr: Double) {
-        self.tile = tile; self.forecastHour = forecastHour; self.validTime = validTime; self.issueTime = issueTime
-        self.edr = edr
-    }
-}
-
-/// A live flight: another aircraft's last reported position.
-public struct LiveFlight: Sendable, Codable, Equatable, Hashable {
-    /// Flight id (callsign or any per-flight id).
-    public var flightId: String
-    /// Aircraft ICAO type, e.g. `B738`.
-    public var aircraftType: String
-    /// Latitude, degrees.
-    public var lat: Double
-    /// Longitude, degrees.
-    public var lng: Double
-    /// Altitude, feet.
-    public var altitudeFeet: Double
-    /// True heading, degrees.
-    public var headingDegrees: Double
-    /// Ground speed, knots.
-    public var speedKnots: Double
-    /// Position time, Unix seconds.
-    public var time: Double
-    /// Creates a live flight.
-    public init(
-        flightId: String, aircraftType: String, lat: Double, lng: Double, altitudeFeet: Double,
-        headingDegrees: Double, speedKnots: Double, time: Double
-    ) {
-        self.flightId = flightId; self.aircraftType = aircraftType; self.lat = lat; self.lng = lng
-        self.altitudeFeet = altitudeFeet; self.headingDegrees = headingDegrees; self.speedKnots = speedKnots
-        self.time = time
     }
 }
 
@@ -330,7 +260,7 @@ public struct PolygonCollection: Sendable, Codable, Equatable {
 /// `POST /v1/fetch` answer. Exactly the array matching `dataType` is filled (others empty / nil).
 public struct DeltaFetchResponse: Sendable, Codable, Equatable {
     /// Data type answered.
-    public var dataType: SyncDataType
+    public var dataType: DataType
     /// Server tick of this answer: send it as `sinceTick` next time.
     public var serverTick: Int
     /// True when this is a full answer (first fetch, tick too old, or a type always sent whole):
@@ -346,7 +276,7 @@ public struct DeltaFetchResponse: Sendable, Codable, Equatable {
     public var liveFlights: [LiveFlight]
     /// Creates a response.
     public init(
-        dataType: SyncDataType, serverTick: Int, full: Bool, observations: [Observation] = [],
+        dataType: DataType, serverTick: Int, full: Bool, observations: [Observation] = [],
         nowcast: [NowcastCell] = [], polygons: PolygonCollection? = nil, liveFlights: [LiveFlight] = []
     ) {
         self.dataType = dataType; self.serverTick = serverTick; self.full = full; self.observations = observations

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EddyClock
 import EddyProtocol
 import Foundation
 import Hummingbird
@@ -61,7 +62,7 @@ struct Serve: AsyncParsableCommand {
         options.settings.maxRequestBytes = maxRequestBytes
         let serverDatabase = try ServerDatabase(path: database.db)
         let service = try SyncService(
-            database: serverDatabase, geometry: H3CellGeometry(), clock: SystemServerClock(), options: options, logger: logger)
+            database: serverDatabase, geometry: H3CellGeometry(), clock: SystemEpochClock(), options: options, logger: logger)
         let checkpoints = Task.detached(priority: .background) {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
@@ -100,7 +101,7 @@ struct Keys: ParsableCommand {
                 throw ValidationError("--airline must be a 3-character ICAO code in upper case, e.g. DAL")
             }
             let db = try ServerDatabase(path: database.db)
-            let (key, record) = try db.addKey(airline: airline, label: label, now: Date().timeIntervalSince1970)
+            let (key, record) = try db.addKey(airline: airline, label: label, now: SystemEpochClock().now())
             print("id \(record.id) airline \(record.airline) key \(key)")
         }
     }

@@ -11,7 +11,7 @@ enum FastJSON {
     static func turbulenceResponse(_ response: DeltaFetchResponse) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(256 + response.observations.count * 260)
-        buffer.writeString("{\"dataType\":\"\(response.dataType.rawValue)\",\"serverTick\":\(response.serverTick),")
+        buffer.writeString("{\"dataType\":\"\(response.dataType.wireName)\",\"serverTick\":\(response.serverTick),")
         buffer.writeString("\"full\":\(response.full),\"nowcast\":[],\"liveFlights\":[],\"observations\":[")
         for (index, observation) in response.observations.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }

@@ -358,8 +358,8 @@ final class ServerDatabase: Sendable {
                 let issueTime: Double = row[0]
                 let hour: Int = row[5]
                 result.append(NowcastCell(
-                    tile: TileID(h3: UInt64(bitPattern: h3), layer: row[2]), forecastHour: hour,
-                    validTime: issueTime + Double(hour) * 3600, issueTime: issueTime, edr: row[6]))
+                    tile: TileID(h3: UInt64(bitPattern: h3), layer: row[2]), validTime: issueTime + Double(hour) * 3600,
+                    forecastHour: hour, edr: row[6], issueTime: issueTime))
             }
             return result
         }
@@ -377,8 +377,8 @@ final class ServerDatabase: Sendable {
                     lat = excluded.lat, lng = excluded.lng, altitude_feet = excluded.altitude_feet, heading = excluded.heading,
                     speed_knots = excluded.speed_knots, time = excluded.time, updated_at = excluded.updated_at
                 """, arguments: [
-                    flight.flightId, reporterId, flight.aircraftType, flight.lat, flight.lng, flight.altitudeFeet,
-                    flight.headingDegrees, flight.speedKnots, flight.time, now,
+                    flight.flightID, reporterId, flight.aircraftType, flight.latitude, flight.longitude, flight.altitudeFeet,
+                    flight.headingDegrees, flight.groundSpeedKnots, flight.time, now,
                 ])
             try db.execute(sql: "DELETE FROM flights WHERE updated_at < ?", arguments: [now - expiry])
         }
@@ -392,9 +392,9 @@ final class ServerDatabase: Sendable {
                 WHERE updated_at >= ? AND reporter_id <> ? ORDER BY flight_id
                 """, arguments: [now - expiry, excludingReporter]).compactMap { row in
                 let flight = LiveFlight(
-                    flightId: row[0], aircraftType: row[1], lat: row[2], lng: row[3], altitudeFeet: row[4],
-                    headingDegrees: row[5], speedKnots: row[6], time: row[7])
-                if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: flight.lat, lng: flight.lng)) { return nil }
+                    flightID: row[0], latitude: row[2], longitude: row[3], altitudeFeet: row[4],
+                    headingDegrees: row[5], groundSpeedKnots: row[6], aircraftType: row[1], time: row[7])
+                if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: flight.latitude, lng: flight.longitude)) { return nil }
                 return flight
             }
         }

@@ -1,20 +1,9 @@
+import EddyClock
 import EddyCore
 import EddyProtocol
 import Foundation
 import Logging
 import Synchronization
-
-/// Where the server reads the time (injectable so tests control ticks, expiry and nowcast issues).
-protocol ServerClock: Sendable {
-    /// Now, Unix seconds.
-    func now() -> Double
-}
-
-/// The wall clock.
-struct SystemServerClock: ServerClock {
-    /// Now, Unix seconds.
-    func now() -> Double { Date().timeIntervalSince1970 }
-}
 
 /// Server settings (command-line options).
 struct ServerOptions: Sendable {
@@ -81,7 +70,7 @@ struct FaultPlan: Codable, Sendable {
 final class SyncService: Sendable {
     let database: ServerDatabase
     let geometry: any CellGeometry
-    let clock: any ServerClock
+    let clock: any EpochClock
     let options: ServerOptions
     let logger: Logger
     let tickEpoch: Double
@@ -89,7 +78,7 @@ final class SyncService: Sendable {
     private let faults = Mutex<[InjectedFault]>([])
     private let nowcastLock = Mutex<Bool>(false)
 
-    init(database: ServerDatabase, geometry: any CellGeometry, clock: any ServerClock, options: ServerOptions, logger: Logger) throws {
+    init(database: ServerDatabase, geometry: any CellGeometry, clock: any EpochClock, options: ServerOptions, logger: Logger) throws {
         self.database = database
         self.geometry = geometry
         self.clock = clock
@@ -199,11 +188,12 @@ final class SyncService: Sendable {
 
     /// Stores an own position for the live-flights layer.
     func uploadPosition(_ flight: LiveFlight, session: SessionRecord) async throws {
-        guard (1...32).contains(flight.flightId.unicodeScalars.count), (1...8).contains(flight.aircraftType.unicodeScalars.count) else {
+        // A decoded upload always has aircraftType, headingDegrees and speedKnots (the wire requires them).
+        guard (1...32).contains(flight.flightID.unicodeScalars.count), (1...8).contains((flight.aircraftType ?? "").unicodeScalars.count) else {
             throw APIError.badRequest("flightId must have 1–32 characters and aircraftType 1–8")
         }
-        guard (-90...90).contains(flight.lat), (-180...180).contains(flight.lng), (-2000...70000).contains(flight.altitudeFeet),
-              (0...360).contains(flight.headingDegrees), (0...2000).contains(flight.speedKnots), flight.time.isFinite
+        guard (-90...90).contains(flight.latitude), (-180...180).contains(flight.longitude), (-2000...70000).contains(flight.altitudeFeet),
+              (0...360).contains(flight.headingDegrees ?? .nan), (0...2000).contains(flight.groundSpeedKnots ?? .nan), flight.time.isFinite
         else { throw APIError.badRequest("position out of range (lat, lng, altitudeFeet, headingDegrees, speedKnots)") }
         try await database.upsertFlight(flight, reporterId: session.reporterId, now: clock.now(), expiry: options.settings.liveFlightExpirySeconds)
     }
@@ -232,9 +222,9 @@ final class SyncService: Sendable {
         case .turbulence:
             let observations = try await database.observations(filter)
             return DeltaFetchResponse(dataType: .turbulence, serverTick: tick, full: full, observations: observations)
-        case .polygons:
+        case .turbulencePolygons:
             if !full, try await !database.hasObservations(filter) {
-                return DeltaFetchResponse(dataType: .polygons, serverTick: tick, full: false, polygons: nil)
+                return DeltaFetchResponse(dataType: .turbulencePolygons, serverTick: tick, full: false, polygons: nil)
             }
             filter.minTick = nil
             let tiles = try await database.observations(filter).map {
@@ -242,7 +232,7 @@ final class SyncService: Sendable {
             }
             let builder = PolygonBuilder(geometry: geometry, layersPerBand: options.polygonLayersPerBand)
             let features = builder.build(tiles: tiles, viewer: request.viewerClass, historyHours: request.historyHours)
-            return DeltaFetchResponse(dataType: .polygons, serverTick: tick, full: true, polygons: PolygonCollection(features: features))
+            return DeltaFetchResponse(dataType: .turbulencePolygons, serverTick: tick, full: true, polygons: PolygonCollection(features: features))
         case .nowcast:
             let issue = try await issueNowcastIfDue()
             if !full, let since = request.sinceTick, issue.tick < since {

@@ -104,7 +104,7 @@ public final class EddyStore: Sendable {
     /// A file that is not an Eddy store (random bytes, text, another app's SQLite file, a damaged database)
     /// is moved aside to `<path>.unreadable-N` (with its `-wal`/`-shm` companions), a fresh store is created,
     /// and `openOutcome` says so. A store written by a newer Eddy throws `StoreError.schemaTooNew` instead.
-    public static func open(path: String, options: StoreOptions = StoreOptions()) throws -> EddyStore {
+    public static func open(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) -> EddyStore {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         do {
@@ -131,7 +131,7 @@ public final class EddyStore: Sendable {
     }
 
     /// Opens the pool, refuses newer schemas, migrates, and builds the observation index.
-    private static func openPool(path: String, options: StoreOptions, outcome: StoreOpenOutcome) throws -> EddyStore {
+    private static func openPool(path: String, options: StoreOptions, outcome: StoreOpenOutcome) throws(StoreError) -> EddyStore {
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration(options))
@@ -150,7 +150,6 @@ public final class EddyStore: Sendable {
             try pool.read { db in try index.refresh(db) }
         } catch {
             try? pool.close()
-            if let error = error as? StoreError { throw error }
             throw StoreError.wrap(error, path: path)
         }
         return EddyStore(path: path, options: options, outcome: outcome, pool: pool, index: index)
@@ -178,7 +177,7 @@ public final class EddyStore: Sendable {
     }
 
     /// Checkpoints the WAL into the main file and closes every connection; the store must not be used afterwards.
-    public func close() throws {
+    public func close() throws(StoreError) {
         do {
             try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             try pool.close()
@@ -188,20 +187,20 @@ public final class EddyStore: Sendable {
     }
 
     /// Runs `PRAGMA integrity_check` and returns SQLite's messages (`["ok"]` when the file is sound).
-    public func integrityCheck() throws -> [String] {
+    public func integrityCheck() throws(StoreError) -> [String] {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
     /// Reads on a reader connection (concurrent with the writer), mapping SQLite errors to `StoreError`.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.read(body) } catch let error as StoreError { throw error } catch {
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try pool.read(body) } catch {
             throw StoreError.wrap(error, path: path)
         }
     }
 
     /// Writes in one immediate transaction on the single writer connection, mapping SQLite errors to `StoreError`.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.write(body) } catch let error as StoreError { throw error } catch {
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try pool.write(body) } catch {
             throw StoreError.wrap(error, path: path)
         }
     }
@@ -209,12 +208,12 @@ public final class EddyStore: Sendable {
     /// Like `write`, but commits with `synchronous = NORMAL` (no fsync at commit; still atomic and crash-safe for
     /// the app; a power cut may lose this transaction), for re-fetchable server data. `afterCommit` runs with the
     /// transaction's result once it committed, still on the writer (so index updates stay in commit order).
-    func writeRelaxed<T>(afterCommit: (T) -> Void = { _ in }, _ body: (Database) throws -> T) throws -> T {
+    func writeRelaxed<T>(afterCommit: (T) -> Void = { _ in }, _ body: (Database) throws -> T) throws(StoreError) -> T {
         try write(relaxed: true, afterCommit: afterCommit, body)
     }
 
     /// Like `write` (FULL durability unless `relaxed`), with `afterCommit` run on the writer once the transaction committed.
-    func write<T>(relaxed: Bool = false, afterCommit: (T) -> Void, _ body: (Database) throws -> T) throws -> T {
+    func write<T>(relaxed: Bool = false, afterCommit: (T) -> Void, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try pool.writeWithoutTransaction { db in
                 if relaxed { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
@@ -227,7 +226,7 @@ public final class EddyStore: Sendable {
                 afterCommit(result!)
                 return result!
             }
-        } catch let error as StoreError { throw error } catch {
+        } catch {
             throw StoreError.wrap(error, path: path)
         }
     }
@@ -246,7 +245,7 @@ extension EddyStore {
     static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
 
     /// Looks at the file at `path` without modifying it (read-only connection, no journal-mode change).
-    static func inspect(path: String, quickCheck: Bool) throws -> Inspection {
+    static func inspect(path: String, quickCheck: Bool) throws(StoreError) -> Inspection {
         let manager = FileManager.default
         guard manager.fileExists(atPath: path) else { return .absent }
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -310,7 +309,7 @@ extension EddyStore {
 
     /// Renames the file (and its `-wal`, `-shm`, `-journal` companions) to the first free `<path>.unreadable-N`.
     /// Returns the new path of the database file. Never deletes anything.
-    static func moveAside(path: String) throws -> String {
+    static func moveAside(path: String) throws(StoreError) -> String {
         let manager = FileManager.default
         var number = 1
         while manager.fileExists(atPath: "\(path).unreadable-\(number)") { number += 1 }

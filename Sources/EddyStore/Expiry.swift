@@ -11,7 +11,7 @@ extension EddyStore {
     /// their validity, stale live flights, then — if `maximumObservationCount` is set — the oldest observations
     /// beyond the cap. The caller supplies `now`; the store never reads the clock.
     @discardableResult
-    public func purgeExpired(now: Double) throws -> PurgeSummary {
+    public func purgeExpired(now: Double) throws(StoreError) -> PurgeSummary {
         try checkFinite(now, what: "purgeExpired(now:)")
         let cutoff = now - Self.observationMaximumAgeSeconds
         let cap = options.maximumObservationCount
@@ -51,7 +51,7 @@ extension EddyStore {
 extension EddyStore {
     /// Deletes everything fetched from the server (observations, nowcast, polygons, live flights, sync ticks) in one
     /// transaction, for the engine's `stop()`. Own reports are kept: pending ones still have to reach the server.
-    public func clearFetchedData() throws {
+    public func clearFetchedData() throws(StoreError) {
         let index = observationIndex
         _ = try write(afterCommit: { (generation: Int64) in
             index.remove(newGeneration: generation) { _ in true }

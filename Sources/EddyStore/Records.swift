@@ -18,32 +18,6 @@ public struct ServerObservation: Sendable, Equatable, Hashable, Codable {
     }
 }
 
-/// One nowcast (short-range forecast) cell: predicted EDR in a tile for one forecast hour.
-public struct NowcastCell: Sendable, Equatable, Hashable, Codable {
-    /// Tile the forecast is for.
-    public var tile: TileID
-    /// Start of the hour the forecast is valid for, Unix epoch seconds (valid for `NowcastCell.validitySeconds`).
-    public var validTime: Double
-    /// Hours ahead of the issue time (0 = the current hour).
-    public var forecastHour: Int
-    /// Forecast EDR, m^(2/3) s^-1.
-    public var edr: Double
-    /// When the forecast was issued, Unix epoch seconds.
-    public var issueTime: Double
-
-    /// How long a nowcast cell stays valid after its `validTime` (hourly nowcasts).
-    public static let validitySeconds: Double = 3600
-
-    /// Creates a nowcast cell.
-    public init(tile: TileID, validTime: Double, forecastHour: Int, edr: Double, issueTime: Double) {
-        self.tile = tile
-        self.validTime = validTime
-        self.forecastHour = forecastHour
-        self.edr = edr
-        self.issueTime = issueTime
-    }
-}
-
 /// The server's aggregated turbulence polygons for one history window and one severity (a GeoJSON document).
 public struct TurbulencePolygonSet: Sendable, Equatable, Hashable, Codable {
     /// History window the polygons aggregate.
@@ -62,77 +36,6 @@ public struct TurbulencePolygonSet: Sendable, Equatable, Hashable, Codable {
         self.geoJSON = geoJSON
         self.updatedTime = updatedTime
     }
-}
-
-/// The last known position of a live flight (traffic).
-public struct LiveFlight: Sendable, Equatable, Hashable, Codable {
-    /// Server id of the flight (unique key).
-    public var flightID: String
-    /// Latitude, degrees.
-    public var latitude: Double
-    /// Longitude, degrees.
-    public var longitude: Double
-    /// Pressure altitude, feet.
-    public var altitudeFeet: Double
-    /// True track / heading, degrees, when known.
-    public var headingDegrees: Double?
-    /// Ground speed, knots, when known.
-    public var groundSpeedKnots: Double?
-    /// ICAO aircraft type (e.g. `B738`), when known.
-    public var aircraftType: String?
-    /// Flight number (only visible within the same company), when known.
-    public var flightNumber: String?
-    /// Departure airport, when known.
-    public var departure: String?
-    /// Destination airport, when known.
-    public var destination: String?
-    /// Tile of the position.
-    public var tile: TileID
-    /// Time of the position, Unix epoch seconds.
-    public var time: Double
-
-    /// Creates a live flight position.
-    public init(
-        flightID: String, latitude: Double, longitude: Double, altitudeFeet: Double,
-        headingDegrees: Double? = nil, groundSpeedKnots: Double? = nil, aircraftType: String? = nil,
-        flightNumber: String? = nil, departure: String? = nil, destination: String? = nil,
-        tile: TileID, time: Double
-    ) {
-        self.flightID = flightID
-        self.latitude = latitude
-        self.longitude = longitude
-        self.altitudeFeet = altitudeFeet
-        self.headingDegrees = headingDegrees
-        self.groundSpeedKnots = groundSpeedKnots
-        self.aircraftType = aircraftType
-        self.flightNumber = flightNumber
-        self.departure = departure
-        self.destination = destination
-        self.tile = tile
-        self.time = time
-    }
-}
-
-/// The area a fetch covers (SkyPath `DataAreaType`).
-public enum DataAreaType: String, Sendable, Codable, CaseIterable, Hashable {
-    /// The whole world.
-    case global
-    /// The route corridor polygon.
-    case route
-    /// The visible map viewport.
-    case viewport
-}
-
-/// The kind of data a fetch brings (SkyPath `DataTypeOptions`).
-public enum DataType: String, Sendable, Codable, CaseIterable, Hashable {
-    /// Turbulence reports.
-    case turbulence
-    /// Aggregated turbulence polygons.
-    case turbulencePolygons
-    /// Nowcast cells.
-    case nowcast
-    /// Live flights (traffic).
-    case liveFlights
 }
 
 /// Where the sync layer is for one area type × data type: the server tick of the last delta and the last full fetch.

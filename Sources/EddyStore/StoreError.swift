@@ -17,6 +17,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidArgument(String)
     /// A stored value could not be decoded (e.g. an unknown aircraft class written by another tool).
     case undecodableRow(table: String, detail: String)
+    /// A failure that is neither SQLite's nor the store's own (kept as text).
+    case unexpected(path: String, detail: String)
 
     /// A human-readable explanation that says what to do.
     public var description: String {
@@ -36,12 +38,17 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "invalid argument: \(message)"
         case let .undecodableRow(table, detail):
             "a row of table \(table) cannot be read: \(detail)"
+        case let .unexpected(path, detail):
+            "unexpected failure on the store at \(path): \(detail). Try again; if it persists, reopen the store."
         }
     }
 
-    /// Maps a GRDB / SQLite error to a store error (corruption and full disks get their own cases).
-    static func wrap(_ error: any Error, path: String) -> any Error {
-        guard let dbError = error as? DatabaseError else { return error }
+    /// Maps any error met by the store to a store error: a `StoreError` stays as it is, a GRDB / SQLite error keeps
+    /// its code and message (corruption, full disks and open failures get their own cases), anything else is
+    /// `unexpected`.
+    static func wrap(_ error: any Error, path: String) -> StoreError {
+        if let storeError = error as? StoreError { return storeError }
+        guard let dbError = error as? DatabaseError else { return .unexpected(path: path, detail: "\(error)") }
         switch dbError.resultCode {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return StoreError.corrupt(path: path, detail: dbError.message ?? "\(dbError.resultCode)")

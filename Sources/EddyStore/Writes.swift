@@ -55,13 +55,13 @@ extension UInt64 {
     var storeInt: Int64 { Int64(bitPattern: self) }
 }
 
-func checkFinite(_ values: Double..., what: String) throws {
+func checkFinite(_ values: Double..., what: String) throws(StoreError) {
     for value in values where !value.isFinite {
         throw StoreError.invalidArgument("\(what) has a non-finite number (\(value))")
     }
 }
 
-func validate(_ report: TileReport) throws {
+func validate(_ report: TileReport) throws(StoreError) {
     try checkFinite(report.enterTime, report.exitTime, report.edrPeak, report.edrMedian, what: "report \(report.id)")
 }
 
@@ -72,7 +72,7 @@ extension EddyStore {
     /// Idempotent: a report whose id is already stored is left as it is (a sent report stays sent).
     /// Returns how many reports were new.
     @discardableResult
-    public func insertOwnReports(_ reports: [TileReport]) throws -> Int {
+    public func insertOwnReports(_ reports: [TileReport]) throws(StoreError) -> Int {
         for report in reports { try validate(report) }
         return try write { db in
             let statement = try db.cachedStatement(sql: """
@@ -92,7 +92,7 @@ extension EddyStore {
     }
 
     /// Own reports still waiting for the server's acknowledgement, oldest first (at most `limit`).
-    public func pendingOwnReports(limit: Int? = nil) throws -> [TileReport] {
+    public func pendingOwnReports(limit: Int? = nil) throws(StoreError) -> [TileReport] {
         if let limit, limit < 0 { throw StoreError.invalidArgument("limit must be ≥ 0, got \(limit)") }
         return try read { db in
             let rows = try Row.fetchAll(db, sql: """
@@ -105,7 +105,7 @@ extension EddyStore {
 
     /// Marks own reports as acknowledged by the server (unknown ids are ignored). Returns how many changed.
     @discardableResult
-    public func markOwnReportsSent(ids: [UUID]) throws -> Int {
+    public func markOwnReportsSent(ids: [UUID]) throws(StoreError) -> Int {
         try write { db in
             let statement = try db.cachedStatement(sql: "UPDATE own_report SET status = 1 WHERE id = ? AND status = 0")
             var changed = 0
@@ -118,7 +118,7 @@ extension EddyStore {
     }
 
     /// How many own reports are pending and sent.
-    public func outboxCounts() throws -> OutboxCounts {
+    public func outboxCounts() throws(StoreError) -> OutboxCounts {
         try read { db in
             let pending = try Int.fetchOne(db, sql: "SELECT count(*) FROM own_report WHERE status = 0") ?? 0
             let sent = try Int.fetchOne(db, sql: "SELECT count(*) FROM own_report WHERE status = 1") ?? 0
@@ -127,12 +127,12 @@ extension EddyStore {
     }
 
     /// Whether an own report with this id is stored (pending or sent).
-    public func containsOwnReport(id: UUID) throws -> Bool {
+    public func containsOwnReport(id: UUID) throws(StoreError) -> Bool {
         try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM own_report WHERE id = ?", arguments: [id.storeBlob]) ?? false }
     }
 
     /// The ids of every stored own report (pending and sent).
-    public func ownReportIDs() throws -> Set<UUID> {
+    public func ownReportIDs() throws(StoreError) -> Set<UUID> {
         try read { db in
             var ids = Set<UUID>()
             let cursor = try Data.fetchCursor(db, sql: "SELECT id FROM own_report")
@@ -156,7 +156,7 @@ extension EddyStore {
     /// Rows are appended to the observation log with `synchronous = NORMAL`: a crash of the app never loses a
     /// returned batch; a power cut may lose the last batches but never corrupts the file, and the next FULL write
     /// (own reports, sync state) makes everything before it durable. The in-memory index is updated after commit.
-    public func upsertObservations(_ observations: [ServerObservation]) throws {
+    public func upsertObservations(_ observations: [ServerObservation]) throws(StoreError) {
         for observation in observations { try validate(observation.report) }
         let index = observationIndex
         typealias Change = (cell: UInt64, entry: ObservationIndex.Entry)
@@ -219,7 +219,7 @@ extension EddyStore {
     /// Deletes server observations by id (e.g. the server retracted them). Returns how many were deleted.
     /// Rare, so there is no index on id: this scans the log (≈ 0.1–0.3 s per million cached reports).
     @discardableResult
-    public func deleteObservations(ids: [UUID]) throws -> Int {
+    public func deleteObservations(ids: [UUID]) throws(StoreError) -> Int {
         guard !ids.isEmpty else { return 0 }
         let index = observationIndex
         return try writeRelaxed(afterCommit: { (result: (rowids: Set<Int64>, generation: Int64)) in
@@ -241,12 +241,12 @@ extension EddyStore {
     }
 
     /// Number of cached server observations.
-    public func observationCount() throws -> Int {
+    public func observationCount() throws(StoreError) -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM observation") ?? 0 }
     }
 
     /// Upserts nowcast cells (one row per forecast hour × tile; a newer issue replaces an older one).
-    public func upsertNowcast(_ cells: [NowcastCell]) throws {
+    public func upsertNowcast(_ cells: [NowcastCell]) throws(StoreError) {
         for cell in cells {
             try checkFinite(cell.validTime, cell.edr, cell.issueTime, what: "nowcast cell \(cell.tile.h3String)/\(cell.tile.layer)")
             if cell.forecastHour < 0 { throw StoreError.invalidArgument("nowcast forecast hour must be ≥ 0, got \(cell.forecastHour)") }
@@ -267,7 +267,7 @@ extension EddyStore {
     }
 
     /// Stores the server's turbulence polygons (one document per history window × severity replaces the previous one).
-    public func upsertTurbulencePolygons(_ sets: [TurbulencePolygonSet]) throws {
+    public func upsertTurbulencePolygons(_ sets: [TurbulencePolygonSet]) throws(StoreError) {
         for set in sets { try checkFinite(set.updatedTime, what: "polygon set") }
         try write { db in
             let statement = try db.cachedStatement(sql: """
@@ -282,9 +282,15 @@ extension EddyStore {
     }
 
     /// Upserts live-flight positions (a flight keeps only its newest position; older updates are ignored).
-    public func upsertLiveFlights(_ flights: [LiveFlight]) throws {
+    /// A flight without a `tile` is placed in the tile of its position.
+    public func upsertLiveFlights(_ flights: [LiveFlight]) throws(StoreError) {
+        var tiles: [TileID] = []
         for flight in flights {
             try checkFinite(flight.latitude, flight.longitude, flight.altitudeFeet, flight.time, what: "live flight \(flight.flightID)")
+            guard let tile = flight.tile ?? flight.positionTile else {
+                throw StoreError.invalidArgument("live flight \(flight.flightID) has no tile and its position has no H3 cell")
+            }
+            tiles.append(tile)
         }
         try write { db in
             let statement = try db.cachedStatement(sql: """
@@ -299,11 +305,11 @@ extension EddyStore {
                     h3 = excluded.h3, layer = excluded.layer, time = excluded.time
                 WHERE excluded.time >= live_flight.time
                 """)
-            for flight in flights {
+            for (flight, tile) in zip(flights, tiles) {
                 try statement.execute(arguments: [
                     flight.flightID, flight.latitude, flight.longitude, flight.altitudeFeet, flight.headingDegrees,
                     flight.groundSpeedKnots, flight.aircraftType, flight.flightNumber, flight.departure, flight.destination,
-                    flight.tile.h3.storeInt, flight.tile.layer, flight.time,
+                    tile.h3.storeInt, tile.layer, flight.time,
                 ])
             }
         }
@@ -314,7 +320,7 @@ extension EddyStore {
 
 extension EddyStore {
     /// The sync state of one area type × data type (nil before the first fetch).
-    public func syncState(area: DataAreaType, data: DataType) throws -> SyncState? {
+    public func syncState(area: DataAreaType, data: DataType) throws(StoreError) -> SyncState? {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT tick, last_full_fetch_time FROM sync_state WHERE area_type = ? AND data_type = ?
@@ -325,7 +331,7 @@ extension EddyStore {
     }
 
     /// Saves the sync state of its area type × data type.
-    public func setSyncState(_ state: SyncState) throws {
+    public func setSyncState(_ state: SyncState) throws(StoreError) {
         if let time = state.lastFullFetchTime { try checkFinite(time, what: "sync state") }
         try write { db in
             try db.execute(sql: """
@@ -337,37 +343,37 @@ extension EddyStore {
     }
 
     /// Forgets every sync state (the next fetch of each kind is a full one).
-    public func resetSyncStates() throws {
+    public func resetSyncStates() throws(StoreError) {
         try write { db in try db.execute(sql: "DELETE FROM sync_state") }
     }
 
     /// A session value (token, user id, expiry...) by key.
-    public func sessionValue(forKey key: String) throws -> String? {
+    public func sessionValue(forKey key: String) throws(StoreError) -> String? {
         try keyValue(table: "session", key: key)
     }
 
     /// Sets (or, with nil, removes) a session value.
-    public func setSessionValue(_ value: String?, forKey key: String) throws {
+    public func setSessionValue(_ value: String?, forKey key: String) throws(StoreError) {
         try setKeyValue(table: "session", key: key, value: value)
     }
 
     /// Removes every session value (logging out).
-    public func clearSession() throws {
+    public func clearSession() throws(StoreError) {
         try write { db in try db.execute(sql: "DELETE FROM session") }
     }
 
     /// A configuration value (server-provided settings, user settings) by key.
-    public func configurationValue(forKey key: String) throws -> String? {
+    public func configurationValue(forKey key: String) throws(StoreError) -> String? {
         try keyValue(table: "configuration", key: key)
     }
 
     /// Sets (or, with nil, removes) a configuration value.
-    public func setConfigurationValue(_ value: String?, forKey key: String) throws {
+    public func setConfigurationValue(_ value: String?, forKey key: String) throws(StoreError) {
         try setKeyValue(table: "configuration", key: key, value: value)
     }
 
     /// A `Codable` configuration value stored as JSON (nil when absent).
-    public func configuration<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
+    public func configuration<T: Decodable>(_ type: T.Type, forKey key: String) throws(StoreError) -> T? {
         guard let text = try configurationValue(forKey: key) else { return nil }
         do {
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
@@ -377,18 +383,21 @@ extension EddyStore {
     }
 
     /// Stores a `Codable` configuration value as JSON.
-    public func setConfiguration<T: Encodable>(_ value: T, forKey key: String) throws {
+    public func setConfiguration<T: Encodable>(_ value: T, forKey key: String) throws(StoreError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
-        try setConfigurationValue(text, forKey: key)
+        let data: Data
+        do { data = try encoder.encode(value) } catch {
+            throw StoreError.invalidArgument("configuration value for key \(key) cannot be encoded as JSON: \(error)")
+        }
+        try setConfigurationValue(String(decoding: data, as: UTF8.self), forKey: key)
     }
 
-    private func keyValue(table: String, key: String) throws -> String? {
+    private func keyValue(table: String, key: String) throws(StoreError) -> String? {
         try read { db in try String.fetchOne(db, sql: "SELECT value FROM \(table) WHERE key = ?", arguments: [key]) }
     }
 
-    private func setKeyValue(table: String, key: String, value: String?) throws {
+    private func setKeyValue(table: String, key: String, value: String?) throws(StoreError) {
         try write { db in
             if let value {
                 try db.execute(sql: """

@@ -11,35 +11,33 @@ import Foundation
 /// makes the next fetch ask again for what it already has (every write is an idempotent upsert).
 extension EddyStore: SyncStore {
     /// Oldest pending own reports.
-    public func pendingReports(limit: Int) throws -> [TileReport] { try pendingOwnReports(limit: limit) }
+    public func pendingReports(limit: Int) throws(StoreError) -> [TileReport] { try pendingOwnReports(limit: limit) }
 
     /// Acknowledged reports leave the outbox.
-    public func markReportsSent(_ ids: [UUID]) throws { _ = try markOwnReportsSent(ids: ids) }
+    public func markReportsSent(_ ids: [UUID]) throws(StoreError) { _ = try markOwnReportsSent(ids: ids) }
 
     /// Refused reports leave the outbox too (the store has no "rejected" state; they stay in the own-report
     /// history, and retrying them could never succeed).
-    public func markReportsRejected(_ rejected: [RejectedReport]) throws { _ = try markOwnReportsSent(ids: rejected.map(\.id)) }
+    public func markReportsRejected(_ rejected: [RejectedReport]) throws(StoreError) { _ = try markOwnReportsSent(ids: rejected.map(\.id)) }
 
     /// Stores a fetch answer, then its tick.
-    public func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) throws {
+    public func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) throws(StoreError) {
         switch response.dataType {
         case .turbulence:
             try upsertObservations(response.observations.map {
                 ServerObservation(report: $0.report, reporterID: $0.reporterId, source: "eddy-server")
             })
         case .nowcast:
-            try upsertNowcast(response.nowcast.map {
-                StoreNowcastCell(tile: $0.tile, validTime: $0.validTime, forecastHour: $0.forecastHour, edr: $0.edr, issueTime: $0.issueTime)
-            })
-        case .polygons:
+            try upsertNowcast(response.nowcast)
+        case .turbulencePolygons:
             if let collection = response.polygons {
                 try upsertTurbulencePolygons(Self.polygonSets(collection, historyHours: request.historyHours, now: now))
             }
         case .liveFlights:
-            try upsertLiveFlights(response.liveFlights.compactMap(Self.storeFlight))
+            try upsertLiveFlights(response.liveFlights.compactMap(Self.placed))
         }
-        let area = DataAreaType(request.area.type)
-        let type = DataType(response.dataType)
+        let area = request.area.type
+        let type = response.dataType
         let previous = try syncState(area: area, data: type)
         try setSyncState(SyncState(
             areaType: area, dataType: type, tick: String(response.serverTick),
@@ -47,86 +45,41 @@ extension EddyStore: SyncStore {
     }
 
     /// The tick of the last answer stored for an area type × data type.
-    public func lastTick(area: SyncAreaType, dataType: SyncDataType) throws -> Int? {
-        try syncState(area: DataAreaType(area), data: DataType(dataType))?.tick.flatMap { Int($0) }
+    public func lastTick(area: DataAreaType, dataType: DataType) throws(StoreError) -> Int? {
+        try syncState(area: area, data: dataType)?.tick.flatMap { Int($0) }
     }
 
     /// Forgets the ticks of one area type (its polygon changed).
-    public func resetTicks(area: SyncAreaType) throws {
-        let areaType = DataAreaType(area)
+    public func resetTicks(area: DataAreaType) throws(StoreError) {
         for type in DataType.allCases {
-            let previous = try syncState(area: areaType, data: type)
-            try setSyncState(SyncState(areaType: areaType, dataType: type, tick: nil, lastFullFetchTime: previous?.lastFullFetchTime))
+            let previous = try syncState(area: area, data: type)
+            try setSyncState(SyncState(areaType: area, dataType: type, tick: nil, lastFullFetchTime: previous?.lastFullFetchTime))
         }
     }
 
     /// One GeoJSON FeatureCollection per severity (light … severe), as the store keeps polygons; a severity
     /// without features gets an empty collection, so polygons that vanished on the server vanish here.
-    static func polygonSets(_ collection: PolygonCollection, historyHours: Double, now: Double) throws -> [TurbulencePolygonSet] {
+    static func polygonSets(_ collection: PolygonCollection, historyHours: Double, now: Double) throws(StoreError) -> [TurbulencePolygonSet] {
         guard let window = HistoryWindow.allCases.first(where: { Double($0.rawValue) / 60 == historyHours }) else { return [] }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return try Severity.allCases.filter { $0 > .none }.map { severity in
+        var sets: [TurbulencePolygonSet] = []
+        for severity in Severity.allCases where severity > .none {
             let features = collection.features.filter { $0.properties.severity == severity.name }
-            let json = String(decoding: try encoder.encode(PolygonCollection(features: features)), as: UTF8.self)
-            return TurbulencePolygonSet(historyWindow: window, severity: severity, geoJSON: json, updatedTime: now)
+            let data: Data
+            do { data = try encoder.encode(PolygonCollection(features: features)) } catch {
+                throw .invalidArgument("turbulence polygons (\(severity.name)) cannot be encoded as GeoJSON: \(error)")
+            }
+            sets.append(TurbulencePolygonSet(historyWindow: window, severity: severity, geoJSON: String(decoding: data, as: UTF8.self), updatedTime: now))
         }
+        return sets
     }
 
-    /// A live flight as the store keeps it (with its tile); nil when the position has no H3 cell.
-    static func storeFlight(_ flight: EddyProtocol.LiveFlight) -> StoreLiveFlight? {
-        guard let cell = try? H3.latLngToCell(latitude: flight.lat, longitude: flight.lng, resolution: TileID.h3Resolution) else { return nil }
-        return StoreLiveFlight(
-            flightID: flight.flightId, latitude: flight.lat, longitude: flight.lng, altitudeFeet: flight.altitudeFeet,
-            headingDegrees: flight.headingDegrees, groundSpeedKnots: flight.speedKnots, aircraftType: flight.aircraftType,
-            tile: TileID(h3: cell.rawValue, layer: TileID.layer(altitudeFeet: flight.altitudeFeet)), time: flight.time)
-    }
-}
-
-// The store's and the wire's names of the same areas and data types.
-
-extension DataAreaType {
-    /// The store's name of a wire area type.
-    public init(_ area: SyncAreaType) {
-        switch area {
-        case .route: self = .route
-        case .viewport: self = .viewport
-        case .global: self = .global
-        }
-    }
-}
-
-extension SyncAreaType {
-    /// The wire's name of a store area type.
-    public init(_ area: DataAreaType) {
-        switch area {
-        case .route: self = .route
-        case .viewport: self = .viewport
-        case .global: self = .global
-        }
-    }
-}
-
-extension DataType {
-    /// The store's name of a wire data type.
-    public init(_ type: SyncDataType) {
-        switch type {
-        case .turbulence: self = .turbulence
-        case .nowcast: self = .nowcast
-        case .polygons: self = .turbulencePolygons
-        case .liveFlights: self = .liveFlights
-        }
-    }
-}
-
-extension SyncDataType {
-    /// The wire's name of a store data type.
-    public init(_ type: DataType) {
-        switch type {
-        case .turbulence: self = .turbulence
-        case .nowcast: self = .nowcast
-        case .turbulencePolygons: self = .polygons
-        case .liveFlights: self = .liveFlights
-        }
+    /// A fetched live flight placed in its tile, as the store keeps it; nil when the position has no H3 cell.
+    static func placed(_ flight: LiveFlight) -> LiveFlight? {
+        guard let tile = flight.positionTile else { return nil }
+        var flight = flight
+        flight.tile = tile
+        return flight
     }
 }

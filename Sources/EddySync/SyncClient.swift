@@ -1,5 +1,7 @@
+import EddyClock
 import EddyCore
 import EddyProtocol
+import EddyStore
 import Foundation
 import Synchronization
 
@@ -23,8 +25,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case server(status: Int, message: String)
     /// A 2xx whose body does not decode.
     case malformedResponse(String)
-    /// The local store failed.
-    case store(String)
+    /// The local store failed (the store's own error: what went wrong and what to do).
+    case store(StoreError)
 
     /// Whether retrying later can help (back-off applies).
     public var isTransient: Bool {
@@ -46,7 +48,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badRequest(let m): "bad request: \(m)"
         case .server(let s, let m): "server error \(s): \(m)"
         case .malformedResponse(let m): "malformed response: \(m)"
-        case .store(let m): "store error: \(m)"
+        case .store(let e): "store error: \(e)"
         }
     }
 }
@@ -74,12 +76,12 @@ public final class SyncClient: Sendable {
     public let transport: any HTTPTransport
     /// Who the client is.
     public let identity: ClientIdentity
-    private let clock: any SyncClock
+    private let clock: any EpochClock
     private struct SessionState { var token: String?; var expiresAt: Double = 0; var settings = ServerSettings.defaults }
     private let state = Mutex(SessionState())
 
     /// Creates a client.
-    public init(transport: any HTTPTransport, identity: ClientIdentity, clock: any SyncClock) {
+    public init(transport: any HTTPTransport, identity: ClientIdentity, clock: any EpochClock) {
         self.transport = transport
         self.identity = identity
         self.clock = clock

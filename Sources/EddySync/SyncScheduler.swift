@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyProtocol
 import Foundation
@@ -40,9 +41,9 @@ public enum SyncEvent: Sendable, Equatable {
     /// Server reachability changed.
     case reachabilityChanged(Bool)
     /// Fetching status of an area × data type changed.
-    case fetchingStatusChanged(area: SyncAreaType, dataType: SyncDataType, status: FetchingStatus)
+    case fetchingStatusChanged(area: DataAreaType, dataType: DataType, status: FetchingStatus)
     /// New data stored for an area × data type.
-    case receivedData(area: SyncAreaType, dataType: SyncDataType, itemCount: Int, full: Bool)
+    case receivedData(area: DataAreaType, dataType: DataType, itemCount: Int, full: Bool)
     /// Reports acknowledged by the server.
     case uploaded(accepted: Int, duplicates: Int, rejected: Int)
     /// A failure (every failure is surfaced).
@@ -54,7 +55,7 @@ public enum SyncEvent: Sendable, Equatable {
 /// Scheduler settings.
 public struct SchedulerConfiguration: Sendable {
     /// Data types fetched for each area.
-    public var dataTypes: [SyncDataType] = [.turbulence]
+    public var dataTypes: [DataType] = [.turbulence]
     /// Update frequency.
     public var frequency: UpdateFrequency = .fast
     /// History window, hours.
@@ -88,13 +89,13 @@ public struct SchedulerConfiguration: Sendable {
 public final class SyncScheduler: Sendable {
     private let client: SyncClient
     private let store: any SyncStore
-    private let clock: any SyncClock
+    private let clock: any EpochClock
     private let emit: @Sendable (SyncEvent) -> Void
 
-    private struct Key: Hashable { var area: SyncAreaType; var dataType: SyncDataType }
+    private struct Key: Hashable { var area: DataAreaType; var dataType: DataType }
     private struct State {
         var configuration: SchedulerConfiguration
-        var areas: [SyncAreaType: SyncArea] = [:]
+        var areas: [DataAreaType: SyncArea] = [:]
         var nextFetch: [Key: Double] = [:]
         var status: [Key: FetchingStatus] = [:]
         var reachable: Bool?
@@ -110,7 +111,7 @@ public final class SyncScheduler: Sendable {
 
     /// Creates a scheduler; events are delivered synchronously on the thread running `step()`.
     public init(
-        client: SyncClient, store: any SyncStore, clock: any SyncClock, configuration: SchedulerConfiguration = .init(),
+        client: SyncClient, store: any SyncStore, clock: any EpochClock, configuration: SchedulerConfiguration = .init(),
         events: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) {
         self.client = client
@@ -121,15 +122,15 @@ public final class SyncScheduler: Sendable {
     }
 
     /// Sets (or clears) an area; a changed area is fetched at once, in full.
-    public func setArea(_ area: SyncArea?, for type: SyncAreaType) throws(SyncError) {
+    public func setArea(_ area: SyncArea?, for type: DataAreaType) throws(SyncError) {
         let changed = state.withLock { s -> Bool in
             guard s.areas[type] != area else { return false }
             s.areas[type] = area
-            for dataType in SyncDataType.allCases { s.nextFetch[Key(area: type, dataType: dataType)] = clock.now() }
+            for dataType in DataType.allCases { s.nextFetch[Key(area: type, dataType: dataType)] = clock.now() }
             return true
         }
         if changed {
-            do { try store.resetTicks(area: type) } catch { throw .store("\(error)") }
+            do { try store.resetTicks(area: type) } catch { throw .store(error) }
         }
     }
 
@@ -156,7 +157,7 @@ public final class SyncScheduler: Sendable {
     /// Why the scheduler stopped for good, if it did.
     public var stoppedReason: SyncError? { state.withLock { $0.stopped } }
     /// Fetching status of an area × data type.
-    public func fetchingStatus(area: SyncAreaType, dataType: SyncDataType) -> FetchingStatus {
+    public func fetchingStatus(area: DataAreaType, dataType: DataType) -> FetchingStatus {
         state.withLock { $0.status[Key(area: area, dataType: dataType)] ?? .idle }
     }
     /// When requests may go out again (Unix seconds); 0 when not backing off.
@@ -194,7 +195,7 @@ public final class SyncScheduler: Sendable {
         let batchSize = state.withLock { min($0.configuration.uploadBatchSize, client.settings.maxReportsPerBatch) }
         while gateOpen() {
             let pending: [TileReport]
-            do { pending = try store.pendingReports(limit: batchSize) } catch { emit(.failed(.store("\(error)"))); return }
+            do { pending = try store.pendingReports(limit: batchSize) } catch { emit(.failed(.store(error))); return }
             guard !pending.isEmpty else { return }
             do {
                 let ack = try client.upload(pending)
@@ -203,7 +204,7 @@ public final class SyncScheduler: Sendable {
                     try store.markReportsSent(ack.acceptedIds)
                     if !ack.rejected.isEmpty { try store.markReportsRejected(ack.rejected) }
                 } catch {
-                    emit(.failed(.store("\(error)")))
+                    emit(.failed(.store(error)))
                     return
                 }
                 emit(.uploaded(accepted: ack.acceptedIds.count, duplicates: ack.duplicateCount, rejected: ack.rejected.count))
@@ -230,7 +231,7 @@ public final class SyncScheduler: Sendable {
         state.withLock { s in
             let now = clock.now()
             var due: [Key] = []
-            for areaType in SyncAreaType.allCases where s.areas[areaType] != nil {
+            for areaType in DataAreaType.allCases where s.areas[areaType] != nil {
                 for dataType in s.configuration.dataTypes {
                     let key = Key(area: areaType, dataType: dataType)
                     let next = s.nextFetch[key] ?? now
@@ -257,7 +258,7 @@ public final class SyncScheduler: Sendable {
             request.sinceTick = try store.lastTick(area: key.area, dataType: key.dataType)
         } catch {
             setStatus(key, .failed)
-            emit(.failed(.store("\(error)")))
+            emit(.failed(.store(error)))
             return
         }
         do {
@@ -265,7 +266,7 @@ public final class SyncScheduler: Sendable {
             succeeded()
             do { try store.apply(response, request: request, now: clock.now()) } catch {
                 setStatus(key, .failed)
-                emit(.failed(.store("\(error)")))
+                emit(.failed(.store(error)))
                 return
             }
             state.withLock { $0.nextFetch[key] = interval.map { clock.now() + $0 } ?? .infinity }

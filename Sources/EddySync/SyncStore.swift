@@ -1,58 +1,25 @@
 import EddyCore
 import EddyProtocol
+import EddyStore
 import Foundation
 import Synchronization
-
-/// Where scheduling time comes from (injected, so tests need no sleeping).
-public protocol SyncClock: Sendable {
-    /// Now, Unix seconds.
-    func now() -> Double
-    /// Waits `seconds` (a manual clock may return at once).
-    func sleep(seconds: Double) async
-}
-
-/// The wall clock.
-public struct SystemSyncClock: SyncClock {
-    /// Creates the clock.
-    public init() {}
-    /// Now, Unix seconds.
-    public func now() -> Double { Date().timeIntervalSince1970 }
-    /// Sleeps for real.
-    public func sleep(seconds: Double) async { try? await Task.sleep(for: .seconds(max(0, seconds))) }
-}
-
-/// A clock tests move by hand.
-public final class ManualSyncClock: SyncClock {
-    private let current: Mutex<Double>
-    /// Starts at `start` (Unix seconds).
-    public init(start: Double) { current = Mutex(start) }
-    /// Now.
-    public func now() -> Double { current.withLock { $0 } }
-    /// Moves time forward.
-    public func advance(by seconds: Double) { current.withLock { $0 += seconds } }
-    /// Advances the clock instead of sleeping (and yields, so a loop on this clock lets other tasks run).
-    public func sleep(seconds: Double) async {
-        advance(by: max(0, seconds))
-        await Task.yield()
-    }
-}
 
 /// What the sync scheduler needs from the local store: the outbox of own reports, a place for fetched
 /// data, and the last server tick per area × data type. `EddyStore` satisfies it; `InMemorySyncStore`
 /// is a small in-memory one for tests and hosts that keep no database.
 public protocol SyncStore: Sendable {
     /// Oldest pending own reports, at most `limit`.
-    func pendingReports(limit: Int) throws -> [TileReport]
+    func pendingReports(limit: Int) throws(StoreError) -> [TileReport]
     /// Marks own reports as acknowledged by the server (they leave the outbox).
-    func markReportsSent(_ ids: [UUID]) throws
+    func markReportsSent(_ ids: [UUID]) throws(StoreError)
     /// Drops own reports the server refused for good.
-    func markReportsRejected(_ rejected: [RejectedReport]) throws
+    func markReportsRejected(_ rejected: [RejectedReport]) throws(StoreError)
     /// Stores a fetch answer (for `request`, received at `now`) and its tick.
-    func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) throws
+    func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) throws(StoreError)
     /// The tick of the last stored answer for an area type × data type (nil: fetch full).
-    func lastTick(area: SyncAreaType, dataType: SyncDataType) throws -> Int?
+    func lastTick(area: DataAreaType, dataType: DataType) throws(StoreError) -> Int?
     /// Forgets the tick of an area type (its polygon changed: the next fetch is full).
-    func resetTicks(area: SyncAreaType) throws
+    func resetTicks(area: DataAreaType) throws(StoreError)
 }
 
 /// An in-memory `SyncStore` (thread-safe).
@@ -63,9 +30,9 @@ public final class InMemorySyncStore: SyncStore {
         var sent: Set<UUID> = []
         var rejected: [UUID: String] = [:]
         var observations: [UUID: Observation] = [:]
-        var nowcast: [SyncAreaType: [NowcastCell]] = [:]
-        var polygons: [SyncAreaType: PolygonCollection] = [:]
-        var flights: [SyncAreaType: [LiveFlight]] = [:]
+        var nowcast: [DataAreaType: [NowcastCell]] = [:]
+        var polygons: [DataAreaType: PolygonCollection] = [:]
+        var flights: [DataAreaType: [LiveFlight]] = [:]
         var ticks: [String: Int] = [:]
     }
     private let state = Mutex(State())
@@ -116,7 +83,7 @@ public final class InMemorySyncStore: SyncStore {
             for observation in response.observations { s.observations[observation.report.id] = observation }
             switch response.dataType {
             case .nowcast where response.full: s.nowcast[area] = response.nowcast
-            case .polygons: if let polygons = response.polygons { s.polygons[area] = polygons }
+            case .turbulencePolygons: if let polygons = response.polygons { s.polygons[area] = polygons }
             case .liveFlights: s.flights[area] = response.liveFlights
             default: break
             }
@@ -125,13 +92,13 @@ public final class InMemorySyncStore: SyncStore {
     }
 
     /// Last tick.
-    public func lastTick(area: SyncAreaType, dataType: SyncDataType) -> Int? {
+    public func lastTick(area: DataAreaType, dataType: DataType) -> Int? {
         state.withLock { $0.ticks["\(area.rawValue)/\(dataType.rawValue)"] }
     }
 
     /// Forgets an area's ticks.
-    public func resetTicks(area: SyncAreaType) {
-        state.withLock { s in for type in SyncDataType.allCases { s.ticks["\(area.rawValue)/\(type.rawValue)"] = nil } }
+    public func resetTicks(area: DataAreaType) {
+        state.withLock { s in for type in DataType.allCases { s.ticks["\(area.rawValue)/\(type.rawValue)"] = nil } }
     }
 
     /// Ids acknowledged by the server.
@@ -141,9 +108,9 @@ public final class InMemorySyncStore: SyncStore {
     /// Server observations held.
     public var observations: [Observation] { state.withLock { Array($0.observations.values) } }
     /// Nowcast cells held for an area.
-    public func nowcast(area: SyncAreaType) -> [NowcastCell] { state.withLock { $0.nowcast[area] ?? [] } }
+    public func nowcast(area: DataAreaType) -> [NowcastCell] { state.withLock { $0.nowcast[area] ?? [] } }
     /// Polygons held for an area.
-    public func polygons(area: SyncAreaType) -> PolygonCollection? { state.withLock { $0.polygons[area] } }
+    public func polygons(area: DataAreaType) -> PolygonCollection? { state.withLock { $0.polygons[area] } }
     /// Live flights held for an area.
-    public func liveFlights(area: SyncAreaType) -> [LiveFlight] { state.withLock { $0.flights[area] ?? [] } }
+    public func liveFlights(area: DataAreaType) -> [LiveFlight] { state.withLock { $0.flights[area] ?? [] } }
 }

@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyProtocol
 import Foundation
@@ -23,15 +24,6 @@ struct SquareGrid: CellGeometry {
         let (x, y) = xy(cell)
         return [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)].filter { $0.0 >= 0 && $0.1 >= 0 }.map { Self.cell($0.0, $0.1) }
     }
-}
-
-/// A clock the tests set.
-final class TestClock: ServerClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Double
-    init(_ value: Double) { self.value = value }
-    func now() -> Double { lock.lock(); defer { lock.unlock() }; return value }
-    func advance(_ seconds: Double) { lock.lock(); value += seconds; lock.unlock() }
 }
 
 @Suite struct PolygonBuilderTests {
@@ -207,7 +199,7 @@ final class TestClock: ServerClock, @unchecked Sendable {
 }
 
 @Suite struct SyncServiceTests {
-    func makeService(clock: TestClock, options: ServerOptions = ServerOptions()) throws -> (SyncService, String) {
+    func makeService(clock: ManualEpochClock, options: ServerOptions = ServerOptions()) throws -> (SyncService, String) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-server-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let db = try ServerDatabase(path: dir.appendingPathComponent("s.sqlite").path)
@@ -222,7 +214,7 @@ final class TestClock: ServerClock, @unchecked Sendable {
     }
 
     @Test func ingestIsIdempotentAndDeltaFollowsTicks() async throws {
-        let clock = TestClock(1_800_000_000)
+        let clock = ManualEpochClock(start: 1_800_000_000)
         let (service, key) = try makeService(clock: clock)
         let started = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0"))
         let session = try await service.authenticate(authorization: "Bearer \(started.token)")
@@ -234,7 +226,7 @@ final class TestClock: ServerClock, @unchecked Sendable {
 
         let full = try await service.fetch(DeltaFetchRequest(dataType: .turbulence, area: .global), session: session)
         #expect(full.full && full.observations.count == 10)
-        clock.advance(180)   // three ticks later
+        clock.advance(by: 180)   // three ticks later
         let later = [report(20, 0, edr: 0.5, time: clock.now() - 10)]
         _ = try await service.ingest(ReportBatch(reports: later), session: session)
         let delta = try await service.fetch(
@@ -242,14 +234,14 @@ final class TestClock: ServerClock, @unchecked Sendable {
         #expect(!delta.full)
         #expect(delta.observations.map(\.report.id) == later.map(\.id))
         // A tick older than fullRefreshAfterTicks gets everything again.
-        clock.advance(61 * 60)
+        clock.advance(by: 61 * 60)
         let stale = try await service.fetch(
             DeltaFetchRequest(dataType: .turbulence, area: .global, sinceTick: full.serverTick, historyHours: 4), session: session)
         #expect(stale.full && stale.observations.count == 11)
     }
 
     @Test func invalidReportsAreRejectedOneByOne() async throws {
-        let clock = TestClock(1_800_000_000)
+        let clock = ManualEpochClock(start: 1_800_000_000)
         let (service, key) = try makeService(clock: clock)
         let token = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0")).token
         let session = try await service.authenticate(authorization: "Bearer \(token)")
@@ -264,7 +256,7 @@ final class TestClock: ServerClock, @unchecked Sendable {
     }
 
     @Test func areaFilterPolygonsNowcastAndFlights() async throws {
-        let clock = TestClock(1_800_000_000)
+        let clock = ManualEpochClock(start: 1_800_000_000)
         var options = ServerOptions()
         options.nowcastIntervalSeconds = 3600
         let (service, key) = try makeService(clock: clock, options: options)
@@ -278,11 +270,11 @@ final class TestClock: ServerClock, @unchecked Sendable {
         ])
         let turbulence = try await service.fetch(DeltaFetchRequest(dataType: .turbulence, area: area), session: session)
         #expect(Set(turbulence.observations.map(\.report.id)) == Set(inside.map(\.id)))
-        let polygons = try await service.fetch(DeltaFetchRequest(dataType: .polygons, area: area), session: session)
+        let polygons = try await service.fetch(DeltaFetchRequest(dataType: .turbulencePolygons, area: area), session: session)
         #expect(polygons.polygons?.features.count == 1)
         #expect(polygons.polygons?.features.first?.properties.tileCount == 2)
         // Nowcast is issued at the next hour boundary from what arrived before it.
-        clock.advance(3600)
+        clock.advance(by: 3600)
         let nowcast = try await service.fetch(DeltaFetchRequest(dataType: .nowcast, area: area), session: session)
         #expect(!nowcast.nowcast.isEmpty)
         #expect(Set(nowcast.nowcast.map(\.tile.h3)) == Set(inside.map(\.tile.h3)))
@@ -291,17 +283,17 @@ final class TestClock: ServerClock, @unchecked Sendable {
         // Live flights: another user's position is seen, own is not; it expires after 10 minutes.
         let otherToken = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u2", clientVersion: "1.0.0")).token
         let other = try await service.authenticate(authorization: "Bearer \(otherToken)")
-        let flight = LiveFlight(flightId: "DAL12", aircraftType: "B738", lat: 10.5, lng: 10.5, altitudeFeet: 35000,
-                                headingDegrees: 90, speedKnots: 450, time: clock.now())
+        let flight = LiveFlight(flightID: "DAL12", latitude: 10.5, longitude: 10.5, altitudeFeet: 35000,
+                                headingDegrees: 90, groundSpeedKnots: 450, aircraftType: "B738", time: clock.now())
         try await service.uploadPosition(flight, session: other)
         #expect(try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: session).liveFlights == [flight])
         #expect(try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: other).liveFlights.isEmpty)
-        clock.advance(601)
+        clock.advance(by: 601)
         #expect(try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: session).liveFlights.isEmpty)
     }
 
     @Test func authenticationErrors() async throws {
-        let clock = TestClock(1_800_000_000)
+        let clock = ManualEpochClock(start: 1_800_000_000)
         var options = ServerOptions()
         options.sessionTTLSeconds = 60
         options.minimumClientVersion = WireVersion("1.2.0")!
@@ -314,7 +306,7 @@ final class TestClock: ServerClock, @unchecked Sendable {
             Issue.record("unknown key accepted")
         } catch let error as APIError { #expect(error.status == 401) }
         let token = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u", clientVersion: "1.2.0")).token
-        clock.advance(61)
+        clock.advance(by: 61)
         do {
             _ = try await service.authenticate(authorization: "Bearer \(token)")
             Issue.record("expired session accepted")

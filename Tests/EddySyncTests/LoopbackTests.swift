@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyH3
 import EddyProtocol
@@ -62,7 +63,7 @@ final class EventLog: @unchecked Sendable {
 
 /// One aircraft's sync stack against a loopback server.
 struct Aircraft {
-    let clock: ManualSyncClock
+    let clock: ManualEpochClock
     let store: InMemorySyncStore
     let client: SyncClient
     let scheduler: SyncScheduler
@@ -70,7 +71,7 @@ struct Aircraft {
 
     init(server: LoopbackServer, userId: String, clientVersion: String = EddySyncVersion.current,
          totalTimeout: Double = 5, configure: (inout SchedulerConfiguration) -> Void = { _ in }) throws {
-        clock = ManualSyncClock(start: Date().timeIntervalSince1970)
+        clock = ManualEpochClock(start: Date().timeIntervalSince1970)
         store = InMemorySyncStore()
         let transport = try CurlTransport(configuration: TransportConfiguration(
             baseURL: server.baseURL, connectTimeoutSeconds: 2, totalTimeoutSeconds: totalTimeout))
@@ -117,7 +118,7 @@ extension Loopback {
         try await Task.sleep(for: .seconds(1.1))   // next server tick (tests run the server with 1 s ticks)
 
         // B flies the same route later: a 20 NM corridor around it, turbulence + polygons + nowcast.
-        let b = try Aircraft(server: server, userId: "pilot-b") { $0.dataTypes = [.turbulence, .polygons] }
+        let b = try Aircraft(server: server, userId: "pilot-b") { $0.dataTypes = [.turbulence, .turbulencePolygons] }
         let corridor = AreaGeometry.corridor(route: route, halfWidthNM: 20)
         try b.scheduler.setArea(SyncArea(type: .route, polygon: corridor), for: .route)
         b.scheduler.step()
@@ -159,7 +160,7 @@ extension Loopback {
 
         func stack(_ store: EddyStore, userId: String, configure: (inout SchedulerConfiguration) -> Void = { _ in }) throws
             -> (SyncScheduler, EventLog) {
-            let clock = ManualSyncClock(start: now)
+            let clock = ManualEpochClock(start: now)
             let transport = try CurlTransport(configuration: TransportConfiguration(baseURL: server.baseURL))
             let client = SyncClient(transport: transport, identity: ClientIdentity(apiKey: server.apiKey, airline: "DAL", userId: userId), clock: clock)
             var configuration = SchedulerConfiguration()
@@ -177,7 +178,7 @@ extension Loopback {
         try await Task.sleep(for: .seconds(1.1))
 
         let storeB = try EddyStore.open(path: directory.appendingPathComponent("b.sqlite").path)
-        let (b, logB) = try stack(storeB, userId: "pilot-b") { $0.dataTypes = [.turbulence, .polygons] }
+        let (b, logB) = try stack(storeB, userId: "pilot-b") { $0.dataTypes = [.turbulence, .turbulencePolygons] }
         try b.setArea(SyncArea(type: .route, polygon: AreaGeometry.corridor(route: simulatedRoute, halfWidthNM: 20)), for: .route)
         b.step()
         #expect(logB.failures.isEmpty)

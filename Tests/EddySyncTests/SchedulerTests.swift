@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyProtocol
 import EddySync
@@ -34,8 +35,8 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     let start = 1_800_000_000.0
 
     func make(_ transport: FakeTransport, seed: UInt64 = 7, configure: (inout SchedulerConfiguration) -> Void = { _ in })
-        -> (SyncScheduler, ManualSyncClock, InMemorySyncStore, EventLog) {
-        let clock = ManualSyncClock(start: start)
+        -> (SyncScheduler, ManualEpochClock, InMemorySyncStore, EventLog) {
+        let clock = ManualEpochClock(start: start)
         let store = InMemorySyncStore()
         let client = SyncClient(transport: transport, identity: ClientIdentity(apiKey: "k", airline: "DAL", userId: "u"), clock: clock)
         var configuration = SchedulerConfiguration()
@@ -114,7 +115,7 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
             return FakeTransport.json(ReportBatchAck(acceptedIds: [], newCount: 0, duplicateCount: 0, serverTick: 3))
         }
         let client = SyncClient(transport: transport, identity: ClientIdentity(apiKey: "k", airline: "DAL", userId: "u"),
-                                clock: ManualSyncClock(start: start))
+                                clock: ManualEpochClock(start: start))
         let ack = try client.upload([])
         #expect(ack.serverTick == 3)
         #expect(transport.paths() == ["/v1/session", "/v1/reports", "/v1/session", "/v1/reports"])
@@ -127,7 +128,7 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
             request.path == "/v1/session" ? FakeTransport.session : FakeTransport.json(ErrorBody(error: "sessionExpired", message: "no"), status: 401)
         }
         let client = SyncClient(transport: transport, identity: ClientIdentity(apiKey: "k", airline: "DAL", userId: "u"),
-                                clock: ManualSyncClock(start: start))
+                                clock: ManualEpochClock(start: start))
         #expect(throws: SyncError.sessionExpired("sessionExpired: no")) { try client.upload([]) }
         #expect(transport.paths().count == 4)
     }
@@ -146,8 +147,8 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
         }
         let (scheduler, _, store, log) = make(transport)
         store.enqueue([good, bad])
-        scheduler.updatePosition(LiveFlight(flightId: "DAL1", aircraftType: "A320", lat: 1, lng: 2, altitudeFeet: 35000,
-                                            headingDegrees: 90, speedKnots: 450, time: start))
+        scheduler.updatePosition(LiveFlight(flightID: "DAL1", latitude: 1, longitude: 2, altitudeFeet: 35000,
+                                            headingDegrees: 90, groundSpeedKnots: 450, aircraftType: "A320", time: start))
         scheduler.step()
         scheduler.step()
         #expect(transport.paths() == ["/v1/session", "/v1/reports", "/v1/position"])

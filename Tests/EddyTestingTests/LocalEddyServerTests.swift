@@ -1,3 +1,4 @@
+import EddyClock
 import EddySync
 import EddyTesting
 import Foundation
@@ -10,7 +11,7 @@ import Testing
             baseURL: server.baseURL, connectTimeoutSeconds: 2, totalTimeoutSeconds: 5))
         return SyncClient(
             transport: transport, identity: ClientIdentity(apiKey: apiKey ?? server.apiKey, airline: airline, userId: "tester"),
-            clock: SystemSyncClock())
+            clock: SystemEpochClock())
     }
 
     @Test func issuedKeyOpensASessionAndTheServerComesBackOnTheSamePortAfterAKill() throws {

@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyH3
 import EddyProtocol
@@ -106,7 +107,7 @@ import Testing
                 cTile = tile
                 let clientC = SyncClient(
                     transport: try CurlTransport(configuration: TransportConfiguration(baseURL: server.baseURL)),
-                    identity: ClientIdentity(apiKey: server.apiKey, airline: "DAL", userId: "aircraft-C"), clock: SystemSyncClock())
+                    identity: ClientIdentity(apiKey: server.apiKey, airline: "DAL", userId: "aircraft-C"), clock: SystemEpochClock())
                 let ack = try clientC.upload([TileReport(
                     id: UUID(), tile: tile, enterTime: fix.t - 120, exitTime: fix.t - 60, edrPeak: 0.6, edrMedian: 0.5,
                     reporterClass: .medium)])

@@ -23,6 +23,8 @@ public protocol EddyDelegate: AnyObject, Sendable {
     func didReceiveNewLiveFlightData()
     /// A fetch or upload failed (retried with back-off when it can help).
     func didFailToFetchNewData(with error: EddyError)
+    /// The engine could not read or write its store (what it was doing, and the store's error with what to do).
+    func didFailToAccessStore(_ failure: StoreFailure)
     /// The set of alerting tiles ahead changed (new, worse, fewer, or cleared); only on change.
     func didReceiveAlert(_ alert: EddyAlert)
     /// A location sample was unusable, or the host reported a location failure.
@@ -46,6 +48,8 @@ extension EddyDelegate {
     public func didReceiveNewLiveFlightData() {}
     /// Default: ignored.
     public func didFailToFetchNewData(with error: EddyError) {}
+    /// Default: ignored.
+    public func didFailToAccessStore(_ failure: StoreFailure) {}
     /// Default: ignored.
     public func didReceiveAlert(_ alert: EddyAlert) {}
     /// Default: ignored.
@@ -86,6 +90,8 @@ public enum EddyCallback: Sendable, Equatable {
     case didReceiveNewLiveFlightData
     /// `didFailToFetchNewData(with:)`.
     case didFailToFetchNewData(EddyError)
+    /// `didFailToAccessStore(_:)`.
+    case didFailToAccessStore(StoreFailure)
     /// `didReceiveAlert(_:)`.
     case didReceiveAlert(EddyAlert)
     /// `locationManagerDidFail(withError:)`.
@@ -108,6 +114,7 @@ public enum EddyCallback: Sendable, Equatable {
         case .didReceiveNewTurbulencePolygons: "didReceiveNewTurbulencePolygons"
         case .didReceiveNewLiveFlightData: "didReceiveNewLiveFlightData"
         case .didFailToFetchNewData: "didFailToFetchNewData"
+        case .didFailToAccessStore: "didFailToAccessStore"
         case .didReceiveAlert: "didReceiveAlert"
         case .locationManagerDidFail: "locationManagerDidFail"
         case .serverReachabilityUpdated: "serverReachabilityUpdated"
@@ -127,6 +134,7 @@ public enum EddyCallback: Sendable, Equatable {
         case .didReceiveNewTurbulencePolygons: delegate.didReceiveNewTurbulencePolygons()
         case .didReceiveNewLiveFlightData: delegate.didReceiveNewLiveFlightData()
         case .didFailToFetchNewData(let error): delegate.didFailToFetchNewData(with: error)
+        case .didFailToAccessStore(let failure): delegate.didFailToAccessStore(failure)
         case .didReceiveAlert(let alert): delegate.didReceiveAlert(alert)
         case .locationManagerDidFail(let error): delegate.locationManagerDidFail(withError: error)
         case .serverReachabilityUpdated(let reachable): delegate.serverReachabilityUpdated(to: reachable)

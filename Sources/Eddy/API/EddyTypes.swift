@@ -64,8 +64,8 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRequests(retryAfterSeconds: Double)
     /// A sync failure (fetch or upload), with its typed cause.
     case sync(SyncError)
-    /// The local store failed.
-    case store(String)
+    /// The local store failed (the store's own typed error: what went wrong and what to do).
+    case store(StoreError)
     /// A data or turbulence query is invalid.
     case query(QueryError)
     /// The data query is invalid in a way the store's checks do not cover.
@@ -90,7 +90,7 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noLocation: "no location yet: push a location sample first"
         case .tooManyRequests(let s): "the server asks to wait \(s) s before the next request"
         case .sync(let e): "sync failed: \(e)"
-        case .store(let m): "local store failed: \(m)"
+        case .store(let e): "local store failed: \(e)"
         case .query(let e): "invalid query: \(e)"
         case .dataQueryInvalid(let m): "invalid data query: \(m)"
         case .alertQuery(let e): "invalid alert query: \(e)"
@@ -266,5 +266,17 @@ public struct EddyConfiguration: Sendable {
         connectTimeoutSeconds = 5
         requestTimeoutSeconds = 20
         syncJitterSeed = 0x5EED
+    }
+}
+
+extension EddyError {
+    /// A failure met while using the store as the engine's error: a `StoreError` becomes `.store`, a `QueryError`
+    /// `.query`, anything else (e.g. a value that cannot be encoded) `.store(.unexpected)` on the store at `storePath`.
+    static func storeFailure(_ error: any Error, storePath: String) -> EddyError {
+        switch error {
+        case let error as StoreError: .store(error)
+        case let error as QueryError: .query(error)
+        default: .store(.unexpected(path: storePath, detail: "\(error)"))
+        }
     }
 }

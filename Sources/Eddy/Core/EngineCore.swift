@@ -117,7 +117,7 @@ package struct EngineCore: Sendable {
     /// The sync scheduler's settings for the current data query, frequency and aircraft.
     package var schedulerConfiguration: SchedulerConfiguration {
         var c = SchedulerConfiguration()
-        c.dataTypes = SyncDataType.allCases.filter { dataQuery.types.contains(DataType($0)) }
+        c.dataTypes = DataType.allCases.filter { dataQuery.types.contains($0) }
         c.frequency = updateFrequency
         c.historyHours = dataQuery.historyWindow.hours
         c.minLayer = dataQuery.altitudeRangeFeet.lowerBound / 1000
@@ -128,7 +128,7 @@ package struct EngineCore: Sendable {
     }
 
     /// The areas the data query asks for (the route area around the aircraft when no route polygon is set).
-    package var fetchAreas: [(area: SyncArea?, type: SyncAreaType)] {
+    package var fetchAreas: [(area: SyncArea?, type: DataAreaType)] {
         let q = dataQuery
         var route: SyncArea?
         if let polygon = q.routePolygon {
@@ -160,7 +160,7 @@ package struct EngineCore: Sendable {
         // Cached data is ready: once for the route area (always fetched: the host's polygon or the circle around the
         // aircraft) and for each other area the data query sets.
         effects.append(.announceCachedData(areas.compactMap { area, type in
-            area == nil && type != .route ? nil : DataAreaType(type)
+            area == nil && type != .route ? nil : type
         }))
         return EngineStep(effects: effects, time: currentTime)
     }
@@ -257,14 +257,14 @@ package struct EngineCore: Sendable {
         case .reachabilityChanged(let reachable):
             effects.append(.callback(.serverReachabilityUpdated(reachable)))
         case .fetchingStatusChanged(let area, let dataType, let status):
-            effects.append(.callback(.didUpdateFetchingStatus(status, areaType: DataAreaType(area), dataType: DataType(dataType))))
+            effects.append(.callback(.didUpdateFetchingStatus(status, areaType: area, dataType: dataType)))
         case .receivedData(let area, let dataType, _, _):
             switch dataType {
             case .turbulence:
                 dataGeneration += 1
-                effects.append(.callback(.didReceiveNewTurbulenceData(areaType: DataAreaType(area))))
+                effects.append(.callback(.didReceiveNewTurbulenceData(areaType: area)))
             case .nowcast: effects.append(.callback(.didReceiveNewNowcast))
-            case .polygons: effects.append(.callback(.didReceiveNewTurbulencePolygons))
+            case .turbulencePolygons: effects.append(.callback(.didReceiveNewTurbulencePolygons))
             case .liveFlights: effects.append(.callback(.didReceiveNewLiveFlightData))
             }
         case .uploaded:
@@ -453,9 +453,10 @@ package struct EngineCore: Sendable {
     private func positionUpload(_ fix: LocationSample) -> PositionUpload? {
         guard let altitude = fix.layerAltitudeFeet, let session else { return nil }
         return PositionUpload(
-            flightId: flight.flatMap(\.flightNumber) ?? "\(session.airline)-\(session.userId)",
-            aircraftType: aircraft.designator, lat: fix.latitudeDegrees, lng: fix.longitudeDegrees, altitudeFeet: altitude,
-            headingDegrees: fix.courseDegrees ?? 0, speedKnots: (fix.speedMetersPerSecond ?? 0) * 3600 / 1852, time: fix.t)
+            flightID: flight.flatMap(\.flightNumber) ?? "\(session.airline)-\(session.userId)",
+            latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees, altitudeFeet: altitude,
+            headingDegrees: fix.courseDegrees ?? 0, groundSpeedKnots: (fix.speedMetersPerSecond ?? 0) * 3600 / 1852,
+            aircraftType: aircraft.designator, time: fix.t)
     }
 
     // MARK: alerts

@@ -29,7 +29,7 @@ package enum EngineEffect: Sendable {
     /// Reconfigure the sync scheduler.
     case configureSync(SchedulerConfiguration)
     /// Set (nil: clear) a fetch area; a changed one is fetched at once, in full.
-    case setFetchArea(SyncArea?, SyncAreaType)
+    case setFetchArea(SyncArea?, DataAreaType)
     /// Queue an own-position upload (live flights).
     case uploadPosition(PositionUpload)
     /// Run one sync step inline now (flight-time sync).

@@ -1,4 +1,5 @@
 import Dispatch
+import EddyClock
 import EddyCore
 import EddyProtocol
 import EddyStore
@@ -21,7 +22,10 @@ public final class EddyEngine: Sendable {
     /// The engine's SQLite store (hosts may run their own turbulence, nowcast, polygon and live-flight queries on it).
     public let store: EddyStore
     private let dispatcher: CallbackDispatcher
-    private let flightClock = FlightTimeClock()
+    /// Flight time: the latest pushed sample time (0 before the first sample), the sync clock in `.flightTime` mode.
+    private let flightClock = SampleDrivenClock()
+    /// The host's clock for calls that are not samples and for sync: flight time, or the system clock.
+    private let clock: any EpochClock
     private let core: EngineLock<EngineCore>
     private let sync = Mutex<SyncRuntime?>(nil)
 
@@ -43,8 +47,9 @@ public final class EddyEngine: Sendable {
         do {
             store = try EddyStore.open(path: configuration.storePath, options: configuration.storeOptions)
         } catch {
-            throw .store("cannot open the engine store at \(configuration.storePath): \(error)")
+            throw .store(error)
         }
+        clock = configuration.syncTiming == .flightTime ? flightClock : SystemEpochClock()
         dispatcher = CallbackDispatcher(delivery: configuration.delivery)
         let defaultAircraft = AircraftTypeTable.type(designator: "B738") ?? AircraftTypeTable.all[0]
         let aircraft = (try? store.configuration(AircraftType.self, forKey: Self.aircraftKey)) ?? nil
@@ -143,7 +148,6 @@ public final class EddyEngine: Sendable {
                     baseURL: baseURL, proxy: environment.proxy, connectTimeoutSeconds: configuration.connectTimeoutSeconds,
                     totalTimeoutSeconds: configuration.requestTimeoutSeconds))
             } catch { throw .environmentInvalid("\(error)") }
-            let clock: any SyncClock = configuration.syncTiming == .flightTime ? flightClock : SystemSyncClock()
             let client = SyncClient(
                 transport: configuration.transportWrapper?(transport) ?? transport,
                 identity: ClientIdentity(apiKey: apiKey, airline: airline, userId: userId, clientVersion: configuration.clientVersion),
@@ -159,7 +163,7 @@ public final class EddyEngine: Sendable {
         do {
             let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
             try store.setSessionValue(text, forKey: Self.sessionKey)
-        } catch { throw .store("cannot persist the session: \(error)") }
+        } catch { throw .storeFailure(error, storePath: configuration.storePath) }
 
         let now = hostNow()
         let step = core.withLock { $0.start(session: session, now: now) }
@@ -236,7 +240,7 @@ public final class EddyEngine: Sendable {
         guard isStarted else { throw .notStarted }
         guard let scheduler = sync.withLock({ $0?.scheduler }) else { return }
         if refresh {
-            do { try store.resetSyncStates() } catch { throw .store("\(error)") }
+            do { try store.resetSyncStates() } catch { throw .store(error) }
         }
         scheduler.fetchNow()
         core.withLock { $0.fetchRequested() }
@@ -258,7 +262,7 @@ public final class EddyEngine: Sendable {
     /// Fetching status of an area × data type.
     public func fetchingStatus(areaType: DataAreaType, dataType: DataType) -> FetchingStatus {
         guard let scheduler = sync.withLock({ $0?.scheduler }) else { return .idle }
-        return scheduler.fetchingStatus(area: SyncAreaType(areaType), dataType: SyncDataType(dataType))
+        return scheduler.fetchingStatus(area: areaType, dataType: dataType)
     }
 
     private func wakeSync() { sync.withLock { $0?.loop?.wake() } }
@@ -317,7 +321,7 @@ public final class EddyEngine: Sendable {
         guard let fix = context.fix, let position = AlertPosition(fix: fix) else { throw .noLocation }
         let candidates: [AlertCandidate]
         do { candidates = try AlertCandidateLoader.load(store: store, query: query, position: position, history: context.history) }
-        catch { throw .store("\(error)") }
+        catch { throw .storeFailure(error, storePath: configuration.storePath) }
         return try AlertComputation.oneShot(query: query, fix: fix, position: position, candidates: candidates)
     }
 
@@ -331,10 +335,8 @@ public final class EddyEngine: Sendable {
     // MARK: effects
 
     /// The host's clock for calls that are not samples: flight time (0 before the first sample) when sync runs on
-    /// flight time, else the wall clock.
-    private func hostNow() -> Double {
-        configuration.syncTiming == .flightTime ? flightClock.now() : Date().timeIntervalSince1970
-    }
+    /// flight time, else the system clock.
+    private func hostNow() -> Double { clock.now() }
 
     /// Applies a core step, never holding the core's lock, in the core's order: storage and scheduler-state effects
     /// one after the other (a storage failure becomes a callback in place; alert candidates go back to the core, whose
@@ -355,23 +357,23 @@ public final class EddyEngine: Sendable {
                     _ = try store.insertOwnReports([detected.report])   // stored before anything else happens to it
                     callbacks.append(.detectedTurbulence(detected))
                 } catch {
-                    callbacks.append(.didFailToFetchNewData(.store("own report \(detected.report.id) not stored: \(error)")))
+                    callbacks.append(.didFailToAccessStore(StoreFailure(.storeOwnReport, error, reportId: detected.report.id)))
                 }
             case .persist(let setting):
-                persist(setting)
+                do { try persist(setting) } catch { callbacks.append(.didFailToAccessStore(StoreFailure(.persistSetting, error))) }
             case .forgetSessionAndFetchedData:
                 do {
                     try store.setSessionValue(nil, forKey: Self.sessionKey)
                     try store.clearFetchedData()
                 } catch {
-                    callbacks.append(.didFailToFetchNewData(.store("stop could not clear the cache: \(error)")))
+                    callbacks.append(.didFailToAccessStore(StoreFailure(.clearCache, error)))
                 }
             case .purgeExpired(let now):
                 do {
                     let summary = try store.purgeExpired(now: now)
                     if summary.observations + summary.observationsOverCap > 0 { core.withLock { $0.cachedDataChanged() } }
                 } catch {
-                    callbacks.append(.didFailToFetchNewData(.store("expired data not purged: \(error)")))
+                    callbacks.append(.didFailToAccessStore(StoreFailure(.purgeExpiredData, error)))
                 }
             case .loadAlertCandidates(let request):
                 do {
@@ -380,7 +382,7 @@ public final class EddyEngine: Sendable {
                     time = next.time
                     pending.insert(contentsOf: next.effects, at: pending.startIndex)
                 } catch {
-                    callbacks.append(.didFailToFetchNewData(.store("alert candidates not readable: \(error)")))
+                    callbacks.append(.didFailToAccessStore(StoreFailure(.readAlertCandidates, error, storePath: configuration.storePath)))
                 }
             case .announceCachedData(let areas):
                 if ((try? store.observationCount()) ?? 0) > 0 {
@@ -405,13 +407,13 @@ public final class EddyEngine: Sendable {
         if wake { wakeSync() }
     }
 
-    private func persist(_ setting: EngineSetting) {
+    private func persist(_ setting: EngineSetting) throws(StoreError) {
         switch setting {
-        case .aircraft(let type): try? store.setConfiguration(type, forKey: Self.aircraftKey)
-        case .flight(let flight?): try? store.setConfiguration(flight, forKey: Self.flightKey)
-        case .flight(nil): try? store.setConfigurationValue(nil, forKey: Self.flightKey)
-        case .dataQuery(let query): try? store.setConfiguration(query, forKey: Self.dataQueryKey)
-        case .updateFrequency(let frequency): try? store.setConfigurationValue(frequency.rawValue, forKey: Self.frequencyKey)
+        case .aircraft(let type): try store.setConfiguration(type, forKey: Self.aircraftKey)
+        case .flight(let flight?): try store.setConfiguration(flight, forKey: Self.flightKey)
+        case .flight(nil): try store.setConfigurationValue(nil, forKey: Self.flightKey)
+        case .dataQuery(let query): try store.setConfiguration(query, forKey: Self.dataQueryKey)
+        case .updateFrequency(let frequency): try store.setConfigurationValue(frequency.rawValue, forKey: Self.frequencyKey)
         }
     }
 }

@@ -1,20 +1,6 @@
-import EddyCore
-import EddyH3
-import EddyProtocol
-import EddyStore
 import EddySync
 import Foundation
 import Synchronization
-
-/// The scheduler's clock in `.flightTime` mode: the latest pushed sample time (0 before the first sample, so
-/// everything set up before the flight is due at its first step).
-final class FlightTimeClock: SyncClock {
-    private let current = Mutex(0.0)
-    func now() -> Double { current.withLock { $0 } }
-    /// Moves time forward to `t` (never backwards).
-    func advance(to t: Double) { current.withLock { if t > $0 { $0 = t } } }
-    func sleep(seconds: Double) async { await Task.yield() }
-}
 
 /// The wall-clock sync loop: a background thread stepping the scheduler, woken early by `wake()`.
 final class SyncLoop: @unchecked Sendable {

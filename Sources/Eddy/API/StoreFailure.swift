@@ -1,0 +1,53 @@
+import EddyStore
+import Foundation
+
+/// A store operation the engine could not complete (`didFailToAccessStore(_:)`). The engine goes on; nothing already
+/// stored is lost.
+public struct StoreFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What the engine was doing with its store.
+    public enum Operation: String, Sendable, Equatable {
+        /// Storing an own report in the outbox: the report is lost and was not announced with `detectedTurbulence`.
+        case storeOwnReport
+        /// Persisting a setting (aircraft, flight, data query, update frequency): it holds until the app quits.
+        case persistSetting
+        /// Forgetting the session and the fetched data at `stop()`.
+        case clearCache
+        /// Purging expired cached data (tried again 10 minutes later).
+        case purgeExpiredData
+        /// Reading the reports near the aircraft for alerts (tried again at the next location).
+        case readAlertCandidates
+    }
+
+    /// What the engine was doing.
+    public var operation: Operation
+    /// The store's error: what went wrong and what to do.
+    public var error: StoreError
+    /// The own report concerned (`.storeOwnReport`).
+    public var reportId: UUID?
+
+    /// A failure of `operation`.
+    public init(_ operation: Operation, _ error: StoreError, reportId: UUID? = nil) {
+        self.operation = operation; self.error = error; self.reportId = reportId
+    }
+
+    /// A failure of `operation` from any error a store read throws (a query error means the engine asked for
+    /// something the store refuses: an invalid argument).
+    init(_ operation: Operation, _ error: any Error, storePath: String) {
+        switch error {
+        case let error as StoreError: self.init(operation, error)
+        default: self.init(operation, StoreError.invalidArgument("\(error)"))
+        }
+    }
+
+    /// What went wrong and what to do.
+    public var description: String {
+        let what = switch operation {
+        case .storeOwnReport: "own report \(reportId.map { "\($0)" } ?? "") not stored"
+        case .persistSetting: "setting not persisted (it holds until the app quits)"
+        case .clearCache: "session and fetched data not cleared at stop"
+        case .purgeExpiredData: "expired data not purged (tried again in 10 min)"
+        case .readAlertCandidates: "reports near the aircraft not readable for alerts (tried again at the next fix)"
+        }
+        return "\(what): \(error)"
+    }
+}
