@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
     ],
     targets: [
         .target(name: "EddyH3", swiftSettings: strictSettings),
@@ -72,14 +73,25 @@ let package = Package(
             dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "CCurlShim", "EddyClock"],
             swiftSettings: strictSettings
         ),
-        .executableTarget(
-            name: "EddyServer",
+        // The reference server: the library (routes, middleware, service, database) and the thin `eddy-server` executable.
+        .target(
+            name: "EddyServerKit",
             dependencies: [
                 "EddyCore", "EddyH3", "EddyProtocol", "EddyClock",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "EddyServer",
+            dependencies: [
+                "EddyServerKit", "EddyProtocol", "EddyClock",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -91,7 +103,12 @@ let package = Package(
         ),
         .testTarget(
             name: "EddyServerTests",
-            dependencies: ["EddyServer", "EddyProtocol", "EddyCore", "EddyH3", "EddyClock"],
+            dependencies: [
+                "EddyServerKit", "EddyProtocol", "EddyCore", "EddyH3", "EddyClock",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // The engine facade (issue 6) and helpers for host apps' own tests.

@@ -1,12 +1,12 @@
 import ArgumentParser
 import EddyClock
 import EddyProtocol
+import EddyServerKit
 import Foundation
 import Hummingbird
 import Logging
-import NIOCore
 
-/// `eddy-server`: the reference sync server (serve, keys, openapi).
+/// `eddy-server`: the reference sync server (serve, keys, openapi): argument parsing and start-up; the server is `EddyServerKit`.
 @main
 struct EddyServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -60,26 +60,11 @@ struct Serve: AsyncParsableCommand {
         options.testHooks = testHooks
         options.settings.tickSeconds = tickSeconds
         options.settings.maxRequestBytes = maxRequestBytes
-        let serverDatabase = try ServerDatabase(path: database.db)
-        let service = try SyncService(
-            database: serverDatabase, geometry: H3CellGeometry(), clock: SystemEpochClock(), options: options, logger: logger)
-        let checkpoints = Task.detached(priority: .background) {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                do { try serverDatabase.checkpoint() } catch { logger.warning("WAL checkpoint failed: \(error)") }
-            }
+        let service = try SyncService(database: ServerDatabase(path: database.db), options: options, logger: logger)
+        let (host, port) = (host, port)
+        let app = EddyServerApplication.make(service: service, host: host, port: port, logger: logger) { bound in
+            FileHandle.standardOutput.write(Data("eddy-server listening on \(host):\(bound)\n".utf8))
         }
-        defer { checkpoints.cancel() }
-        let routes = HTTPRoutes(service: service)
-        let app = Application(
-            router: routes.router(),
-            configuration: .init(address: .hostname(host, port: port), serverName: "eddy-server"),
-            onServerRunning: { channel in
-                let bound = channel.localAddress?.port ?? port
-                FileHandle.standardOutput.write(Data("eddy-server listening on \(host):\(bound)\n".utf8))
-            },
-            logger: logger
-        )
         try await app.runService()
     }
 }

@@ -181,6 +181,40 @@ public final class LocalEddyServer: Sendable {
         try postTestHook(path: "/v1/_test/faults", body: json)
     }
 
+    /// A fault the server injects into one request (test hooks only); the kinds of `POST /v1/_test/faults`.
+    public enum Fault: Sendable, Equatable {
+        /// The request is answered 500 `internal` without being run.
+        case status500
+        /// The request is answered 200 with a truncated JSON body without being run.
+        case malformed
+        /// The request is run after `seconds`.
+        case delay(seconds: Double)
+        /// The request is run (it commits), then answered after `seconds`: a client timing out sees no answer.
+        case hangAfterCommit(seconds: Double)
+
+        /// The fault as one entry of the wire format (`{"kind": …, "seconds": …, "path": …}`).
+        func wireEntry(path: String?) -> [String: Any] {
+            var entry: [String: Any]
+            switch self {
+            case .status500: entry = ["kind": "status500"]
+            case .malformed: entry = ["kind": "malformed"]
+            case .delay(let seconds): entry = ["kind": "delay", "seconds": seconds]
+            case .hangAfterCommit(let seconds): entry = ["kind": "hangAfterCommit", "seconds": seconds]
+            }
+            if let path { entry["path"] = path }
+            return entry
+        }
+    }
+
+    /// Queues `faults`, in order, for the next requests to `path` (any API path when nil); each applies to one request.
+    public func injectFaults(_ faults: [Fault], path: String? = nil) throws(LocalEddyServerError) {
+        let plan: [String: Any] = ["faults": faults.map { $0.wireEntry(path: path) }]
+        guard let json = try? JSONSerialization.data(withJSONObject: plan, options: [.sortedKeys]) else {
+            throw .requestFailed(path: "/v1/_test/faults", status: nil, message: "could not encode the fault plan")
+        }
+        try injectFaults(String(decoding: json, as: UTF8.self))
+    }
+
     /// Expires every session on the server (POST `/v1/_test/expire-sessions`): the next request gets a 401.
     public func expireSessions() throws(LocalEddyServerError) {
         try postTestHook(path: "/v1/_test/expire-sessions", body: "{}")

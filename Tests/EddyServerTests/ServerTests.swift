@@ -6,7 +6,7 @@ import Logging
 import NIOCore
 import Testing
 
-@testable import EddyServer
+@testable import EddyServerKit
 
 /// A square grid standing in for H3 in unit tests of the merge: cell = x · 1000 + y (x, y in 0..<1000),
 /// a unit square with corners at integer degrees, counter-clockwise, four edge neighbours.

@@ -64,6 +64,17 @@ import Testing
         }
     }
 
+    @Test func typedFaultsReachTheServer() throws {
+        let server = try LocalEddyServer()
+        let client = try Self.client(server)
+        try server.injectFaults([.status500, .status500], path: "/v1/session")
+        #expect(throws: SyncError.self) { try client.startSession() }
+        #expect(throws: SyncError.self) { try client.startSession() }
+        try client.startSession()   // both queued faults are used up
+        try server.injectFaults([.delay(seconds: 0.2)])
+        try client.startSession()
+    }
+
     @Test func serverWithoutTestHooksRefusesThem() throws {
         let server = try LocalEddyServer(options: .init(testHooks: false))
         #expect {

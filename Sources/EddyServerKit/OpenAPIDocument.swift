@@ -1,7 +1,7 @@
 /// The OpenAPI 3.1 document served at `/openapi.yaml` (docs/openapi.yaml is this text, written by `eddy-server openapi`).
-enum OpenAPIDocument {
+package enum OpenAPIDocument {
     /// The YAML text.
-    static let yaml = #"""
+    package static let yaml = #"""
 openapi: 3.1.0
 info:
   title: Eddy sync API

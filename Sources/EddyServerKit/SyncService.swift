@@ -6,76 +6,44 @@ import Logging
 import Synchronization
 
 /// Server settings (command-line options).
-struct ServerOptions: Sendable {
+package struct ServerOptions: Sendable {
+    /// Defaults suited to production (one-minute ticks, an hour-long session, 600 requests a minute).
+    package init() {}
+
     /// Tick length, seconds.
-    var tickSeconds: Double = 60
+    package var tickSeconds: Double = 60
     /// Session lifetime, seconds.
-    var sessionTTLSeconds: Double = 3600
+    package var sessionTTLSeconds: Double = 3600
     /// Requests allowed per session per minute (sustained); ≤ 0 disables the limit.
-    var rateLimitPerMinute: Double = 600
+    package var rateLimitPerMinute: Double = 600
     /// Requests a session may burst.
-    var rateLimitBurst: Int = 60
+    package var rateLimitBurst: Int = 60
     /// Oldest client version accepted.
-    var minimumClientVersion = WireVersion("1.0.0")!
+    package var minimumClientVersion = WireVersion("1.0.0")!
     /// Nowcast issue interval, seconds (an hour in production).
-    var nowcastIntervalSeconds: Double = 3600
+    package var nowcastIntervalSeconds: Double = 3600
     /// Layers per polygon band.
-    var polygonLayersPerBand = 5
+    package var polygonLayersPerBand = 5
     /// Enables `/v1/_test/*` fault-injection endpoints (tests only; never in production).
-    var testHooks = false
+    package var testHooks = false
     /// Settings sent to clients.
-    var settings = ServerSettings.defaults
-}
-
-/// A failure answered with an HTTP status and an `ErrorBody`.
-struct APIError: Error {
-    /// HTTP status code.
-    var status: Int
-    /// The body.
-    var body: ErrorBody
-
-    static func badRequest(_ message: String) -> APIError { APIError(status: 400, body: ErrorBody(error: "badRequest", message: message)) }
-    static let missingToken = APIError(status: 401, body: ErrorBody(error: "unauthorized", message: "missing `Authorization: Bearer <token>`; start a session at POST /v1/session"))
-    static let sessionExpired = APIError(status: 401, body: ErrorBody(error: "sessionExpired", message: "the session token is unknown or expired; start a new session"))
-    static let apiKeyInvalid = APIError(status: 401, body: ErrorBody(error: "apiKeyInvalid", message: "the API key is not known to this server"))
-    static let keyRevoked = APIError(status: 403, body: ErrorBody(error: "keyRevoked", message: "the API key or company has been deactivated; recording must stop"))
-    static let airlineMismatch = APIError(status: 403, body: ErrorBody(error: "airlineMismatch", message: "the API key does not belong to this airline"))
-    static func clientTooOld(_ minimum: WireVersion) -> APIError {
-        APIError(status: 426, body: ErrorBody(error: "clientTooOld", message: "client version too old; \(minimum) or newer is required"))
-    }
-    static func tooLarge(_ limit: Int) -> APIError { APIError(status: 413, body: ErrorBody(error: "payloadTooLarge", message: "request body over \(limit) bytes")) }
-    static func rateLimited(_ seconds: Double) -> APIError {
-        APIError(status: 429, body: ErrorBody(error: "rateLimited", message: "too many requests for this session", retryAfterSeconds: seconds.rounded(.up)))
-    }
-}
-
-/// One injected fault (test hooks only).
-struct InjectedFault: Codable, Sendable {
-    /// `status500`, `malformed` (200 with a broken JSON body), `delay` (answer after `seconds`),
-    /// `hangAfterCommit` (process the request, then wait `seconds` before answering).
-    var kind: String
-    /// Seconds for `delay` and `hangAfterCommit`.
-    var seconds: Double?
-    /// Only requests to this path take the fault (any path when nil).
-    var path: String?
-}
-
-/// Body of `POST /v1/_test/faults`.
-struct FaultPlan: Codable, Sendable {
-    /// Faults applied to the next matching requests, in order.
-    var faults: [InjectedFault]
+    package var settings = ServerSettings.defaults
 }
 
 /// The server's behaviour, independent of HTTP framing (the Hummingbird router calls these).
-final class SyncService: Sendable {
-    let database: ServerDatabase
+package final class SyncService: Sendable {
+    /// The server's database.
+    package let database: ServerDatabase
     let geometry: any CellGeometry
     let clock: any EpochClock
-    let options: ServerOptions
-    let logger: Logger
+    /// The settings the server runs with.
+    package let options: ServerOptions
+    /// Where the server logs (sessions, nowcast issues, request lines, failures).
+    package let logger: Logger
     let tickEpoch: Double
     let limiter: RateLimiter
-    private let faults = Mutex<[InjectedFault]>([])
+    /// Faults queued through `POST /v1/_test/faults` (only consulted when `options.testHooks` is on).
+    package let faults = FaultQueue()
     private let nowcastLock = Mutex<Bool>(false)
 
     init(database: ServerDatabase, geometry: any CellGeometry, clock: any EpochClock, options: ServerOptions, logger: Logger) throws {
@@ -88,22 +56,14 @@ final class SyncService: Sendable {
         self.limiter = RateLimiter(perMinute: options.rateLimitPerMinute, burst: options.rateLimitBurst)
     }
 
-    /// The current tick: whole `tickSeconds` since the database's epoch.
-    func currentTick() -> Int {
-        max(0, Int(((clock.now() - tickEpoch) / options.tickSeconds).rounded(.down)))
+    /// A service on H3 cells and the wall clock (what `eddy-server serve` runs).
+    package convenience init(database: ServerDatabase, options: ServerOptions, logger: Logger) throws {
+        try self.init(database: database, geometry: H3CellGeometry(), clock: SystemEpochClock(), options: options, logger: logger)
     }
 
-    // MARK: faults (test hooks)
-
-    /// Queues faults.
-    func addFaults(_ plan: FaultPlan) { faults.withLock { $0.append(contentsOf: plan.faults) } }
-
-    /// Takes the next fault matching `path`, if any.
-    func takeFault(path: String) -> InjectedFault? {
-        faults.withLock { queue in
-            guard let index = queue.firstIndex(where: { $0.path == nil || $0.path == path }) else { return nil }
-            return queue.remove(at: index)
-        }
+    /// The current tick: whole `tickSeconds` since the database's epoch.
+    package func currentTick() -> Int {
+        max(0, Int(((clock.now() - tickEpoch) / options.tickSeconds).rounded(.down)))
     }
 
     // MARK: sessions

@@ -5,43 +5,43 @@ import GRDB
 import Synchronization
 
 /// An API key as the operator sees it (`eddy-server keys list`).
-struct APIKeyRecord: Sendable, Equatable {
+package struct APIKeyRecord: Sendable, Equatable {
     /// Row id (what `keys revoke` takes).
-    var id: Int64
+    package var id: Int64
     /// Company ICAO code the key belongs to.
-    var airline: String
+    package var airline: String
     /// Operator's label.
-    var label: String
+    package var label: String
     /// First characters of the key (safe to show).
-    var prefix: String
+    package var prefix: String
     /// False once revoked.
-    var active: Bool
+    package var active: Bool
     /// Creation time, Unix seconds.
-    var createdAt: Double
+    package var createdAt: Double
 }
 
 /// A live session (bearer token → who).
-struct SessionRecord: Sendable {
+package struct SessionRecord: Sendable {
     /// Bearer token (secret).
-    var token: String
+    package var token: String
     /// Key the session was opened with.
-    var keyId: Int64
+    package var keyId: Int64
     /// Company ICAO code.
-    var airline: String
+    package var airline: String
     /// Anonymised reporter id.
-    var reporterId: String
+    package var reporterId: String
     /// Expiry, Unix seconds.
-    var expiresAt: Double
+    package var expiresAt: Double
     /// Whether the key is still active.
-    var keyActive: Bool
+    package var keyActive: Bool
 }
 
 /// Errors of the server database layer.
-enum ServerDatabaseError: Error, CustomStringConvertible {
+package enum ServerDatabaseError: Error, CustomStringConvertible {
     /// The key id given to `keys revoke` does not exist.
     case unknownKey(Int64)
     /// Description.
-    var description: String {
+    package var description: String {
         switch self {
         case .unknownKey(let id): "no API key with id \(id); run `eddy-server keys list` to see the ids"
         }
@@ -49,13 +49,13 @@ enum ServerDatabaseError: Error, CustomStringConvertible {
 }
 
 /// The server's SQLite database (WAL; one writer, concurrent readers). Schema is the server's own.
-final class ServerDatabase: Sendable {
+package final class ServerDatabase: Sendable {
     let pool: DatabasePool
     let path: String
     private let checkpointConnection = Mutex<DatabaseQueue?>(nil)
 
     /// Opens (creating and migrating when needed) the database at `path`.
-    init(path: String) throws {
+    package init(path: String) throws {
         var config = Configuration()
         config.busyMode = .timeout(5)
         // WAL + synchronous NORMAL: a commit survives a crash of the server process; only an OS crash or
@@ -63,7 +63,7 @@ final class ServerDatabase: Sendable {
         // 1 KiB pages: each upload dirties about one page per report in the random-keyed indexes (id, position),
         // so smaller pages cut the bytes written to the WAL per commit (only effective on a new file).
         // No automatic checkpoints: they would run (with an fsync) inside some unlucky upload's commit;
-        // `checkpoint()` runs them from a background task instead (see `Serve.run`).
+        // `checkpoint()` runs them from a background service instead (see `WALCheckpointService`).
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA page_size = 1024; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864")
         }
@@ -75,7 +75,7 @@ final class ServerDatabase: Sendable {
 
     /// Copies committed WAL frames into the database file without blocking writers (PASSIVE checkpoint),
     /// on a connection of its own so uploads never wait for it.
-    func checkpoint() throws {
+    package func checkpoint() throws {
         try checkpointer.inDatabase { db in _ = try db.checkpoint(.passive) }
     }
 
@@ -140,7 +140,7 @@ final class ServerDatabase: Sendable {
     // MARK: keys
 
     /// Adds a key for `airline`; returns the key (shown once) and its record.
-    func addKey(airline: String, label: String, now: Double) throws -> (key: String, record: APIKeyRecord) {
+    package func addKey(airline: String, label: String, now: Double) throws -> (key: String, record: APIKeyRecord) {
         let key = "eddy_" + Self.randomHex(bytes: 24)
         let id = try pool.write { db -> Int64 in
             try db.execute(
@@ -152,7 +152,7 @@ final class ServerDatabase: Sendable {
     }
 
     /// Every key, oldest first.
-    func listKeys() throws -> [APIKeyRecord] {
+    package func listKeys() throws -> [APIKeyRecord] {
         try pool.read { db in
             try Row.fetchAll(db, sql: "SELECT id, key, airline, label, active, created_at FROM api_keys ORDER BY id").map { row in
                 let key: String = row["key"]
@@ -164,7 +164,7 @@ final class ServerDatabase: Sendable {
     }
 
     /// Revokes a key: its sessions get 403 from now on.
-    func revokeKey(id: Int64) throws {
+    package func revokeKey(id: Int64) throws {
         try pool.write { db in
             try db.execute(sql: "UPDATE api_keys SET active = 0 WHERE id = ?", arguments: [id])
             if db.changesCount == 0 { throw ServerDatabaseError.unknownKey(id) }

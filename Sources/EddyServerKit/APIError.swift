@@ -1,0 +1,56 @@
+import EddyProtocol
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A failure answered with an HTTP status and an `ErrorBody` (`ErrorMappingMiddleware` turns it into the response).
+package struct APIError: Error, Sendable {
+    /// HTTP status.
+    package var status: HTTPResponse.Status
+    /// The body.
+    package var body: ErrorBody
+
+    /// Creates an error answered with `status` and `body`.
+    package init(status: HTTPResponse.Status, body: ErrorBody) {
+        self.status = status
+        self.body = body
+    }
+
+    /// 400 `badRequest` with `message`.
+    package static func badRequest(_ message: String) -> APIError { APIError(status: 400, body: ErrorBody(error: "badRequest", message: message)) }
+    /// 401: no bearer token.
+    package static let missingToken = APIError(status: 401, body: ErrorBody(error: "unauthorized", message: "missing `Authorization: Bearer <token>`; start a session at POST /v1/session"))
+    /// 401: the token is unknown or expired.
+    package static let sessionExpired = APIError(status: 401, body: ErrorBody(error: "sessionExpired", message: "the session token is unknown or expired; start a new session"))
+    /// 401: the API key is unknown.
+    package static let apiKeyInvalid = APIError(status: 401, body: ErrorBody(error: "apiKeyInvalid", message: "the API key is not known to this server"))
+    /// 403: the key was revoked.
+    package static let keyRevoked = APIError(status: 403, body: ErrorBody(error: "keyRevoked", message: "the API key or company has been deactivated; recording must stop"))
+    /// 403: the key belongs to another airline.
+    package static let airlineMismatch = APIError(status: 403, body: ErrorBody(error: "airlineMismatch", message: "the API key does not belong to this airline"))
+    /// 426: the client is older than `minimum`.
+    package static func clientTooOld(_ minimum: WireVersion) -> APIError {
+        APIError(status: 426, body: ErrorBody(error: "clientTooOld", message: "client version too old; \(minimum) or newer is required"))
+    }
+    /// 413: the body is over `limit` bytes.
+    package static func tooLarge(_ limit: Int) -> APIError { APIError(status: 413, body: ErrorBody(error: "payloadTooLarge", message: "request body over \(limit) bytes")) }
+    /// 429: the session's bucket is empty; retry after `seconds` (rounded up, also sent as `Retry-After`).
+    package static func rateLimited(_ seconds: Double) -> APIError {
+        APIError(status: 429, body: ErrorBody(error: "rateLimited", message: "too many requests for this session", retryAfterSeconds: seconds.rounded(.up)))
+    }
+    /// 500 for any failure that is not an `APIError` (details go to the log, never to the client).
+    package static let internalError = APIError(status: 500, body: ErrorBody(error: "internal", message: "internal server error"))
+    /// 500 answered by an injected `status500` fault (test hooks).
+    package static let injectedFault = APIError(status: 500, body: ErrorBody(error: "internal", message: "injected fault"))
+}
+
+extension APIError: HTTPResponseError {
+    /// The JSON error body (gzip rules as for every answer), with `Retry-After` when the body carries `retryAfterSeconds`.
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = JSONResponse.make(status: status, body, request: request)
+        if let retry = body.retryAfterSeconds {
+            response.headers[.retryAfter] = String(Int(retry.rounded(.up)))
+        }
+        return response
+    }
+}

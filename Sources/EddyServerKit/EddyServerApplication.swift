@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// Builds the Hummingbird application `eddy-server serve` runs (and the in-process router tests test).
+package enum EddyServerApplication {
+    /// The application serving `service` on `host:port` (0 picks a free port), checkpointing the WAL every
+    /// `checkpointInterval` (never when nil); `onListening` gets the bound port once the server accepts connections.
+    package static func make(
+        service: SyncService, host: String = "127.0.0.1", port: Int = 0, logger: Logger,
+        checkpointInterval: Duration? = .seconds(1),
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        var services: [any Service] = []
+        if let checkpointInterval {
+            services.append(WALCheckpointService(database: service.database, interval: checkpointInterval, logger: logger))
+        }
+        return Application(
+            router: HTTPRoutes(service: service).router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "eddy-server"),
+            services: services,
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
+            logger: logger
+        )
+    }
+}
+
+/// Runs passive WAL checkpoints of the server database every `interval`, next to the HTTP server,
+/// until graceful shutdown (the database turns automatic checkpoints off; see `ServerDatabase.init`).
+package struct WALCheckpointService: Service, CustomStringConvertible {
+    /// The database to checkpoint.
+    let database: ServerDatabase
+    /// Time between checkpoints.
+    let interval: Duration
+    /// Where failures are logged.
+    let logger: Logger
+
+    /// Creates the service.
+    package init(database: ServerDatabase, interval: Duration, logger: Logger) {
+        self.database = database
+        self.interval = interval
+        self.logger = logger
+    }
+
+    /// The name ServiceLifecycle logs.
+    package var description: String { "WALCheckpointService" }
+
+    /// Checkpoints every `interval` until graceful shutdown or cancellation.
+    package func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                do { try database.checkpoint() } catch { logger.warning("WAL checkpoint failed: \(error)") }
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import EddyProtocol
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// HTTP framing of `SyncService`: the routes and the middleware chain in front of them.
+///
+/// Every `/v1` route runs behind, outermost first: `RequestLogMiddleware` → `ErrorMappingMiddleware` →
+/// `FaultInjectionMiddleware` (test hooks on; not on the `/v1/_test` routes) → `BodyLimitMiddleware` →
+/// `ClientVersionMiddleware` → `AuthenticationMiddleware` (reports, fetch, position). Handlers only decode,
+/// call the service and encode. `/health` and `/openapi.yaml` run without middleware.
+package struct HTTPRoutes: Sendable {
+    /// The service the routes call.
+    package let service: SyncService
+
+    /// Creates the routes of `service`.
+    package init(service: SyncService) { self.service = service }
+
+    /// Builds the router.
+    package func router() -> Router<EddyRequestContext> {
+        let router = Router(context: EddyRequestContext.self)
+        router.get("/health") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        }
+        router.get("/openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+        }
+        let service = service
+        let options = service.options
+
+        let api = router.group()
+            .add(middleware: RequestLogMiddleware(logger: service.logger))
+            .add(middleware: ErrorMappingMiddleware(logger: service.logger))
+        if options.testHooks {
+            let hooks = api.group()
+                .add(middleware: BodyLimitMiddleware(limit: options.settings.maxRequestBytes))
+                .add(middleware: ClientVersionMiddleware(minimum: options.minimumClientVersion))
+            hooks.post("/v1/_test/faults") { request, context in
+                service.faults.add(try JSONResponse.decode(FaultPlan.self, context.body))
+                return JSONResponse.make(tickResponse(), request: request)
+            }
+            hooks.post("/v1/_test/expire-sessions") { request, _ in
+                try await service.database.expireAllSessions(now: service.clock.now())
+                return JSONResponse.make(tickResponse(), request: request)
+            }
+            api.add(middleware: FaultInjectionMiddleware(faults: service.faults))
+        }
+        api.add(middleware: BodyLimitMiddleware(limit: options.settings.maxRequestBytes))
+            .add(middleware: ClientVersionMiddleware(minimum: options.minimumClientVersion))
+
+        api.get("/v1/tick") { request, _ in
+            JSONResponse.make(tickResponse(), request: request)
+        }
+        api.post("/v1/session") { request, context in
+            let started = try await service.startSession(try JSONResponse.decode(SessionStartRequest.self, context.body))
+            return JSONResponse.make(started, request: request)
+        }
+
+        let authenticated = api.group().add(middleware: AuthenticationMiddleware(service: service))
+        authenticated.post("/v1/reports") { request, context in
+            let batch = try CanonicalReportBatch.decode(Data(buffer: context.body)) ?? JSONResponse.decode(ReportBatch.self, context.body)
+            return JSONResponse.make(try await service.ingest(batch, session: try context.authenticatedSession()), request: request)
+        }
+        authenticated.post("/v1/fetch") { request, context in
+            let fetch = try JSONResponse.decode(DeltaFetchRequest.self, context.body)
+            return JSONResponse.make(try await service.fetch(fetch, session: try context.authenticatedSession()), request: request)
+        }
+        authenticated.post("/v1/position") { request, context in
+            try await service.uploadPosition(try JSONResponse.decode(PositionUpload.self, context.body), session: try context.authenticatedSession())
+            return JSONResponse.make(tickResponse(), request: request)
+        }
+        return router
+    }
+
+    /// The current tick and server time (the answer of `/v1/tick`, `/v1/position` and the test hooks).
+    func tickResponse() -> TickResponse {
+        TickResponse(serverTick: service.currentTick(), serverTime: service.clock.now())
+    }
+}
