@@ -37,11 +37,11 @@ let package = Package(
         .target(name: "EddyH3", swiftSettings: strictSettings),
         .target(name: "EddyCore", dependencies: ["EddyH3"], swiftSettings: strictSettings),
         .target(name: "EddySensorLog", dependencies: ["EddyCore"], swiftSettings: strictSettings),
-        .target(name: "EddyReplay", dependencies: ["EddyCore", "EddySensorLog"], swiftSettings: strictSettings),
+        .target(name: "EddyReplay", dependencies: ["EddyCore", "EddySensorLog", "EddyJSON"], swiftSettings: strictSettings),
         .target(
             name: "EddyStore",
             dependencies: [
-                "EddyCore", "EddyH3", .product(name: "GRDB", package: "GRDB.swift"),
+                "EddyCore", "EddyH3", "EddyJSON", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "EddyCLI",
             dependencies: [
-                "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync",
+                "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync", "EddyJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -65,7 +65,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
-        .target(name: "EddyProtocol", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        .target(name: "EddyProtocol", dependencies: ["EddyCore", "EddyJSON"], swiftSettings: strictSettings),
         .target(
             name: "EddySync",
             dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "CCurlShim"],
@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "EddyServer",
             dependencies: [
-                "EddyCore", "EddyH3", "EddyProtocol",
+                "EddyCore", "EddyH3", "EddyProtocol", "EddyJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -122,5 +122,8 @@ let package = Package(
         .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore", "EddyTesting"], swiftSettings: strictSettings),
         // End-to-end checks of the `eddy` executable (run as a subprocess, next to an `eddy-server`).
         .testTarget(name: "EddyCLITests", dependencies: ["EddyReplay", "EddyTesting"], swiftSettings: strictSettings),
+        // One JSON writer (number policy, string escaper) for every hand-written JSON output: docs/json.md.
+        .target(name: "EddyJSON", swiftSettings: strictSettings),
+        .testTarget(name: "EddyJSONTests", dependencies: ["EddyJSON"], swiftSettings: strictSettings),
     ]
 )
