@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "eddy-server", targets: ["EddyServer"]),
         .library(name: "Eddy", targets: ["Eddy"]),
         .library(name: "EddyTesting", targets: ["EddyTesting"]),
+        .library(name: "EddySimulation", targets: ["EddySimulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -37,7 +38,7 @@ let package = Package(
         .target(name: "EddyH3", swiftSettings: strictSettings),
         .target(name: "EddyCore", dependencies: ["EddyH3"], swiftSettings: strictSettings),
         .target(name: "EddySensorLog", dependencies: ["EddyCore"], swiftSettings: strictSettings),
-        .target(name: "EddyReplay", dependencies: ["EddyCore", "EddySensorLog", "EddyJSON"], swiftSettings: strictSettings),
+        .target(name: "EddyReplay", dependencies: ["EddyCore", "EddySensorLog", "EddyJSON", "EddySimulation"], swiftSettings: strictSettings),
         .target(
             name: "EddyStore",
             dependencies: [
@@ -49,14 +50,14 @@ let package = Package(
         .executableTarget(
             name: "EddyCLI",
             dependencies: [
-                "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync", "EddyJSON",
+                "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync", "EddyJSON", "EddySimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "EddyBench",
-            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync"],
+            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         // Sync (issue 5): libcurl client, wire protocol, reference server.
@@ -85,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EddySyncTests",
-            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyH3", "EddyTesting"],
+            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyH3", "EddyTesting", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -101,29 +102,32 @@ let package = Package(
         ),
         .target(
             name: "EddyTesting",
-            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddyProtocol", "EddySync"],
+            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddyProtocol", "EddySync", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EddyTests",
-            dependencies: ["Eddy", "EddyTesting", "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync"],
+            dependencies: ["Eddy", "EddyTesting", "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EddyTestingTests",
-            dependencies: ["EddyTesting", "Eddy", "EddyCore", "EddyH3", "EddySync"],
+            dependencies: ["EddyTesting", "Eddy", "EddyCore", "EddyH3", "EddySync", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "EddyStoreCrashWriter", dependencies: ["EddyCore", "EddyStore"], swiftSettings: strictSettings),
         .testTarget(name: "EddyH3Tests", dependencies: ["EddyH3"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyCoreTests", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyCoreTests", dependencies: ["EddyCore", "EddySimulation"], swiftSettings: strictSettings),
         .testTarget(name: "EddySensorLogTests", dependencies: ["EddySensorLog"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyReplayTests", dependencies: ["EddyReplay"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyReplayTests", dependencies: ["EddyReplay", "EddySimulation"], swiftSettings: strictSettings),
         .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore", "EddyTesting"], swiftSettings: strictSettings),
         // End-to-end checks of the `eddy` executable (run as a subprocess, next to an `eddy-server`).
         .testTarget(name: "EddyCLITests", dependencies: ["EddyReplay", "EddyTesting"], swiftSettings: strictSettings),
         // One JSON writer (number policy, string escaper) for every hand-written JSON output: docs/json.md.
         .target(name: "EddyJSON", swiftSettings: strictSettings),
         .testTarget(name: "EddyJSONTests", dependencies: ["EddyJSON"], swiftSettings: strictSettings),
+        // The flight simulator, out of the pure core that host apps ship (docs/detection.md §7).
+        .target(name: "EddySimulation", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        .testTarget(name: "EddySimulationTests", dependencies: ["EddySimulation", "EddyCore"], swiftSettings: strictSettings),
     ]
 )

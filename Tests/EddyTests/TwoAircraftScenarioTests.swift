@@ -1,6 +1,7 @@
 import EddyCore
 import EddyH3
 import EddyProtocol
+import EddySimulation
 import EddyStore
 import EddySync
 import EddyTesting
