@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "Eddy", targets: ["Eddy"]),
         .library(name: "EddyTesting", targets: ["EddyTesting"]),
         .library(name: "EddyClock", targets: ["EddyClock"]),
+        .library(name: "EddySimulation", targets: ["EddySimulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -39,11 +40,11 @@ let package = Package(
         .target(name: "EddyH3", swiftSettings: strictSettings),
         .target(name: "EddyCore", dependencies: ["EddyH3"], swiftSettings: strictSettings),
         .target(name: "EddySensorLog", dependencies: ["EddyCore"], swiftSettings: strictSettings),
-        .target(name: "EddyReplay", dependencies: ["EddyCore", "EddySensorLog"], swiftSettings: strictSettings),
+        .target(name: "EddyReplay", dependencies: ["EddyCore", "EddySensorLog", "EddyJSON", "EddySimulation"], swiftSettings: strictSettings),
         .target(
             name: "EddyStore",
             dependencies: [
-                "EddyCore", "EddyH3", .product(name: "GRDB", package: "GRDB.swift"),
+                "EddyCore", "EddyH3", "EddyJSON", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
@@ -51,14 +52,14 @@ let package = Package(
         .executableTarget(
             name: "EddyCLI",
             dependencies: [
-                "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync",
+                "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync", "EddyJSON", "EddySimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "EddyBench",
-            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock"],
+            dependencies: ["Eddy", "EddyCore", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         // Sync (issue 5): libcurl client, wire protocol, reference server.
@@ -67,7 +68,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
-        .target(name: "EddyProtocol", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        .target(name: "EddyProtocol", dependencies: ["EddyCore", "EddyJSON"], swiftSettings: strictSettings),
         .target(
             name: "EddySync",
             dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "CCurlShim", "EddyClock"],
@@ -77,7 +78,7 @@ let package = Package(
         .target(
             name: "EddyServerKit",
             dependencies: [
-                "EddyCore", "EddyH3", "EddyProtocol", "EddyClock",
+                "EddyCore", "EddyH3", "EddyProtocol", "EddyClock", "EddyJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -98,7 +99,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EddySyncTests",
-            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyH3", "EddyTesting", "EddyClock"],
+            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyTesting", "EddyClock", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -119,29 +120,35 @@ let package = Package(
         ),
         .target(
             name: "EddyTesting",
-            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddyProtocol", "EddySync"],
+            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddyProtocol", "EddySync", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EddyTests",
-            dependencies: ["Eddy", "EddyTesting", "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock"],
+            dependencies: ["Eddy", "EddyTesting", "EddyCore", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EddyTestingTests",
-            dependencies: ["EddyTesting", "Eddy", "EddyCore", "EddyH3", "EddySync", "EddyClock"],
+            dependencies: ["EddyTesting", "Eddy", "EddyCore", "EddySync", "EddyClock", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "EddyStoreCrashWriter", dependencies: ["EddyCore", "EddyStore"], swiftSettings: strictSettings),
         .testTarget(name: "EddyH3Tests", dependencies: ["EddyH3"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyCoreTests", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyCoreTests", dependencies: ["EddyCore", "EddySimulation"], swiftSettings: strictSettings),
         .testTarget(name: "EddySensorLogTests", dependencies: ["EddySensorLog"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyReplayTests", dependencies: ["EddyReplay"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyReplayTests", dependencies: ["EddyReplay", "EddySimulation"], swiftSettings: strictSettings),
         .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore", "EddyTesting"], swiftSettings: strictSettings),
         // End-to-end checks of the `eddy` executable (run as a subprocess, next to an `eddy-server`).
         .testTarget(name: "EddyCLITests", dependencies: ["EddyReplay", "EddyTesting"], swiftSettings: strictSettings),
         // The one epoch clock (system, manual, sample-driven) every module that reads time depends on.
         .target(name: "EddyClock", swiftSettings: strictSettings),
         .testTarget(name: "EddyClockTests", dependencies: ["EddyClock"], swiftSettings: strictSettings),
+        // One JSON writer (number policy, string escaper) for every hand-written JSON output: docs/json.md.
+        .target(name: "EddyJSON", swiftSettings: strictSettings),
+        .testTarget(name: "EddyJSONTests", dependencies: ["EddyJSON"], swiftSettings: strictSettings),
+        // The flight simulator, out of the pure core that host apps ship (docs/detection.md §7).
+        .target(name: "EddySimulation", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        .testTarget(name: "EddySimulationTests", dependencies: ["EddySimulation", "EddyCore"], swiftSettings: strictSettings),
     ]
 )

@@ -1,6 +1,7 @@
 import EddyCore
 import EddyReplay
 import EddySensorLog
+import EddySimulation
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Eddy
 import EddyCore
+import EddyJSON
 import EddyReplay
 import EddyStore
 import Foundation
@@ -98,7 +99,7 @@ final class EngineTimeline: Sendable {
     // MARK: JSON Lines
 
     private func jsonLine(_ callback: EddyCallback, t: Double, unix: Double) -> String {
-        var o = JSONObject()
+        var o = JSONObject.replayLine()
         o.string("type", "delegate")
         o.number("t", t)
         o.number("t_unix", max(unix, firstLogTime + shift))
@@ -128,7 +129,7 @@ final class EngineTimeline: Sendable {
             if let mode = alert.mode { o.string("mode", mode.rawValue) } else { o.null("mode") }
             o.bool("cleared", alert.isCleared)
             o.raw("items", "[" + alert.items.map { item in
-                var i = JSONObject()
+                var i = JSONObject.replayLine()
                 i.string("h3", item.tile.h3String)
                 i.integer("layer", item.tile.layer)
                 i.string("severity", item.severity.name)
@@ -137,9 +138,9 @@ final class EngineTimeline: Sendable {
                 i.string("origin", item.candidate.origin.rawValue)
                 return i.text
             }.joined(separator: ",") + "]")
-            o.raw("new_or_worse", "[" + alert.newOrWorse.map { JSONText.quoted(Self.tileName($0)) }.joined(separator: ",") + "]")
+            o.raw("new_or_worse", JSONObject.array(alert.newOrWorse.map { JSONString.quoted(Self.tileName($0)) }))
             o.raw("clusters", "[" + alert.clusters.map { cluster in
-                var c = JSONObject()
+                var c = JSONObject.replayLine()
                 c.integer("id", cluster.id)
                 c.integer("tiles", cluster.items.count)
                 c.string("max_severity", cluster.maxSeverity.name)
@@ -157,7 +158,7 @@ final class EngineTimeline: Sendable {
     }
 
     private func jsonSummary(_ summary: EngineReplaySummary, _ s: State) -> String {
-        var o = JSONObject()
+        var o = JSONObject.replayLine()
         o.string("type", "summary")
         o.string("flight", summary.flightName)
         o.string("aircraft_type", summary.aircraft.designator)
@@ -168,13 +169,13 @@ final class EngineTimeline: Sendable {
         o.integer("skipped_lines", summary.skippedLines)
         o.number("t_first", summary.firstLogTime)
         o.number("t_last", summary.lastLogTime)
-        var counts = JSONObject()
+        var counts = JSONObject.replayLine()
         for name in Self.callbackNames { counts.integer(name, s.counts[name] ?? 0) }
         for name in Self.laterCallbackNames { if let count = s.counts[name] { counts.integer(name, count) } }
         o.raw("callbacks", counts.text)
         o.integer("tiles", s.counts["detectedTurbulence"] ?? 0)
         o.integer("distinct_tiles", s.tiles.count)
-        var severities = JSONObject()
+        var severities = JSONObject.replayLine()
         for severity in Severity.allCases { severities.integer(severity.name, s.tilesBySeverity[severity] ?? 0) }
         o.raw("tiles_by_severity", severities.text)
         o.integer("alerts", s.counts["didReceiveAlert"] ?? 0)

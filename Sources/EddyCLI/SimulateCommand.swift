@@ -2,6 +2,7 @@ import ArgumentParser
 import EddyCore
 import EddyReplay
 import EddySensorLog
+import EddySimulation
 import Foundation
 
 /// `eddy simulate OUTDIR`: writes a synthetic flight with known truth in the sensor-log format.

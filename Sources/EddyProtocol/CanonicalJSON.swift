@@ -1,4 +1,5 @@
 import EddyCore
+import EddyJSON
 import Foundation
 
 /// Fast decoding of the largest answer, a turbulence fetch, when it is laid out exactly as eddy-server writes
@@ -200,21 +201,36 @@ struct CanonicalScanner {
 /// to `JSONDecoder` for any other valid JSON): `{"reports":[{"id":…,"tile":{"h3":…,"layer":…},"enterTime":…,
 /// "exitTime":…,"edrPeak":…,"edrMedian":…,"reporterClass":…},…]}`.
 public enum CanonicalReportBatch {
-    /// The batch in canonical layout; nil when a number is not finite (JSON cannot carry it).
+    /// The batch in canonical layout; nil when a number is not finite (the layout never carries `null`; the caller
+    /// falls back to `JSONEncoder`, which refuses it too). Numbers follow EddyJSON's policy, whole numbers bare.
     public static func encode(_ batch: ReportBatch) -> Data? {
-        var text = "{\"reports\":["
-        text.reserveCapacity(16 + batch.reports.count * 200)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 + batch.reports.count * 200)
+        bytes.appendJSONASCII("{\"reports\":[")
         for (index, report) in batch.reports.enumerated() {
-            let numbers = [report.enterTime, report.exitTime, report.edrPeak, report.edrMedian]
-            guard numbers.allSatisfy(\.isFinite) else { return nil }
-            if index > 0 { text += "," }
-            text += "{\"id\":\"\(report.id.uuidString)\",\"tile\":{\"h3\":\(report.tile.h3),\"layer\":\(report.tile.layer)},"
-            text += "\"enterTime\":\(number(report.enterTime)),\"exitTime\":\(number(report.exitTime)),"
-            text += "\"edrPeak\":\(number(report.edrPeak)),\"edrMedian\":\(number(report.edrMedian)),"
-            text += "\"reporterClass\":\"\(report.reporterClass.rawValue)\"}"
+            guard report.enterTime.isFinite, report.exitTime.isFinite, report.edrPeak.isFinite, report.edrMedian.isFinite
+            else { return nil }
+            if index > 0 { bytes.appendJSONByte(0x2C) }
+            bytes.appendJSONASCII("{\"id\":\"")
+            bytes.appendJSONText(report.id.uuidString)
+            bytes.appendJSONASCII("\",\"tile\":{\"h3\":")
+            bytes.writeJSONInteger(report.tile.h3)
+            bytes.appendJSONASCII(",\"layer\":")
+            bytes.writeJSONInteger(report.tile.layer)
+            bytes.appendJSONASCII("},\"enterTime\":")
+            bytes.writeJSONNumber(report.enterTime)
+            bytes.appendJSONASCII(",\"exitTime\":")
+            bytes.writeJSONNumber(report.exitTime)
+            bytes.appendJSONASCII(",\"edrPeak\":")
+            bytes.writeJSONNumber(report.edrPeak)
+            bytes.appendJSONASCII(",\"edrMedian\":")
+            bytes.writeJSONNumber(report.edrMedian)
+            bytes.appendJSONASCII(",\"reporterClass\":")
+            bytes.writeJSONString(report.reporterClass.rawValue)
+            bytes.appendJSONByte(0x7D)
         }
-        text += "]}"
-        return Data(text.utf8)
+        bytes.appendJSONASCII("]}")
+        return Data(bytes)
     }
 
     /// The batch, or nil when the bytes are not in the canonical layout.
@@ -224,11 +240,5 @@ public enum CanonicalReportBatch {
             var scanner = CanonicalScanner(bytes: base, count: raw.count)
             return scanner.reportBatch()
         }
-    }
-
-    /// A finite double as JSON: whole values below 1e15 as integers, others in Swift's shortest round-trip form.
-    public static func number(_ value: Double) -> String {
-        if value == value.rounded(.towardZero), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
     }
 }

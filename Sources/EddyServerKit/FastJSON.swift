@@ -1,68 +1,61 @@
+import EddyJSON
 import EddyProtocol
 import Foundation
 import NIOCore
 
 /// A hand-written JSON writer for the one large answer: a turbulence fetch (up to tens of thousands of
 /// observations). Foundation's `JSONEncoder` spends most of a full corridor fetch walking nested containers;
-/// this writes the same JSON (same keys, numbers in Swift's shortest round-trip form, UUIDs upper-case as
-/// `JSONEncoder` writes them) straight into a buffer. `ServerTests` checks that both decode to equal values.
-enum FastJSON {
+/// this writes the same JSON (same keys, numbers and strings by EddyJSON: shortest round-trip, whole numbers bare,
+/// UUIDs upper-case as `JSONEncoder` writes them) straight into a buffer. `ServerTests` checks that both decode to
+/// equal values.
+package enum FastJSON {
     /// The JSON of a turbulence fetch answer.
-    static func turbulenceResponse(_ response: DeltaFetchResponse) -> ByteBuffer {
+    ///
+    /// The wire format has no `null` for a report's numbers, so an observation with a non-finite time or EDR (which
+    /// the upload check never lets into the database) is left out rather than sent as a made-up number.
+    package static func turbulenceResponse(_ response: DeltaFetchResponse) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(256 + response.observations.count * 260)
         buffer.writeString("{\"dataType\":\"\(response.dataType.wireName)\",\"serverTick\":\(response.serverTick),")
         buffer.writeString("\"full\":\(response.full),\"nowcast\":[],\"liveFlights\":[],\"observations\":[")
-        for (index, observation) in response.observations.enumerated() {
-            if index > 0 { buffer.writeStaticString(",") }
+        var first = true
+        for observation in response.observations {
             let report = observation.report
+            guard report.enterTime.isFinite, report.exitTime.isFinite, report.edrPeak.isFinite, report.edrMedian.isFinite
+            else { continue }
+            if !first { buffer.writeStaticString(",") }
+            first = false
             buffer.writeStaticString("{\"report\":{\"id\":\"")
             buffer.writeString(report.id.uuidString)
             buffer.writeStaticString("\",\"tile\":{\"h3\":")
-            buffer.writeString(String(report.tile.h3))
+            buffer.writeJSONInteger(report.tile.h3)
             buffer.writeStaticString(",\"layer\":")
-            buffer.writeString(String(report.tile.layer))
+            buffer.writeJSONInteger(report.tile.layer)
             buffer.writeStaticString("},\"enterTime\":")
-            buffer.writeString(number(report.enterTime))
+            buffer.writeJSONNumber(report.enterTime)
             buffer.writeStaticString(",\"exitTime\":")
-            buffer.writeString(number(report.exitTime))
+            buffer.writeJSONNumber(report.exitTime)
             buffer.writeStaticString(",\"edrPeak\":")
-            buffer.writeString(number(report.edrPeak))
+            buffer.writeJSONNumber(report.edrPeak)
             buffer.writeStaticString(",\"edrMedian\":")
-            buffer.writeString(number(report.edrMedian))
-            buffer.writeStaticString(",\"reporterClass\":\"")
-            buffer.writeString(report.reporterClass.rawValue)
-            buffer.writeStaticString("\"},\"reporterId\":")
-            writeString(observation.reporterId, into: &buffer)
+            buffer.writeJSONNumber(report.edrMedian)
+            buffer.writeStaticString(",\"reporterClass\":")
+            buffer.writeJSONString(report.reporterClass.rawValue)
+            buffer.writeStaticString("},\"reporterId\":")
+            buffer.writeJSONString(observation.reporterId)
             buffer.writeStaticString(",\"tick\":")
-            buffer.writeString(String(observation.tick))
+            buffer.writeJSONInteger(observation.tick)
             buffer.writeStaticString("}")
         }
         buffer.writeStaticString("]}")
         return buffer
     }
+}
 
-    /// A finite double in Swift's shortest round-trip form (valid JSON); non-finite values (never stored) as 0.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        if value == value.rounded(.towardZero), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
-    }
-
-    /// A JSON string literal with the escapes RFC 8259 requires.
-    static func writeString(_ value: String, into buffer: inout ByteBuffer) {
-        buffer.writeStaticString("\"")
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": buffer.writeStaticString("\\\"")
-            case "\\": buffer.writeStaticString("\\\\")
-            case "\n": buffer.writeStaticString("\\n")
-            case "\r": buffer.writeStaticString("\\r")
-            case "\t": buffer.writeStaticString("\\t")
-            case _ where scalar.value < 0x20: buffer.writeString(String(format: "\\u%04x", scalar.value))
-            default: buffer.writeString(String(scalar))
-            }
-        }
-        buffer.writeStaticString("\"")
-    }
+/// EddyJSON writes straight into NIO's buffer (EddyJSON itself does not depend on NIO).
+extension ByteBuffer: JSONSink {
+    /// Appends UTF-8 bytes.
+    package mutating func appendJSONBytes(_ bytes: UnsafeRawBufferPointer) { writeBytes(bytes) }
+    /// Appends one ASCII byte.
+    package mutating func appendJSONByte(_ byte: UInt8) { writeInteger(byte) }
 }

@@ -56,9 +56,10 @@ package final class SyncService: Sendable {
         self.limiter = RateLimiter(perMinute: options.rateLimitPerMinute, burst: options.rateLimitBurst)
     }
 
-    /// A service on H3 cells and the wall clock (what `eddy-server serve` runs).
-    package convenience init(database: ServerDatabase, options: ServerOptions, logger: Logger) throws {
-        try self.init(database: database, geometry: H3CellGeometry(), clock: SystemEpochClock(), options: options, logger: logger)
+    /// A service on H3 cells and `clock` (the system clock for `eddy-server serve`; tests freeze time with a manual one).
+    package convenience init(database: ServerDatabase, clock: any EpochClock = SystemEpochClock(), options: ServerOptions,
+                             logger: Logger) throws {
+        try self.init(database: database, geometry: H3CellGeometry(), clock: clock, options: options, logger: logger)
     }
 
     /// The current tick: whole `tickSeconds` since the database's epoch.

@@ -1,12 +1,14 @@
 import EddyCore
 import EddyH3
+import EddyJSON
 import Foundation
 
 /// RFC 7946 GeoJSON output of query results: one Polygon feature per tile hexagon.
 ///
 /// Rings are `[longitude, latitude]` (6 decimals, ≈ 0.1 m), counter-clockwise (exterior ring, RFC 7946 §3.1.6) and
 /// closed (first position repeated last). A hexagon that crosses the antimeridian keeps continuous longitudes (some
-/// beyond ±180) rather than being cut in two. Output is deterministic: fixed key order and number formatting.
+/// beyond ±180) rather than being cut in two. Output is deterministic: fixed key order, numbers and strings written by
+/// EddyJSON (docs/json.md: shortest round-trip, whole numbers bare, non-finite as null).
 public enum GeoJSON {
     /// A FeatureCollection of turbulence items with properties `severity` (name), `edr_peak`, `edr_median`, `layer`,
     /// `time` (exit, Unix seconds), `h3`, `origin`, `report_count`; the feature `id` is the report id.
@@ -16,13 +18,13 @@ public enum GeoJSON {
         for item in items {
             let report = item.report
             let properties = [
-                ("severity", JSONText.quoted(item.severity.name)),
-                ("edr_peak", number(report.edrPeak)),
-                ("edr_median", number(report.edrMedian)),
+                ("severity", JSONString.quoted(item.severity.name)),
+                ("edr_peak", JSONNumber.text(report.edrPeak)),
+                ("edr_median", JSONNumber.text(report.edrMedian)),
                 ("layer", String(report.tile.layer)),
-                ("time", number(report.exitTime)),
-                ("h3", JSONText.quoted(report.tile.h3String)),
-                ("origin", JSONText.quoted(item.origin.rawValue)),
+                ("time", JSONNumber.text(report.exitTime)),
+                ("h3", JSONString.quoted(report.tile.h3String)),
+                ("origin", JSONString.quoted(item.origin.rawValue)),
                 ("report_count", String(item.reportCount)),
             ]
             features.append(try feature(id: report.id.uuidString.lowercased(), cell: report.tile.h3, properties: properties))
@@ -36,13 +38,13 @@ public enum GeoJSON {
         var features: [String] = []
         for cell in cells {
             let properties = [
-                ("severity", JSONText.quoted(SeverityScale.severity(edr: cell.edr, viewer: viewer).name)),
-                ("edr", number(cell.edr)),
+                ("severity", JSONString.quoted(SeverityScale.severity(edr: cell.edr, viewer: viewer).name)),
+                ("edr", JSONNumber.text(cell.edr)),
                 ("layer", String(cell.tile.layer)),
                 ("forecast_hour", String(cell.forecastHour)),
-                ("valid_time", number(cell.validTime)),
-                ("issue_time", number(cell.issueTime)),
-                ("h3", JSONText.quoted(cell.tile.h3String)),
+                ("valid_time", JSONNumber.text(cell.validTime)),
+                ("issue_time", JSONNumber.text(cell.issueTime)),
+                ("h3", JSONString.quoted(cell.tile.h3String)),
             ]
             features.append(try feature(id: "\(cell.tile.h3String)-\(cell.tile.layer)-\(cell.forecastHour)", cell: cell.tile.h3, properties: properties))
         }
@@ -75,30 +77,13 @@ public enum GeoJSON {
     }
 
     static func feature(id: String, cell: UInt64, properties: [(String, String)]) throws -> String {
-        let coordinates = try ring(cell: cell).map { "[\(coordinate($0[0])),\(coordinate($0[1]))]" }.joined(separator: ",")
-        let props = properties.map { "\(JSONText.quoted($0.0)):\($0.1)" }.joined(separator: ",")
-        return "{\"type\":\"Feature\",\"id\":\(JSONText.quoted(id)),\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(coordinates)]]},"
+        let coordinates = try ring(cell: cell).map { "[\(JSONNumber.fixed($0[0], decimals: 6)),\(JSONNumber.fixed($0[1], decimals: 6))]" }.joined(separator: ",")
+        let props = properties.map { "\(JSONString.quoted($0.0)):\($0.1)" }.joined(separator: ",")
+        return "{\"type\":\"Feature\",\"id\":\(JSONString.quoted(id)),\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(coordinates)]]},"
             + "\"properties\":{\(props)}}"
     }
 
     static func collection(_ features: [String]) -> String {
         "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}"
     }
-
-    /// A coordinate with 6 decimals, trailing zeros trimmed.
-    static func coordinate(_ value: Double) -> String {
-        var text = String(format: "%.6f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        if text == "-0" { text = "0" }
-        return text
-    }
-
-    /// A JSON number: integers without a fraction, others in Swift's shortest round-trip form.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return "\(value)"
-    }
-
 }

@@ -1,8 +1,9 @@
 import EddyCore
+import EddySimulation
 
 /// A simulated flight with known turbulence, stamped in Unix epoch seconds, for feeding an engine in tests.
 ///
-/// Wraps EddyCore's ``FlightSimulator``: von Kármán gusts at each segment's EDR through the aircraft
+/// Wraps EddySimulation's ``FlightSimulator``: von Kármán gusts at each segment's EDR through the aircraft
 /// class's response, a device mount, sensor noise, turns and handling from the ``FlightScenario``.
 /// Samples come out time-ordered with `t = startEpochSeconds + simulation time`. ``forEachSample(_:)``
 /// streams the simulator's 10 s chunks, so memory stays bounded for any flight length; ``samples()``

@@ -1,3 +1,4 @@
+import EddySimulation
 import Foundation
 import Testing
 @testable import EddyCore

@@ -1,3 +1,4 @@
+import EddySimulation
 import Foundation
 @testable import EddyCore
 

@@ -1,5 +1,6 @@
 import EddyCore
 import EddySensorLog
+import EddySimulation
 import Foundation
 import Testing
 @testable import EddyReplay

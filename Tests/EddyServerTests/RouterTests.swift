@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyH3
 import EddyProtocol
@@ -16,6 +17,7 @@ import Testing
 
     /// Runs `body` against a fresh server (temporary database, one key for DAL) in process.
     func withServer(
+        clock: any EpochClock = SystemEpochClock(),
         _ configure: (inout ServerOptions) -> Void = { _ in },
         _ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> Void
     ) async throws {
@@ -27,7 +29,7 @@ import Testing
         var options = ServerOptions()
         configure(&options)
         let logger = Logger(label: "router-test", factory: { _ in SwiftLogNoOpLogHandler() })
-        let service = try SyncService(database: database, options: options, logger: logger)
+        let service = try SyncService(database: database, clock: clock, options: options, logger: logger)
         let app = EddyServerApplication.make(service: service, logger: logger, checkpointInterval: nil)
         try await app.test(.router) { client in try await body(client, key) }
     }
@@ -163,7 +165,9 @@ import Testing
     }
 
     @Test func rateLimitIs429WithRetryAfter() async throws {
-        try await withServer({ $0.rateLimitPerMinute = 1; $0.rateLimitBurst = 2 }) { client, key in
+        // Time stands still (5 s ahead of the position's time stamp): the wait is exactly one token's refill, 60 s.
+        let frozen = ManualEpochClock(start: Date().timeIntervalSince1970.rounded(.down) + 5)
+        try await withServer(clock: frozen, { $0.rateLimitPerMinute = 1; $0.rateLimitBurst = 2 }) { client, key in
             let token = try await Self.session(client, key: key)
             let auth: HTTPFields = [.authorization: "Bearer \(token)"]
             let position = LiveFlight(flightID: "DAL1", latitude: 10, longitude: 10, altitudeFeet: 35000, headingDegrees: 90,

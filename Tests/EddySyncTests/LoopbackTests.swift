@@ -2,6 +2,7 @@ import EddyClock
 import EddyCore
 import EddyH3
 import EddyProtocol
+import EddySimulation
 import EddyStore
 import EddySync
 import Foundation
@@ -10,7 +11,7 @@ import Testing
 /// Flights for the loopback tests: a simulated turbulent flight through the detection pipeline, and bulk
 /// reports for the fault tests.
 enum TurbulentFlight {
-    /// A simulated medium-jet flight (EddyCore's flight simulator) from JFK towards the north-east at its nominal
+    /// A simulated medium-jet flight (EddySimulation's flight simulator) from JFK towards the north-east at its nominal
     /// level: 5 min smooth, 8 min of EDR 0.35 turbulence, 5 min smooth, run through the detection pipeline. Its
     /// tile reports are shifted to Unix time (`startTime` + log time), as the replay does before storing.
     /// Returns the reports and the route (centres of the first and last tile crossed).

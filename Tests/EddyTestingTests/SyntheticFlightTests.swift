@@ -1,4 +1,5 @@
 import EddyCore
+import EddySimulation
 import EddyTesting
 import Testing
 

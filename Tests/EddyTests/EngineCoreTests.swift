@@ -1,4 +1,5 @@
 import EddyCore
+import EddySimulation
 import EddyH3
 import EddyProtocol
 import EddyStore

@@ -1,4 +1,5 @@
 import EddyCore
+import EddySimulation
 import EddyStore
 import EddySync
 import EddyTesting

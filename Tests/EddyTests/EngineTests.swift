@@ -1,6 +1,7 @@
 import Dispatch
 import EddyCore
 import EddyH3
+import EddySimulation
 import EddyStore
 import EddySync
 import Foundation

@@ -2,6 +2,7 @@ import EddyClock
 import EddyCore
 import EddyH3
 import EddyProtocol
+import EddySimulation
 import EddyStore
 import EddySync
 import EddyTesting

@@ -1,5 +1,6 @@
 import Eddy
 import EddyCore
+import EddySimulation
 import EddyStore
 import EddyTesting
 import Foundation

@@ -1,20 +1,5 @@
+import EddyCore
 import Foundation
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny 64-bit generator, used to seed `Xoshiro256StarStar`.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    /// Internal state.
-    public private(set) var state: UInt64
-    /// Creates a generator from a seed.
-    public init(seed: UInt64) { state = seed }
-    /// Next 64-bit output.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// xoshiro256** (Blackman & Vigna 2018): the simulator's deterministic random source.
 ///

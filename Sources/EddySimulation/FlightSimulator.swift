@@ -1,3 +1,4 @@
+import EddyCore
 import Foundation
 
 /// One time slice of a simulated flight; every array is time-ordered and the slices follow each other.

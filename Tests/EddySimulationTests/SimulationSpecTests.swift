@@ -1,6 +1,6 @@
 import EddyCore
 import Testing
-@testable import EddyReplay
+@testable import EddySimulation
 
 @Suite("eddy simulate option parsing")
 struct SimulationSpecTests {

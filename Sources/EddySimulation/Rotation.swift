@@ -1,3 +1,4 @@
+import EddyCore
 import Foundation
 
 /// A 3×3 rotation matrix (rows), mapping device-frame vectors into the aircraft frame.

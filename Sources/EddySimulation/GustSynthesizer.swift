@@ -1,3 +1,4 @@
+import EddyCore
 import Foundation
 
 /// Streams the load-factor response (g) of an aircraft to von Kármán vertical gusts at EDR = 1.

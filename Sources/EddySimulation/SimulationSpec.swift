@@ -1,22 +1,21 @@
 import EddyCore
-import EddySensorLog
 
 /// A bad `eddy simulate` option value: says which option, what was given and what is expected.
-public struct SimulationSpecError: Error, CustomStringConvertible, Equatable, Sendable {
+package struct SimulationSpecError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The option, e.g. `--segments`.
-    public var option: String
+    package var option: String
     /// What is wrong and what to write instead.
-    public var message: String
+    package var message: String
     /// Creates an error.
-    public init(option: String, message: String) { self.option = option; self.message = message }
+    package init(option: String, message: String) { self.option = option; self.message = message }
     /// `--segments: "0.2:5x" …`
-    public var description: String { "\(option): \(message)" }
+    package var description: String { "\(option): \(message)" }
 }
 
 /// Parsers for the textual `eddy simulate` options (kept here, out of the CLI, so tests reach them).
-public enum SimulationSpec {
+package enum SimulationSpec {
     /// A duration: a number with an optional unit `s` (default), `m` or `h`: `90`, `90s`, `10m`, `1.5h`.
-    public static func duration(_ text: String, option: String) throws -> Double {
+    package static func duration(_ text: String, option: String) throws -> Double {
         let trimmed = text.trimmingBlanksAndNewlines()
         var number = Substring(trimmed)
         var factor = 1.0
@@ -31,7 +30,7 @@ public enum SimulationSpec {
     }
 
     /// `EDR:duration,…` → segments, e.g. `0:10m,0.2:5m,0:5m,0.45:5m`.
-    public static func segments(_ text: String) throws -> [TurbulenceSegment] {
+    package static func segments(_ text: String) throws -> [TurbulenceSegment] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard !text.isEmpty else { throw SimulationSpecError(option: "--segments", message: "empty (write EDR:duration pairs, e.g. 0:10m,0.2:5m)") }
         return try parts.map { part in
@@ -49,7 +48,7 @@ public enum SimulationSpec {
     }
 
     /// Repeats the segment pattern until it lasts `hours` (the last one cut to fit).
-    public static func repeated(_ pattern: [TurbulenceSegment], hours: Double) throws -> [TurbulenceSegment] {
+    package static func repeated(_ pattern: [TurbulenceSegment], hours: Double) throws -> [TurbulenceSegment] {
         guard hours.isFinite, hours > 0, hours <= 48 else { throw SimulationSpecError(option: "--hours", message: "\(hours) must be more than 0 and at most 48") }
         let total = hours * 3600
         var result: [TurbulenceSegment] = []
@@ -65,7 +64,7 @@ public enum SimulationSpec {
     }
 
     /// `start:duration,…` (each a duration) → handling intervals, e.g. `1200:15` or `20m:15s,40m:10s`.
-    public static func handling(_ texts: [String]) throws -> [HandlingInterval] {
+    package static func handling(_ texts: [String]) throws -> [HandlingInterval] {
         try texts.flatMap { $0.split(separator: ",") }.map { part in
             let fields = part.split(separator: ":", omittingEmptySubsequences: false)
             guard fields.count == 2 else {
@@ -79,7 +78,7 @@ public enum SimulationSpec {
     }
 
     /// `start:duration:bank[:rollRate]` → coordinated turns, e.g. `600:120:25` (bank degrees, + = right).
-    public static func turns(_ texts: [String]) throws -> [CoordinatedTurn] {
+    package static func turns(_ texts: [String]) throws -> [CoordinatedTurn] {
         try texts.flatMap { $0.split(separator: ",") }.map { part in
             let fields = part.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 3 || fields.count == 4 else {
@@ -99,45 +98,6 @@ public enum SimulationSpec {
             }
             guard length > 0 else { throw SimulationSpecError(option: "--turn", message: "duration in \"\(part)\" must be more than 0") }
             return CoordinatedTurn(start: start, durationSeconds: length, bankDegrees: bank, rollRateDegreesPerSecond: rate)
-        }
-    }
-}
-
-/// Streams a simulated flight into the sensor-log format.
-public enum SimulatedFlightWriter {
-    /// Simulates `scenario` chunk by chunk and writes it to `directory` (meta.json with the truth,
-    /// then the CSVs), at sensor resolution unless `exact`. Memory stays bounded for any length.
-    public static func write(
-        _ scenario: FlightScenario, to directory: String, timeOrigin: String? = "2026-11-22T10:00:00Z",
-        aircraftType: String? = nil, exact: Bool = false
-    ) throws {
-        let truth = FlightSimulator.truth(for: scenario)
-        let meta = FlightMeta(
-            timeOrigin: timeOrigin,
-            aircraft: .init(type: aircraftType ?? defaultType(scenario.aircraftClass), aircraftClass: scenario.aircraftClass),
-            device: .init(model: "eddy simulate", pressurizedCabin: scenario.pressurizedCabin),
-            truth: .init(
-                turbulence: truth.turbulence.map { FlightMeta.Interval(start: $0.start, end: $0.end, edr: $0.edr) },
-                handling: truth.handling.map { FlightMeta.Interval(start: $0.start, end: $0.end) }))
-        var files: Set<SensorFileKind> = [.accelerometer, .location]
-        if scenario.includeGyroscope { files.insert(.gyroscope) }
-        if scenario.includeBarometer { files.insert(.barometer) }
-        let writer = try FlightLogWriter(directory: directory, meta: meta, files: files, resolution: exact ? nil : .sensor)
-        try FlightSimulator.simulate(scenario) { chunk in
-            try writer.append(location: chunk.location)
-            try writer.append(accelerometer: chunk.accelerometer)
-            if scenario.includeGyroscope { try writer.append(gyroscope: chunk.gyroscope) }
-            if scenario.includeBarometer { try writer.append(barometer: chunk.barometer) }
-        }
-        try writer.finish()
-    }
-
-    /// A representative ICAO type for a class (meta.json's aircraft.type).
-    public static func defaultType(_ aircraftClass: AircraftClass) -> String {
-        switch aircraftClass {
-        case .small: "C172"
-        case .medium: "B738"
-        case .large: "B77W"
         }
     }
 }

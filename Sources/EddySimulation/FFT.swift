@@ -1,3 +1,4 @@
+import EddyCore
 import Foundation
 
 /// In-place iterative radix-2 complex FFT (Cooley–Tukey, decimation in time), written for the gust synthesiser.

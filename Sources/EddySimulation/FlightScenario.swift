@@ -1,3 +1,4 @@
+import EddyCore
 import Foundation
 
 /// A stretch of flight at one turbulence intensity.

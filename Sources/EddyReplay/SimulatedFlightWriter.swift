@@ -1,0 +1,42 @@
+import EddyCore
+import EddySensorLog
+import EddySimulation
+
+/// Streams a simulated flight into the sensor-log format.
+public enum SimulatedFlightWriter {
+    /// Simulates `scenario` chunk by chunk and writes it to `directory` (meta.json with the truth,
+    /// then the CSVs), at sensor resolution unless `exact`. Memory stays bounded for any length.
+    public static func write(
+        _ scenario: FlightScenario, to directory: String, timeOrigin: String? = "2026-11-22T10:00:00Z",
+        aircraftType: String? = nil, exact: Bool = false
+    ) throws {
+        let truth = FlightSimulator.truth(for: scenario)
+        let meta = FlightMeta(
+            timeOrigin: timeOrigin,
+            aircraft: .init(type: aircraftType ?? defaultType(scenario.aircraftClass), aircraftClass: scenario.aircraftClass),
+            device: .init(model: "eddy simulate", pressurizedCabin: scenario.pressurizedCabin),
+            truth: .init(
+                turbulence: truth.turbulence.map { FlightMeta.Interval(start: $0.start, end: $0.end, edr: $0.edr) },
+                handling: truth.handling.map { FlightMeta.Interval(start: $0.start, end: $0.end) }))
+        var files: Set<SensorFileKind> = [.accelerometer, .location]
+        if scenario.includeGyroscope { files.insert(.gyroscope) }
+        if scenario.includeBarometer { files.insert(.barometer) }
+        let writer = try FlightLogWriter(directory: directory, meta: meta, files: files, resolution: exact ? nil : .sensor)
+        try FlightSimulator.simulate(scenario) { chunk in
+            try writer.append(location: chunk.location)
+            try writer.append(accelerometer: chunk.accelerometer)
+            if scenario.includeGyroscope { try writer.append(gyroscope: chunk.gyroscope) }
+            if scenario.includeBarometer { try writer.append(barometer: chunk.barometer) }
+        }
+        try writer.finish()
+    }
+
+    /// A representative ICAO type for a class (meta.json's aircraft.type).
+    public static func defaultType(_ aircraftClass: AircraftClass) -> String {
+        switch aircraftClass {
+        case .small: "C172"
+        case .medium: "B738"
+        case .large: "B77W"
+        }
+    }
+}
