@@ -211,23 +211,7 @@ public enum CanonicalReportBatch {
             guard report.enterTime.isFinite, report.exitTime.isFinite, report.edrPeak.isFinite, report.edrMedian.isFinite
             else { return nil }
             if index > 0 { bytes.appendJSONByte(0x2C) }
-            bytes.appendJSONASCII("{\"id\":\"")
-            bytes.appendJSONText(report.id.uuidString)
-            bytes.appendJSONASCII("\",\"tile\":{\"h3\":")
-            bytes.writeJSONInteger(report.tile.h3)
-            bytes.appendJSONASCII(",\"layer\":")
-            bytes.writeJSONInteger(report.tile.layer)
-            bytes.appendJSONASCII("},\"enterTime\":")
-            bytes.writeJSONNumber(report.enterTime)
-            bytes.appendJSONASCII(",\"exitTime\":")
-            bytes.writeJSONNumber(report.exitTime)
-            bytes.appendJSONASCII(",\"edrPeak\":")
-            bytes.writeJSONNumber(report.edrPeak)
-            bytes.appendJSONASCII(",\"edrMedian\":")
-            bytes.writeJSONNumber(report.edrMedian)
-            bytes.appendJSONASCII(",\"reporterClass\":")
-            bytes.writeJSONString(report.reporterClass.rawValue)
-            bytes.appendJSONByte(0x7D)
+            WireJSON.writeReport(report, into: &bytes)
         }
         bytes.appendJSONASCII("]}")
         return Data(bytes)
@@ -240,5 +224,30 @@ public enum CanonicalReportBatch {
             var scanner = CanonicalScanner(bytes: base, count: raw.count)
             return scanner.reportBatch()
         }
+    }
+}
+
+/// The wire JSON of the protocol's objects, written straight into a byte sink (the client's report batches and the
+/// server's fetch answers share it). Numbers follow EddyJSON's policy, whole numbers bare, as `JSONEncoder` writes them.
+package enum WireJSON {
+    /// Writes `report` as its wire object (`{"id":…,"tile":{…},…,"reporterClass":…}`); its numbers must be finite.
+    package static func writeReport<Sink: JSONSink>(_ report: TileReport, into sink: inout Sink) {
+        sink.appendJSONASCII("{\"id\":\"")
+        sink.appendJSONText(report.id.uuidString)
+        sink.appendJSONASCII("\",\"tile\":{\"h3\":")
+        sink.writeJSONInteger(report.tile.h3)
+        sink.appendJSONASCII(",\"layer\":")
+        sink.writeJSONInteger(report.tile.layer)
+        sink.appendJSONASCII("},\"enterTime\":")
+        sink.writeJSONNumber(report.enterTime)
+        sink.appendJSONASCII(",\"exitTime\":")
+        sink.writeJSONNumber(report.exitTime)
+        sink.appendJSONASCII(",\"edrPeak\":")
+        sink.writeJSONNumber(report.edrPeak)
+        sink.appendJSONASCII(",\"edrMedian\":")
+        sink.writeJSONNumber(report.edrMedian)
+        sink.appendJSONASCII(",\"reporterClass\":")
+        sink.writeJSONString(report.reporterClass.rawValue)
+        sink.appendJSONByte(0x7D)
     }
 }
