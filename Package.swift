@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // Eddy: open turbulence detection and aviation data sync engine.
-// The target list follows the data flow in docs/architecture.md:
-// EddyH3 → EddyCore (samples, log I/O, calibration, detection, tiles) → EddyStore → CLI / bench.
+// Targets follow the data flow drawn in docs/architecture.md: EddyH3 → EddyCore (pure) → Eddy (EngineCore and its
+// shell) over EddyStore → EddySync ⇄ EddyServerKit; EddySensorLog, EddyReplay and EddySimulation feed the executables.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -62,7 +62,7 @@ let package = Package(
             dependencies: ["Eddy", "EddyCore", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock", "EddySimulation"],
             swiftSettings: strictSettings
         ),
-        // Sync (issue 5): libcurl client, wire protocol, reference server.
+        // Sync: libcurl client and wire protocol.
         .systemLibrary(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
@@ -112,7 +112,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The engine facade (issue 6) and helpers for host apps' own tests.
+        // The engine and helpers for host apps' own tests.
         .target(
             name: "Eddy",
             dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock"],

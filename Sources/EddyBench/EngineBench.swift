@@ -1,6 +1,6 @@
 import Foundation
 
-/// Engine benchmarks (issue 6): the whole engine (detection, store, flight phase, alerts; offline) on a 12-hour
+/// Engine benchmarks: the whole engine (detection, store, flight phase, alerts; offline) on a 12-hour
 /// 50 Hz accelerometer + gyroscope + 1 Hz location flight (the replay group's flight, generated on disk, not timed),
 /// run as `eddy replay FLIGHT --engine --json > /dev/null` in a child process:
 /// - `engine_cpu_fraction_at_50hz`: the child's CPU seconds (user + system, reading and parsing the CSVs included)

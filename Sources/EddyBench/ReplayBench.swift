@@ -9,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Replay benchmarks (issue 2): a 12-hour 50 Hz flight (accelerometer + gyroscope + 1 Hz location)
+/// Replay benchmarks: a 12-hour 50 Hz flight (accelerometer + gyroscope + 1 Hz location)
 /// is generated on disk (not timed) with the streaming simulator and writer, then
 /// - `replay_samples_per_s`: read from disk, parsed, merged and run through the pipeline (in process, best of 3);
 /// - `pipeline_samples_per_s`: the pipeline alone over a 10-minute flight held in memory, 20 passes (best of 3);

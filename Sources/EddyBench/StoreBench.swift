@@ -3,7 +3,7 @@ import EddyH3
 import EddyStore
 import Foundation
 
-/// Store benchmarks (issue 4): ingest rate, corridor and viewport query medians over 1,000,000 cached reports.
+/// Store benchmarks: ingest rate, corridor and viewport query medians over 1,000,000 cached reports.
 ///
 /// Data: 1,000,000 server reports (seeded) spread uniformly over North America (20–65°N, 130–60°W) and the North
 /// Atlantic (35–65°N, 60–10°W), 60 % at cruise layers 30–41 and 40 % at any layer 0–45, exit times uniform over

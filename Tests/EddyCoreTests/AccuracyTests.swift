@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import EddyCore
 
-/// End-to-end acceptance on simulated flights (issue 2): 10 minutes at each EDR, 1.5 mg noise, random mount.
+/// End-to-end acceptance on simulated flights: 10 minutes at each EDR, 1.5 mg noise, random mount.
 @Suite struct AccuracyTests {
     static let edrs = [0.05, 0.12, 0.25, 0.37, 0.60]
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import EddyCore
 
-/// The issue-6 acceptance geometry at the pure level: aircraft B flies towards a moderate area that A reported.
+/// The two-aircraft acceptance geometry at the pure level: aircraft B flies towards a moderate area that A reported.
 @Suite("Alert scenario")
 struct AlertScenarioTests {
     typealias F = AlertFixtures

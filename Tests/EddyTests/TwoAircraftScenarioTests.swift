@@ -10,7 +10,7 @@ import Foundation
 import Testing
 @testable import Eddy
 
-/// Issue 6 acceptance: two aircraft against a real `eddy-server` on loopback.
+/// The engine's acceptance scenario: two aircraft against a real `eddy-server` on loopback.
 ///
 /// A flies a simulated medium-jet flight (50 Hz accelerometer + gyro) through 2 min of EDR 0.35 and uploads its tiles.
 /// B, later, flies a location-only route (1 Hz) towards that area while monitoring alerts:

@@ -2,7 +2,7 @@ import EddyCore
 import EddyStore
 import EddySync
 
-/// What the host app hears from the engine (SkyPath-style names, DESIGN.md "Semantics to keep").
+/// What the host app hears from the engine (SkyPath-style names; docs/engine.md, "Delegate").
 ///
 /// Callbacks arrive in order on the queue chosen in `EddyConfiguration.delivery` (default: main). The three required
 /// ones have no default; every other one has a default no-op. "Only on change" callbacks fire only on a real change.

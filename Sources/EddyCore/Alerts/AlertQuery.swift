@@ -1,6 +1,6 @@
 import EddyH3
 
-/// What an alert looks for, with the anchor SDK's defaults (DESIGN.md "Alert defaults"; docs/alerts.md).
+/// What an alert looks for, with the anchor SDK's defaults (docs/alerts.md).
 public struct AlertQuery: Sendable, Equatable {
     /// Lowest severity (for the viewer's class) that alerts; `.none` counts as `.light` (smooth never alerts).
     public var minimumSeverity: Severity = .light

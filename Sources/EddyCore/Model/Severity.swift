@@ -63,7 +63,7 @@ public enum ICAOTurbulenceClass: String, Sendable, Codable, CaseIterable, Compar
 
 /// Maps EDR (aircraft-independent) to a `Severity` for the viewing aircraft's class.
 ///
-/// Medium-class bands (DESIGN.md): none < 0.10 ≤ light < 0.15 ≤ lightModerate < 0.20 ≤ moderate
+/// Medium-class bands (docs/severity.md): none < 0.10 ≤ light < 0.15 ≤ lightModerate < 0.20 ≤ moderate
 /// < 0.30 ≤ moderateSevere < 0.45 ≤ severe. Other classes scale every threshold by a class factor:
 /// a small aircraft feels the same EDR harder, so its thresholds are lower. See docs/severity.md.
 public enum SeverityScale {
