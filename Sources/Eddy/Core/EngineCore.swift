@@ -48,6 +48,8 @@ package struct EngineCore: Sendable {
     package private(set) var isStarted = false
     /// Whether the engine records (started, and the server has not refused the key or client).
     package private(set) var isRecording = false
+    /// Whether the started session has a server to sync with (an offline session has none).
+    package private(set) var hasServer = false
     /// The aircraft.
     package private(set) var aircraft: AircraftType
     /// The flight (set by the host, or temporary while airborne without one).
@@ -150,6 +152,7 @@ package struct EngineCore: Sendable {
     package mutating func start(session: PersistedSession, now: Double) -> EngineStep {
         hostTime = now
         self.session = session
+        hasServer = session.environment.baseURL != nil
         isStarted = true
         isRecording = true
         nextSyncStep = -.infinity
@@ -175,6 +178,7 @@ package struct EngineCore: Sendable {
             if isRecording { effects.append(.callback(.didUpdateRecordingStatus(false))) }
             isRecording = false
             session = nil
+            hasServer = false
             candidates = nil
             monitor.reset()
             clusterer.reset()
@@ -298,10 +302,13 @@ package struct EngineCore: Sendable {
             lastPurge = t
             effects.append(.purgeExpired(now: t))
         }
-        let syncRequested = effects.contains { $0.isSync }
-        switch configuration.syncTiming {
-        case .flightTime: if syncRequested || t >= nextSyncStep { effects.append(.runSyncStep) }
-        case .wallClock: if syncRequested { effects.append(.wakeSync) }
+        // Sync runs only with a server: an offline engine asks for no step (and allocates nothing per sample).
+        if hasServer {
+            let syncRequested = effects.contains { $0.isSync }
+            switch configuration.syncTiming {
+            case .flightTime: if syncRequested || t >= nextSyncStep { effects.append(.runSyncStep) }
+            case .wallClock: if syncRequested { effects.append(.wakeSync) }
+            }
         }
         return EngineStep(effects: effects, time: t)
     }
@@ -440,7 +447,7 @@ package struct EngineCore: Sendable {
 
     /// Re-centres the automatic route area when the aircraft is `autoRouteRecentreNM` from its centre.
     private mutating func updateRouteArea(_ fix: LocationSample, _ effects: inout [EngineEffect]) {
-        guard dataQuery.routePolygon == nil, session?.environment.baseURL != nil else { return }
+        guard dataQuery.routePolygon == nil, hasServer else { return }
         if let centre = autoRouteCentre,
            Geodesy.distanceNM(from: (centre.latitude, centre.longitude), to: (fix.latitudeDegrees, fix.longitudeDegrees))
             < configuration.autoRouteRecentreNM { return }

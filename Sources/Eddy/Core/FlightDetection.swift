@@ -10,9 +10,9 @@ struct FlightDetection: Sendable {
     private var pipeline: DetectionPipeline?
     /// The whole Unix second subtracted before the pipeline (the first sample's, rounded down).
     private(set) var timeBase = 0.0
-
-    /// Whether a pipeline runs (the flight has had its first sample).
-    var isRunning: Bool { pipeline != nil }
+    /// Whether a pipeline runs (the flight has had its first sample). Stored: comparing the large optional pipeline
+    /// with nil on every sample would copy it.
+    private(set) var isRunning = false
 
     /// The base a flight starting with a sample at `t` gets.
     static func timeBase(forFirstSampleAt t: Double) -> Double { t.rounded(.down) }
@@ -21,6 +21,7 @@ struct FlightDetection: Sendable {
     mutating func begin(timeBase: Double, configuration: DetectionConfiguration) {
         self.timeBase = timeBase
         pipeline = DetectionPipeline(configuration: configuration)
+        isRunning = true
     }
 
     /// Runs one sample (Unix seconds) through the pipeline; events carry Unix seconds.
@@ -29,18 +30,21 @@ struct FlightDetection: Sendable {
         shifted.t = ((sample.t - timeBase) * 1e6).rounded() / 1e6
         let first = events.count
         pipeline?.process(shifted, into: &events)
-        unshift(&events, from: first)
+        Self.unshift(&events, from: first, timeBase: timeBase)
     }
 
     /// Closes the open tile crossing and ends the pipeline; events carry Unix seconds.
     mutating func finish(into events: inout [DetectionEvent]) {
         let first = events.count
         pipeline?.finish(into: &events)
-        unshift(&events, from: first)
+        Self.unshift(&events, from: first, timeBase: timeBase)
         pipeline = nil
+        isRunning = false
     }
 
-    private func unshift(_ events: inout [DetectionEvent], from first: Int) {
+    /// Puts report times from `first` on back into Unix seconds. Static, and given only the base: a method of this large
+    /// value called from a mutating one would copy the whole pipeline on every sample.
+    private static func unshift(_ events: inout [DetectionEvent], from first: Int, timeBase: Double) {
         guard events.count > first else { return }
         for i in first..<events.count {
             if case .tile(var report) = events[i] {
