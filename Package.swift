@@ -11,21 +11,18 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "Eddy",
     platforms: [.macOS(.v14), .iOS(.v17)],
+    // Library products are what a host app or a researcher imports: `Eddy` (the engine; `import Eddy` re-exports
+    // EddyCore, EddyH3, EddyStore and EddySync, whose public types its API uses), `EddyTesting`, `EddyH3`,
+    // `EddySensorLog`, `EddySimulation`. The other modules are reached through `import Eddy` or are Eddy's own glue.
     products: [
         .library(name: "EddyH3", targets: ["EddyH3"]),
-        .library(name: "EddyCore", targets: ["EddyCore"]),
         .library(name: "EddySensorLog", targets: ["EddySensorLog"]),
-        .library(name: "EddyReplay", targets: ["EddyReplay"]),
-        .library(name: "EddyStore", targets: ["EddyStore"]),
         .executable(name: "eddy", targets: ["EddyCLI"]),
         .executable(name: "eddy-bench", targets: ["EddyBench"]),
         .executable(name: "eddy-store-crash-writer", targets: ["EddyStoreCrashWriter"]),
-        .library(name: "EddyProtocol", targets: ["EddyProtocol"]),
-        .library(name: "EddySync", targets: ["EddySync"]),
         .executable(name: "eddy-server", targets: ["EddyServer"]),
         .library(name: "Eddy", targets: ["Eddy"]),
         .library(name: "EddyTesting", targets: ["EddyTesting"]),
-        .library(name: "EddyClock", targets: ["EddyClock"]),
         .library(name: "EddySimulation", targets: ["EddySimulation"]),
     ],
     dependencies: [

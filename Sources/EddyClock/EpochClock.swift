@@ -6,7 +6,7 @@ import Synchronization
 // reads no clock at all: it gets times from its samples.
 
 /// A source of epoch time: now in Unix seconds, and a way to wait.
-public protocol EpochClock: Sendable {
+package protocol EpochClock: Sendable {
     /// Now, Unix epoch seconds.
     func now() -> Double
     /// Waits `seconds` (a manual or sample-driven clock may return at once).
@@ -14,26 +14,26 @@ public protocol EpochClock: Sendable {
 }
 
 /// The wall clock.
-public struct SystemEpochClock: EpochClock {
+package struct SystemEpochClock: EpochClock {
     /// Creates the clock.
-    public init() {}
+    package init() {}
     /// Now, Unix epoch seconds (`Date()`).
-    public func now() -> Double { Date().timeIntervalSince1970 }
+    package func now() -> Double { Date().timeIntervalSince1970 }
     /// Sleeps for real (negative waits do not sleep).
-    public func sleep(seconds: Double) async { try? await Task.sleep(for: .seconds(max(0, seconds))) }
+    package func sleep(seconds: Double) async { try? await Task.sleep(for: .seconds(max(0, seconds))) }
 }
 
 /// A clock tests move by hand; sleeping advances it instead of waiting.
-public final class ManualEpochClock: EpochClock {
+package final class ManualEpochClock: EpochClock {
     private let current: Mutex<Double>
     /// Starts at `start`, Unix epoch seconds.
-    public init(start: Double) { current = Mutex(start) }
+    package init(start: Double) { current = Mutex(start) }
     /// Now, Unix epoch seconds.
-    public func now() -> Double { current.withLock { $0 } }
+    package func now() -> Double { current.withLock { $0 } }
     /// Moves time forward by `seconds` (a negative value moves it back: tests may want that).
-    public func advance(by seconds: Double) { current.withLock { $0 += seconds } }
+    package func advance(by seconds: Double) { current.withLock { $0 += seconds } }
     /// Advances the clock instead of sleeping (and yields, so a loop on this clock lets other tasks run).
-    public func sleep(seconds: Double) async {
+    package func sleep(seconds: Double) async {
         advance(by: max(0, seconds))
         await Task.yield()
     }
@@ -41,14 +41,14 @@ public final class ManualEpochClock: EpochClock {
 
 /// A clock driven by sample times (replays, and the engine's flight-time sync): now is the latest time pushed
 /// with `advance(to:)`, which never moves it backwards; sleeping only yields (time moves when samples come).
-public final class SampleDrivenClock: EpochClock {
+package final class SampleDrivenClock: EpochClock {
     private let current: Mutex<Double>
     /// Starts at `start`, Unix epoch seconds (0 by default: everything set up before the first sample is due at once).
-    public init(start: Double = 0) { current = Mutex(start) }
+    package init(start: Double = 0) { current = Mutex(start) }
     /// The latest sample time, Unix epoch seconds.
-    public func now() -> Double { current.withLock { $0 } }
+    package func now() -> Double { current.withLock { $0 } }
     /// Moves time forward to `t`, Unix epoch seconds; an earlier `t` (or NaN) leaves it unchanged.
-    public func advance(to t: Double) { current.withLock { if t > $0 { $0 = t } } }
+    package func advance(to t: Double) { current.withLock { if t > $0 { $0 = t } } }
     /// Yields only: time moves with the samples.
-    public func sleep(seconds: Double) async { await Task.yield() }
+    package func sleep(seconds: Double) async { await Task.yield() }
 }

@@ -5,9 +5,9 @@ import Foundation
 /// Fast decoding of the largest answer, a turbulence fetch, when it is laid out exactly as eddy-server writes
 /// it (keys in its order, no whitespace, no string escapes). Anything else returns nil and the caller uses
 /// `JSONDecoder`, so a different server (or a future layout) is still read correctly, only more slowly.
-public enum CanonicalTurbulenceDecoder {
+package enum CanonicalTurbulenceDecoder {
     /// The decoded answer, or nil when the bytes are not in the canonical layout.
-    public static func decode(_ data: Data) -> DeltaFetchResponse? {
+    package static func decode(_ data: Data) -> DeltaFetchResponse? {
         data.withUnsafeBytes { raw -> DeltaFetchResponse? in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
             var scanner = CanonicalScanner(bytes: base, count: raw.count)
@@ -200,10 +200,10 @@ struct CanonicalScanner {
 /// The canonical layout of a report batch, written by the client and read first by the server (which falls back
 /// to `JSONDecoder` for any other valid JSON): `{"reports":[{"id":…,"tile":{"h3":…,"layer":…},"enterTime":…,
 /// "exitTime":…,"edrPeak":…,"edrMedian":…,"reporterClass":…},…]}`.
-public enum CanonicalReportBatch {
+package enum CanonicalReportBatch {
     /// The batch in canonical layout; nil when a number is not finite (the layout never carries `null`; the caller
     /// falls back to `JSONEncoder`, which refuses it too). Numbers follow EddyJSON's policy, whole numbers bare.
-    public static func encode(_ batch: ReportBatch) -> Data? {
+    package static func encode(_ batch: ReportBatch) -> Data? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16 + batch.reports.count * 200)
         bytes.appendJSONASCII("{\"reports\":[")
@@ -218,7 +218,7 @@ public enum CanonicalReportBatch {
     }
 
     /// The batch, or nil when the bytes are not in the canonical layout.
-    public static func decode(_ data: Data) -> ReportBatch? {
+    package static func decode(_ data: Data) -> ReportBatch? {
         data.withUnsafeBytes { raw -> ReportBatch? in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
             var scanner = CanonicalScanner(bytes: base, count: raw.count)

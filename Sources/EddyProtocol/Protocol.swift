@@ -5,69 +5,69 @@ import Foundation
 // JSON over HTTP(S); times are Unix epoch seconds; EDR is m^(2/3) s^-1; coordinates are WGS-84 degrees.
 
 /// Protocol constants shared by both sides.
-public enum EddyWire {
+package enum EddyWire {
     /// Protocol version this module speaks (path prefix `/v1`).
-    public static let version = 1
+    package static let version = 1
     /// Path prefix of every API endpoint.
-    public static let pathPrefix = "/v1"
+    package static let pathPrefix = "/v1"
     /// Maximum vertices of an area polygon (route corridor or viewport).
-    public static let maxPolygonVertices = 250
+    package static let maxPolygonVertices = 250
     /// History windows a fetch may ask for, hours.
-    public static let historyWindowsHours: [Double] = [0.5, 1, 2, 4, 6]
+    package static let historyWindowsHours: [Double] = [0.5, 1, 2, 4, 6]
     /// Default history window, hours.
-    public static let defaultHistoryHours: Double = 2
+    package static let defaultHistoryHours: Double = 2
     /// Header carrying the client version on every request (426 when too old).
-    public static let clientVersionHeader = "X-Eddy-Client-Version"
+    package static let clientVersionHeader = "X-Eddy-Client-Version"
 }
 
 /// A WGS-84 point in degrees.
-public struct GeoPoint: Sendable, Codable, Hashable {
+package struct GeoPoint: Sendable, Codable, Hashable {
     /// Latitude, degrees (−90…90).
-    public var lat: Double
+    package var lat: Double
     /// Longitude, degrees (−180…180).
-    public var lng: Double
+    package var lng: Double
     /// Creates a point.
-    public init(lat: Double, lng: Double) { self.lat = lat; self.lng = lng }
+    package init(lat: Double, lng: Double) { self.lat = lat; self.lng = lng }
 }
 
 // MARK: - Session
 
 /// `POST /v1/session` body: who is starting a session.
-public struct SessionStartRequest: Sendable, Codable, Equatable {
+package struct SessionStartRequest: Sendable, Codable, Equatable {
     /// The operator-issued API key.
-    public var apiKey: String
+    package var apiKey: String
     /// Company ICAO code (3 letters, e.g. `DAL`).
-    public var airline: String
+    package var airline: String
     /// Any id unique within the company.
-    public var userId: String
+    package var userId: String
     /// Client semantic version (`MAJOR.MINOR.PATCH`); older than the server's minimum gives 426.
-    public var clientVersion: String
+    package var clientVersion: String
     /// Creates a request.
-    public init(apiKey: String, airline: String, userId: String, clientVersion: String) {
+    package init(apiKey: String, airline: String, userId: String, clientVersion: String) {
         self.apiKey = apiKey; self.airline = airline; self.userId = userId; self.clientVersion = clientVersion
     }
 }
 
 /// Server-provided settings sent with every new session.
-public struct ServerSettings: Sendable, Codable, Equatable {
+package struct ServerSettings: Sendable, Codable, Equatable {
     /// Fetch interval for the `minimal` update frequency, seconds.
-    public var minimalIntervalSeconds: Double
+    package var minimalIntervalSeconds: Double
     /// Fetch interval for the `medium` update frequency, seconds.
-    public var mediumIntervalSeconds: Double
+    package var mediumIntervalSeconds: Double
     /// Fetch interval for the `fast` update frequency, seconds.
-    public var fastIntervalSeconds: Double
+    package var fastIntervalSeconds: Double
     /// Length of one server tick, seconds (about 60).
-    public var tickSeconds: Double
+    package var tickSeconds: Double
     /// A delta older than this many ticks is answered with a full refresh.
-    public var fullRefreshAfterTicks: Int
+    package var fullRefreshAfterTicks: Int
     /// Most reports accepted in one upload batch.
-    public var maxReportsPerBatch: Int
+    package var maxReportsPerBatch: Int
     /// Largest accepted request body, bytes.
-    public var maxRequestBytes: Int
+    package var maxRequestBytes: Int
     /// Live flights not updated for this long are dropped, seconds.
-    public var liveFlightExpirySeconds: Double
+    package var liveFlightExpirySeconds: Double
     /// Creates settings.
-    public init(
+    package init(
         minimalIntervalSeconds: Double, mediumIntervalSeconds: Double, fastIntervalSeconds: Double,
         tickSeconds: Double, fullRefreshAfterTicks: Int, maxReportsPerBatch: Int, maxRequestBytes: Int,
         liveFlightExpirySeconds: Double
@@ -83,7 +83,7 @@ public struct ServerSettings: Sendable, Codable, Equatable {
     }
 
     /// The documented defaults (minimal 10 min, medium 5 min, fast 1 min; tick 60 s).
-    public static let defaults = ServerSettings(
+    package static let defaults = ServerSettings(
         minimalIntervalSeconds: 600, mediumIntervalSeconds: 300, fastIntervalSeconds: 60,
         tickSeconds: 60, fullRefreshAfterTicks: 60, maxReportsPerBatch: 1000, maxRequestBytes: 1 << 20,
         liveFlightExpirySeconds: 600
@@ -91,17 +91,17 @@ public struct ServerSettings: Sendable, Codable, Equatable {
 }
 
 /// `POST /v1/session` answer: a bearer token and the settings to use.
-public struct SessionStartResponse: Sendable, Codable, Equatable {
+package struct SessionStartResponse: Sendable, Codable, Equatable {
     /// Bearer token for `Authorization: Bearer …` (secret; never logged).
-    public var token: String
+    package var token: String
     /// Token expiry, Unix seconds (the server answers 401 after it).
-    public var expiresAt: Double
+    package var expiresAt: Double
     /// Server tick when the session started.
-    public var serverTick: Int
+    package var serverTick: Int
     /// Settings the client should follow.
-    public var settings: ServerSettings
+    package var settings: ServerSettings
     /// Creates a response.
-    public init(token: String, expiresAt: Double, serverTick: Int, settings: ServerSettings) {
+    package init(token: String, expiresAt: Double, serverTick: Int, settings: ServerSettings) {
         self.token = token; self.expiresAt = expiresAt; self.serverTick = serverTick; self.settings = settings
     }
 }
@@ -109,74 +109,74 @@ public struct SessionStartResponse: Sendable, Codable, Equatable {
 // MARK: - Report upload
 
 /// `POST /v1/reports` body: a batch of own tile reports; idempotent by `TileReport.id`.
-public struct ReportBatch: Sendable, Codable, Equatable {
+package struct ReportBatch: Sendable, Codable, Equatable {
     /// Reports, at most `ServerSettings.maxReportsPerBatch`.
-    public var reports: [TileReport]
+    package var reports: [TileReport]
     /// Creates a batch.
-    public init(reports: [TileReport]) { self.reports = reports }
+    package init(reports: [TileReport]) { self.reports = reports }
 }
 
 /// `POST /v1/reports` answer: which ids the server now holds.
-public struct ReportBatchAck: Sendable, Codable, Equatable {
+package struct ReportBatchAck: Sendable, Codable, Equatable {
     /// Every id of the batch the server now holds (new or already known): the client may drop them from its outbox.
-    public var acceptedIds: [UUID]
+    package var acceptedIds: [UUID]
     /// How many were new.
-    public var newCount: Int
+    package var newCount: Int
     /// How many the server already had (a retried upload).
-    public var duplicateCount: Int
+    package var duplicateCount: Int
     /// Reports refused for good (invalid content): the client drops them, retrying cannot help.
-    public var rejected: [RejectedReport]
+    package var rejected: [RejectedReport]
     /// Server tick at ingest.
-    public var serverTick: Int
+    package var serverTick: Int
     /// Creates an acknowledgement.
-    public init(acceptedIds: [UUID], newCount: Int, duplicateCount: Int, rejected: [RejectedReport] = [], serverTick: Int) {
+    package init(acceptedIds: [UUID], newCount: Int, duplicateCount: Int, rejected: [RejectedReport] = [], serverTick: Int) {
         self.acceptedIds = acceptedIds; self.newCount = newCount; self.duplicateCount = duplicateCount
         self.rejected = rejected; self.serverTick = serverTick
     }
 }
 
 /// A report the server refused, and why.
-public struct RejectedReport: Sendable, Codable, Equatable {
+package struct RejectedReport: Sendable, Codable, Equatable {
     /// The report id.
-    public var id: UUID
+    package var id: UUID
     /// What is wrong with it.
-    public var reason: String
+    package var reason: String
     /// Creates a rejection.
-    public init(id: UUID, reason: String) { self.id = id; self.reason = reason }
+    package init(id: UUID, reason: String) { self.id = id; self.reason = reason }
 }
 
 // MARK: - Delta fetch
 
 /// An area: its type and, except for `global`, a polygon ring (≤ 250 vertices, closing vertex optional).
-public struct SyncArea: Sendable, Codable, Hashable {
+package struct SyncArea: Sendable, Codable, Hashable {
     /// Area type.
-    public var type: DataAreaType
+    package var type: DataAreaType
     /// Polygon ring, degrees; empty for `global`.
-    public var polygon: [GeoPoint]
+    package var polygon: [GeoPoint]
     /// Creates an area.
-    public init(type: DataAreaType, polygon: [GeoPoint] = []) { self.type = type; self.polygon = polygon }
+    package init(type: DataAreaType, polygon: [GeoPoint] = []) { self.type = type; self.polygon = polygon }
     /// The whole planet.
-    public static let global = SyncArea(type: .global)
+    package static let global = SyncArea(type: .global)
 }
 
 /// `POST /v1/fetch` body.
-public struct DeltaFetchRequest: Sendable, Codable, Equatable {
+package struct DeltaFetchRequest: Sendable, Codable, Equatable {
     /// Data type wanted.
-    public var dataType: DataType
+    package var dataType: DataType
     /// Area wanted.
-    public var area: SyncArea
+    package var area: SyncArea
     /// Tick of the last answer for this area × type; nil asks for a full answer.
-    public var sinceTick: Int?
+    package var sinceTick: Int?
     /// History window, hours (0.5, 1, 2, 4, 6).
-    public var historyHours: Double
+    package var historyHours: Double
     /// Lowest altitude layer wanted (thousands of feet), inclusive.
-    public var minLayer: Int
+    package var minLayer: Int
     /// Highest altitude layer wanted (thousands of feet), inclusive.
-    public var maxLayer: Int
+    package var maxLayer: Int
     /// Viewer aircraft class (polygons are drawn at this class's severity).
-    public var viewerClass: AircraftClass
+    package var viewerClass: AircraftClass
     /// Creates a request.
-    public init(
+    package init(
         dataType: DataType, area: SyncArea, sinceTick: Int? = nil, historyHours: Double = EddyWire.defaultHistoryHours,
         minLayer: Int = 0, maxLayer: Int = 60, viewerClass: AircraftClass = .medium
     ) {
@@ -186,96 +186,96 @@ public struct DeltaFetchRequest: Sendable, Codable, Equatable {
 }
 
 /// A turbulence observation as the server sends it: a tile report plus who (anonymised) and when it arrived.
-public struct Observation: Sendable, Codable, Equatable, Hashable {
+package struct Observation: Sendable, Codable, Equatable, Hashable {
     /// The report (its id is the idempotency id the reporter chose).
-    public var report: TileReport
+    package var report: TileReport
     /// Anonymised reporter id (stable per airline × user, not reversible).
-    public var reporterId: String
+    package var reporterId: String
     /// Server tick at which the server received it.
-    public var tick: Int
+    package var tick: Int
     /// Creates an observation.
-    public init(report: TileReport, reporterId: String, tick: Int) {
+    package init(report: TileReport, reporterId: String, tick: Int) {
         self.report = report; self.reporterId = reporterId; self.tick = tick
     }
 }
 
 /// `POST /v1/position` body: own position for the live-flights layer.
-public typealias PositionUpload = LiveFlight
+package typealias PositionUpload = LiveFlight
 
 /// A GeoJSON (RFC 7946) polygon feature of merged tiles.
-public struct PolygonFeature: Sendable, Codable, Equatable {
+package struct PolygonFeature: Sendable, Codable, Equatable {
     /// Always `Feature`.
-    public var type: String
+    package var type: String
     /// Geometry.
-    public var geometry: PolygonGeometry
+    package var geometry: PolygonGeometry
     /// Properties.
-    public var properties: PolygonProperties
+    package var properties: PolygonProperties
     /// Creates a feature.
-    public init(geometry: PolygonGeometry, properties: PolygonProperties) {
+    package init(geometry: PolygonGeometry, properties: PolygonProperties) {
         self.type = "Feature"; self.geometry = geometry; self.properties = properties
     }
 }
 
 /// GeoJSON Polygon geometry: rings of `[lng, lat]` positions, first ring outer, closed.
-public struct PolygonGeometry: Sendable, Codable, Equatable {
+package struct PolygonGeometry: Sendable, Codable, Equatable {
     /// Always `Polygon`.
-    public var type: String
+    package var type: String
     /// Rings (outer first), each closed (`first == last`), positions `[lng, lat]` in degrees.
-    public var coordinates: [[[Double]]]
+    package var coordinates: [[[Double]]]
     /// Creates a geometry.
-    public init(coordinates: [[[Double]]]) { self.type = "Polygon"; self.coordinates = coordinates }
+    package init(coordinates: [[[Double]]]) { self.type = "Polygon"; self.coordinates = coordinates }
 }
 
 /// Properties of a turbulence polygon.
-public struct PolygonProperties: Sendable, Codable, Equatable {
+package struct PolygonProperties: Sendable, Codable, Equatable {
     /// Severity name (as `Severity.name`) for the viewer class of the request.
-    public var severity: String
+    package var severity: String
     /// Lowest layer of the band (thousands of feet).
-    public var layerMin: Int
+    package var layerMin: Int
     /// Highest layer of the band (thousands of feet).
-    public var layerMax: Int
+    package var layerMax: Int
     /// History window, hours.
-    public var historyHours: Double
+    package var historyHours: Double
     /// Worst peak EDR among the merged tiles.
-    public var edrPeak: Double
+    package var edrPeak: Double
     /// Number of tiles merged.
-    public var tileCount: Int
+    package var tileCount: Int
     /// Creates properties.
-    public init(severity: String, layerMin: Int, layerMax: Int, historyHours: Double, edrPeak: Double, tileCount: Int) {
+    package init(severity: String, layerMin: Int, layerMax: Int, historyHours: Double, edrPeak: Double, tileCount: Int) {
         self.severity = severity; self.layerMin = layerMin; self.layerMax = layerMax; self.historyHours = historyHours
         self.edrPeak = edrPeak; self.tileCount = tileCount
     }
 }
 
 /// A GeoJSON FeatureCollection of turbulence polygons.
-public struct PolygonCollection: Sendable, Codable, Equatable {
+package struct PolygonCollection: Sendable, Codable, Equatable {
     /// Always `FeatureCollection`.
-    public var type: String
+    package var type: String
     /// Features.
-    public var features: [PolygonFeature]
+    package var features: [PolygonFeature]
     /// Creates a collection.
-    public init(features: [PolygonFeature]) { self.type = "FeatureCollection"; self.features = features }
+    package init(features: [PolygonFeature]) { self.type = "FeatureCollection"; self.features = features }
 }
 
 /// `POST /v1/fetch` answer. Exactly the array matching `dataType` is filled (others empty / nil).
-public struct DeltaFetchResponse: Sendable, Codable, Equatable {
+package struct DeltaFetchResponse: Sendable, Codable, Equatable {
     /// Data type answered.
-    public var dataType: DataType
+    package var dataType: DataType
     /// Server tick of this answer: send it as `sinceTick` next time.
-    public var serverTick: Int
+    package var serverTick: Int
     /// True when this is a full answer (first fetch, tick too old, or a type always sent whole):
     /// the client replaces what it holds for this area × type instead of merging.
-    public var full: Bool
+    package var full: Bool
     /// Observations (turbulence).
-    public var observations: [Observation]
+    package var observations: [Observation]
     /// Nowcast cells of the latest issue (nowcast).
-    public var nowcast: [NowcastCell]
+    package var nowcast: [NowcastCell]
     /// Polygons (polygons); nil when unchanged since `sinceTick`.
-    public var polygons: PolygonCollection?
+    package var polygons: PolygonCollection?
     /// Live flights (liveFlights).
-    public var liveFlights: [LiveFlight]
+    package var liveFlights: [LiveFlight]
     /// Creates a response.
-    public init(
+    package init(
         dataType: DataType, serverTick: Int, full: Bool, observations: [Observation] = [],
         nowcast: [NowcastCell] = [], polygons: PolygonCollection? = nil, liveFlights: [LiveFlight] = []
     ) {
@@ -284,41 +284,41 @@ public struct DeltaFetchResponse: Sendable, Codable, Equatable {
     }
 
     /// Number of items carried (observations, cells, features or flights).
-    public var itemCount: Int {
+    package var itemCount: Int {
         observations.count + nowcast.count + (polygons?.features.count ?? 0) + liveFlights.count
     }
 }
 
 /// `GET /v1/tick` answer.
-public struct TickResponse: Sendable, Codable, Equatable {
+package struct TickResponse: Sendable, Codable, Equatable {
     /// Current server tick.
-    public var serverTick: Int
+    package var serverTick: Int
     /// Server time, Unix seconds.
-    public var serverTime: Double
+    package var serverTime: Double
     /// Creates a response.
-    public init(serverTick: Int, serverTime: Double) { self.serverTick = serverTick; self.serverTime = serverTime }
+    package init(serverTick: Int, serverTime: Double) { self.serverTick = serverTick; self.serverTime = serverTime }
 }
 
 /// Error body of every non-2xx answer.
-public struct ErrorBody: Sendable, Codable, Equatable {
+package struct ErrorBody: Sendable, Codable, Equatable {
     /// Machine-readable code (`sessionExpired`, `keyRevoked`, `clientTooOld`, `rateLimited`, `badRequest`, …).
-    public var error: String
+    package var error: String
     /// Human-readable explanation (never contains secrets).
-    public var message: String
+    package var message: String
     /// Seconds to wait before retrying (429 and 503 only).
-    public var retryAfterSeconds: Double?
+    package var retryAfterSeconds: Double?
     /// Creates an error body.
-    public init(error: String, message: String, retryAfterSeconds: Double? = nil) {
+    package init(error: String, message: String, retryAfterSeconds: Double? = nil) {
         self.error = error; self.message = message; self.retryAfterSeconds = retryAfterSeconds
     }
 }
 
 /// Semantic version comparison for `clientVersion` (`MAJOR.MINOR.PATCH`, missing parts are 0).
-public struct WireVersion: Sendable, Comparable, CustomStringConvertible {
+package struct WireVersion: Sendable, Comparable, CustomStringConvertible {
     /// Numeric parts.
-    public var parts: [Int]
+    package var parts: [Int]
     /// Parses `1.2.3`; nil when a part is not a non-negative integer or there are more than 3.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...3).contains(pieces.count) else { return nil }
         var parts: [Int] = []
@@ -330,15 +330,15 @@ public struct WireVersion: Sendable, Comparable, CustomStringConvertible {
         self.parts = parts
     }
     /// Lexicographic order of the parts.
-    public static func < (lhs: WireVersion, rhs: WireVersion) -> Bool { lhs.parts.lexicographicallyPrecedes(rhs.parts) }
+    package static func < (lhs: WireVersion, rhs: WireVersion) -> Bool { lhs.parts.lexicographicallyPrecedes(rhs.parts) }
     /// `MAJOR.MINOR.PATCH`.
-    public var description: String { parts.map(String.init).joined(separator: ".") }
+    package var description: String { parts.map(String.init).joined(separator: ".") }
 }
 
 /// Geometry helpers both sides use for areas.
-public enum AreaGeometry {
+package enum AreaGeometry {
     /// Whether `point` lies inside the ring `polygon` (even-odd rule, planar in degrees; the ring may be open or closed).
-    public static func contains(_ polygon: [GeoPoint], _ point: GeoPoint) -> Bool {
+    package static func contains(_ polygon: [GeoPoint], _ point: GeoPoint) -> Bool {
         guard polygon.count >= 3 else { return false }
         var inside = false
         var j = polygon.count - 1
@@ -354,7 +354,7 @@ public enum AreaGeometry {
     }
 
     /// Bounding box (minLat, maxLat, minLng, maxLng) of a ring.
-    public static func boundingBox(_ polygon: [GeoPoint]) -> (minLat: Double, maxLat: Double, minLng: Double, maxLng: Double) {
+    package static func boundingBox(_ polygon: [GeoPoint]) -> (minLat: Double, maxLat: Double, minLng: Double, maxLng: Double) {
         var box = (minLat: Double.infinity, maxLat: -Double.infinity, minLng: Double.infinity, maxLng: -Double.infinity)
         for p in polygon {
             box.minLat = min(box.minLat, p.lat); box.maxLat = max(box.maxLat, p.lat)
@@ -367,7 +367,7 @@ public enum AreaGeometry {
     ///
     /// The ring goes out along the left offsets and back along the right offsets (vertices = 2 × route points);
     /// both ends are extended by `halfWidthNM` along the route (square caps), so the end points' tiles are inside.
-    public static func corridor(route: [GeoPoint], halfWidthNM: Double) -> [GeoPoint] {
+    package static func corridor(route: [GeoPoint], halfWidthNM: Double) -> [GeoPoint] {
         guard route.count >= 2 else { return [] }
         let degPerNM = 1.0 / 60.0
         func extended(_ from: GeoPoint, beyond to: GeoPoint) -> GeoPoint {

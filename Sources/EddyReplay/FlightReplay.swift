@@ -2,16 +2,16 @@ import EddyCore
 import EddySensorLog
 
 /// Options of a replay.
-public struct ReplayOptions: Sendable, Equatable {
+package struct ReplayOptions: Sendable, Equatable {
     /// Skip and count bad lines instead of stopping at the first one.
-    public var lenient: Bool
+    package var lenient: Bool
     /// Aircraft class to use instead of `meta.json`'s (response model and severity bands).
-    public var aircraftClass: AircraftClass?
+    package var aircraftClass: AircraftClass?
     /// Salt of the tile-report ids; nil derives it from the flight (`FlightReplay.flightSalt`).
-    public var reportSalt: UInt64?
+    package var reportSalt: UInt64?
 
     /// Creates options.
-    public init(lenient: Bool = false, aircraftClass: AircraftClass? = nil, reportSalt: UInt64? = nil) {
+    package init(lenient: Bool = false, aircraftClass: AircraftClass? = nil, reportSalt: UInt64? = nil) {
         self.lenient = lenient
         self.aircraftClass = aircraftClass
         self.reportSalt = reportSalt
@@ -23,20 +23,20 @@ public struct ReplayOptions: Sendable, Equatable {
 ///
 /// Opening (the initializer) reads `meta.json` and the CSV headers, so callers know the flight and
 /// the class in force before the first event; `run` then streams the samples once.
-public final class FlightReplay {
+package final class FlightReplay {
     /// The flight directory.
-    public let directory: String
+    package let directory: String
     /// The options in use.
-    public let options: ReplayOptions
+    package let options: ReplayOptions
     /// The flight's meta.json.
-    public let meta: FlightMeta
+    package let meta: FlightMeta
     /// The class the pipeline runs with: the `--class` override, else meta.json's.
-    public let aircraftClass: AircraftClass
+    package let aircraftClass: AircraftClass
     private let reader: FlightLogReader
     private var used = false
 
     /// Opens a flight. Throws `SensorLogError` for a missing/bad meta.json, a missing or empty file, a bad header.
-    public init(directory: String, options: ReplayOptions = ReplayOptions()) throws {
+    package init(directory: String, options: ReplayOptions = ReplayOptions()) throws {
         self.directory = directory
         self.options = options
         reader = try FlightLogReader(directory: directory, options: .init(lenient: options.lenient))
@@ -48,14 +48,14 @@ public final class FlightReplay {
     ///
     /// Report ids are name-based on (tile, enter time, salt), so replays of one flight give the same ids
     /// (uploads and stores stay idempotent) while two flights crossing a tile at the same log time don't collide.
-    public static func flightSalt(directoryName: String, meta: FlightMeta) -> UInt64 {
+    package static func flightSalt(directoryName: String, meta: FlightMeta) -> UInt64 {
         FNV1a.hash64([directoryName, meta.timeOrigin ?? "", meta.aircraft.type ?? "", meta.aircraft.aircraftClass.rawValue])
     }
 
     /// Streams the flight through the pipeline. `onEvent` sees every event in order as it happens
     /// (JSON Lines output, a store); the summary holds them too, plus counts and the truth comparison.
     /// Throws `SensorLogError` on bad input (after the events before it were delivered). Runs once.
-    public func run(onEvent: (DetectionEvent) throws -> Void = { _ in }) throws -> ReplaySummary {
+    package func run(onEvent: (DetectionEvent) throws -> Void = { _ in }) throws -> ReplaySummary {
         precondition(!used, "FlightReplay.run may be called once")
         used = true
         var configuration = DetectionConfiguration(aircraftClass: aircraftClass)
@@ -93,7 +93,7 @@ public final class FlightReplay {
     }
 
     /// Opens and replays in one call.
-    public static func run(
+    package static func run(
         directory: String, options: ReplayOptions = ReplayOptions(),
         onEvent: (DetectionEvent) throws -> Void = { _ in }
     ) throws -> ReplaySummary {

@@ -6,12 +6,12 @@ import Darwin
 
 /// Buffered writing of text lines to a file descriptor (standard output by default): one `write`
 /// per 64 KiB instead of one per line.
-public final class OutputBuffer {
+package final class OutputBuffer {
     private let fd: Int32
     private var bytes: [UInt8] = []
 
     /// Creates a buffer writing to `fd` (1 = standard output).
-    public init(fileDescriptor fd: Int32 = 1) {
+    package init(fileDescriptor fd: Int32 = 1) {
         self.fd = fd
         bytes.reserveCapacity(1 << 16 + 1024)
     }
@@ -19,7 +19,7 @@ public final class OutputBuffer {
     deinit { flush() }
 
     /// Appends text and a newline.
-    public func line(_ text: String) {
+    package func line(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
         bytes.append(0x0A)
@@ -27,14 +27,14 @@ public final class OutputBuffer {
     }
 
     /// Appends text as is.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
         if bytes.count >= 1 << 16 { flush() }
     }
 
     /// Writes out everything buffered (a closed pipe is ignored: there is nobody left to tell).
-    public func flush() {
+    package func flush() {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { writeDescriptor(fd, $0.baseAddress! + offset, $0.count - offset) }

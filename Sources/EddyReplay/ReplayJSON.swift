@@ -8,9 +8,9 @@ import Foundation
 /// Written with EddyJSON's `JSONObject` so the bytes are fixed: keys in a fixed order, times as the shortest decimal
 /// that reads back to the same double (the log's `t` values come out as they went in; whole numbers as `3.0`), EDR
 /// rounded to 4 decimals, no locale, no platform-dependent formatting (docs/json.md). Same input, same bytes.
-public enum ReplayJSON {
+package enum ReplayJSON {
     /// The line (without newline) for one event; tile severity is for the replay's class `viewer`.
-    public static func line(for event: DetectionEvent, viewer: AircraftClass) -> String {
+    package static func line(for event: DetectionEvent, viewer: AircraftClass) -> String {
         var o = JSONObject.replayLine()
         switch event {
         case .position(let p):
@@ -41,7 +41,7 @@ public enum ReplayJSON {
     }
 
     /// The closing `summary` line.
-    public static func summaryLine(_ s: ReplaySummary) -> String {
+    package static func summaryLine(_ s: ReplaySummary) -> String {
         var o = JSONObject.replayLine()
         o.string("type", "summary")
         o.string("flight", s.flightName)

@@ -3,12 +3,12 @@ import EddySensorLog
 import Foundation
 
 /// The human-readable report of a replay (what `eddy replay` prints without `--json`).
-public enum ReplayReport {
+package enum ReplayReport {
     /// At most this many minutes / tiles are listed one per line; longer flights get the tables only.
-    public static let listLimit = 90
+    package static let listLimit = 90
 
     /// The whole report, lines ending in newlines.
-    public static func text(_ s: ReplaySummary) -> String {
+    package static func text(_ s: ReplaySummary) -> String {
         var out: [String] = []
         let typeText = s.meta.aircraft.type.map { "\($0), " } ?? ""
         let override = s.aircraftClass != s.meta.aircraft.aircraftClass ? " (overrides meta.json's \(s.meta.aircraft.aircraftClass.rawValue))" : ""

@@ -2,35 +2,35 @@ import EddyCore
 import EddySensorLog
 
 /// Everything a replay found: flight facts, the events, and the comparison with the truth in `meta.json`.
-public struct ReplaySummary: Sendable {
+package struct ReplaySummary: Sendable {
     /// The flight directory's name.
-    public var flightName: String
+    package var flightName: String
     /// The flight's meta.json.
-    public var meta: FlightMeta
+    package var meta: FlightMeta
     /// The class the pipeline ran with (meta's, or the `--class` override).
-    public var aircraftClass: AircraftClass
+    package var aircraftClass: AircraftClass
     /// Samples read per file.
-    public var sampleCounts: [SensorFileKind: Int]
+    package var sampleCounts: [SensorFileKind: Int]
     /// Time of the first and last sample read (log time base).
-    public var firstTime: Double?
+    package var firstTime: Double?
     /// Time of the last sample read.
-    public var lastTime: Double?
+    package var lastTime: Double?
     /// Mount state changes, in order.
-    public var positions: [PositionEvent]
+    package var positions: [PositionEvent]
     /// Measured minutes, in order.
-    public var minutes: [MinuteEvent]
+    package var minutes: [MinuteEvent]
     /// Tile crossings, in order.
-    public var tiles: [TileReport]
+    package var tiles: [TileReport]
     /// Lines skipped in lenient mode, per file (empty when none).
-    public var skippedLines: [SkippedLines]
+    package var skippedLines: [SkippedLines]
     /// Truth segments with what was measured in them (empty without truth).
-    public var segments: [SegmentComparison]
+    package var segments: [SegmentComparison]
 
     /// Total samples read.
-    public var totalSamples: Int { sampleCounts.values.reduce(0, +) }
+    package var totalSamples: Int { sampleCounts.values.reduce(0, +) }
 
     /// The tile reports with times in Unix epoch seconds (log `t` + `time_origin`), as a store keeps them.
-    public var tileReportsInEpochTime: [TileReport] {
+    package var tileReportsInEpochTime: [TileReport] {
         let origin = meta.timeOriginEpochSeconds ?? 0
         return tiles.map { report in
             var shifted = report
@@ -43,37 +43,37 @@ public struct ReplaySummary: Sendable {
 
 /// One stretch of constant truth (a listed turbulence interval or the smooth air between them)
 /// and what the replay measured in the minutes that lie wholly inside it.
-public struct SegmentComparison: Sendable, Equatable {
+package struct SegmentComparison: Sendable, Equatable {
     /// Start, seconds (log time base).
-    public var start: Double
+    package var start: Double
     /// End, seconds.
-    public var end: Double
+    package var end: Double
     /// True EDR (0 for smooth air), m^(2/3) s^-1.
-    public var truthEDR: Double
+    package var truthEDR: Double
     /// Severity of the true EDR for the replay's class.
-    public var truthSeverity: Severity
+    package var truthSeverity: Severity
     /// Measured minutes wholly inside the segment.
-    public var minutes: Int
+    package var minutes: Int
     /// Median of those minutes' median EDR (nil when no minute).
-    public var medianEDR: Double?
+    package var medianEDR: Double?
     /// Largest of those minutes' peak EDR.
-    public var peakEDR: Double?
+    package var peakEDR: Double?
     /// Severity of `medianEDR` for the replay's class.
-    public var measuredSeverity: Severity?
+    package var measuredSeverity: Severity?
     /// Minutes whose own severity equals `truthSeverity`.
-    public var minutesMatchingSeverity: Int
+    package var minutesMatchingSeverity: Int
 
     /// Measured median ÷ truth − 1 (nil for smooth air or no minute).
-    public var relativeError: Double? {
+    package var relativeError: Double? {
         guard let medianEDR, truthEDR > 0 else { return nil }
         return medianEDR / truthEDR - 1
     }
 }
 
 /// Builds the per-segment comparison of a replay with its truth.
-public enum TruthComparison {
+package enum TruthComparison {
     /// Truth segments covering the flight (listed intervals plus smooth gaps), with measured statistics.
-    public static func segments(summary: ReplaySummary) -> [SegmentComparison] {
+    package static func segments(summary: ReplaySummary) -> [SegmentComparison] {
         guard let truth = summary.meta.truth, let first = summary.firstTime, let last = summary.lastTime else { return [] }
         var pieces: [(start: Double, end: Double, edr: Double)] = []
         var cursor = first
@@ -96,7 +96,7 @@ public enum TruthComparison {
     }
 
     /// Median of a non-empty list (mean of the middle two for an even count).
-    public static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2

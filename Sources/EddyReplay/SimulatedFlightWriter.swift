@@ -3,10 +3,10 @@ import EddySensorLog
 import EddySimulation
 
 /// Streams a simulated flight into the sensor-log format.
-public enum SimulatedFlightWriter {
+package enum SimulatedFlightWriter {
     /// Simulates `scenario` chunk by chunk and writes it to `directory` (meta.json with the truth,
     /// then the CSVs), at sensor resolution unless `exact`. Memory stays bounded for any length.
-    public static func write(
+    package static func write(
         _ scenario: FlightScenario, to directory: String, timeOrigin: String? = "2026-11-22T10:00:00Z",
         aircraftType: String? = nil, exact: Bool = false
     ) throws {
@@ -32,7 +32,7 @@ public enum SimulatedFlightWriter {
     }
 
     /// A representative ICAO type for a class (meta.json's aircraft.type).
-    public static func defaultType(_ aircraftClass: AircraftClass) -> String {
+    package static func defaultType(_ aircraftClass: AircraftClass) -> String {
         switch aircraftClass {
         case .small: "C172"
         case .medium: "B738"

@@ -2,21 +2,21 @@ import EddyCore
 import Foundation
 
 /// In-place iterative radix-2 complex FFT (Cooley–Tukey, decimation in time), written for the gust synthesiser.
-public struct FFT: Sendable {
+package struct FFT: Sendable {
     /// Transform length (a power of two).
-    public let count: Int
+    package let count: Int
     private let cosTable: [Double]
     private let sinTable: [Double]
     private let bitReversed: [Int]
 
     /// Errors of FFT set-up.
-    public enum SetupError: Error, Equatable {
+    package enum SetupError: Error, Equatable {
         /// The length is not a power of two ≥ 2.
         case lengthNotPowerOfTwo(Int)
     }
 
     /// Prepares twiddle factors and the bit-reversal permutation for `count` points.
-    public init(count: Int) throws(SetupError) {
+    package init(count: Int) throws(SetupError) {
         guard count >= 2, count & (count - 1) == 0 else { throw .lengthNotPowerOfTwo(count) }
         self.count = count
         var cosines = [Double](repeating: 0, count: count / 2)
@@ -42,7 +42,7 @@ public struct FFT: Sendable {
 
     /// Transforms `real`/`imag` in place. `inverse == false`: X_k = Σ x_n e^{-2πikn/N};
     /// `inverse == true`: x_n = Σ X_k e^{+2πikn/N} (no 1/N scaling).
-    public func transform(real: inout [Double], imag: inout [Double], inverse: Bool) {
+    package func transform(real: inout [Double], imag: inout [Double], inverse: Bool) {
         precondition(real.count == count && imag.count == count, "FFT buffers must hold \(count) points")
         for i in 0..<count {
             let j = bitReversed[i]

@@ -39,27 +39,27 @@ public struct SimulatedChunk: Sendable {
 }
 
 /// A whole simulated flight held in memory (convenience for tests and short flights).
-public struct SimulatedFlight: Sendable {
+package struct SimulatedFlight: Sendable {
     /// The scenario flown.
-    public var scenario: FlightScenario
+    package var scenario: FlightScenario
     /// The truth record.
-    public var truth: FlightTruth
+    package var truth: FlightTruth
     /// All samples, one chunk covering the flight.
-    public var samples: SimulatedChunk
+    package var samples: SimulatedChunk
 }
 
 /// Synthesises flights with known truth: von Kármán gusts through the class's plunge response, gravity
 /// through a device mount, coordinated turns, handling bursts, sensor noise; deterministic from the seed.
-public enum FlightSimulator {
+package enum FlightSimulator {
     /// Length of the streamed chunks, seconds.
-    public static let chunkSeconds = 10.0
+    package static let chunkSeconds = 10.0
     /// Hand acceleration amplitude during handling, g.
     static let handAccelerationG = 0.3
     /// Extra wobble rotation amplitude during handling, radians.
     static let handWobbleRadians = 0.6
 
     /// The truth record of a scenario (turbulence segments and handling intervals).
-    public static func truth(for scenario: FlightScenario) -> FlightTruth {
+    package static func truth(for scenario: FlightScenario) -> FlightTruth {
         var t = 0.0
         var turbulence: [TruthInterval] = []
         for segment in scenario.segments where segment.durationSeconds > 0 {
@@ -71,7 +71,7 @@ public enum FlightSimulator {
     }
 
     /// Simulates the whole flight into memory.
-    public static func simulate(_ scenario: FlightScenario) -> SimulatedFlight {
+    package static func simulate(_ scenario: FlightScenario) -> SimulatedFlight {
         var all = SimulatedChunk()
         simulate(scenario) { chunk in
             all.accelerometer.append(contentsOf: chunk.accelerometer)
@@ -83,7 +83,7 @@ public enum FlightSimulator {
     }
 
     /// Streams the flight in time-ordered chunks of `chunkSeconds` (bounded memory for any flight length).
-    public static func simulate(_ scenario: FlightScenario, chunk: (SimulatedChunk) throws -> Void) rethrows {
+    package static func simulate(_ scenario: FlightScenario, chunk: (SimulatedChunk) throws -> Void) rethrows {
         var state = SimulationState(scenario: scenario)
         let duration = scenario.durationSeconds
         var chunkStart = 0.0

@@ -8,11 +8,11 @@ import Foundation
 /// so var(x) = Σ S_w |H|² Δf (docs/detection.md §Synthesis). Blocks overlap by 1/8 and are
 /// cross-faded with cos/sin weights (cos² + sin² = 1 keeps the variance of independent blocks),
 /// so a flight of any length is produced with bounded memory. Scale the output by the EDR.
-public struct GustSynthesizer: Sendable {
+package struct GustSynthesizer: Sendable {
     /// Sample rate, Hz.
-    public let sampleRateHz: Double
+    package let sampleRateHz: Double
     /// Samples per synthesised block (power of two).
-    public let blockLength: Int
+    package let blockLength: Int
     private let overlap: Int
     private let hop: Int
     private let fft: FFT
@@ -28,7 +28,7 @@ public struct GustSynthesizer: Sendable {
     private var im: [Double]
 
     /// Prepares a stream at `sampleRateHz` for an aircraft with `response` flying at `trueAirspeedMetersPerSecond`.
-    public init(sampleRateHz: Double, response: PlungeResponse, trueAirspeedMetersPerSecond v: Double, seed: UInt64) {
+    package init(sampleRateHz: Double, response: PlungeResponse, trueAirspeedMetersPerSecond v: Double, seed: UInt64) {
         self.sampleRateHz = sampleRateHz
         // ≥ 20 minutes per block so the lowest in-band frequencies (0.1 Hz) are resolved finely.
         var n = 1 << 12
@@ -76,7 +76,7 @@ public struct GustSynthesizer: Sendable {
     }
 
     /// The next sample of the EDR = 1 load-factor response, g.
-    public mutating func next() -> Double {
+    package mutating func next() -> Double {
         if local == hop {
             previous = current
             current = makeBlock()
@@ -95,7 +95,7 @@ public struct GustSynthesizer: Sendable {
     }
 
     /// The variance the stream has by construction, Σ S_w |H|² Δf (g²), for tests.
-    public var expectedVariance: Double {
+    package var expectedVariance: Double {
         var sum = 0.0
         for k in 1..<(blockLength / 2) {
             let h2 = responseRe[k] * responseRe[k] + responseIm[k] * responseIm[k]

@@ -67,7 +67,7 @@ public struct Rotation3: Sendable, Equatable {
     }
 
     /// A uniformly distributed random rotation (Shoemake's unit-quaternion method).
-    public static func random(using rng: inout Xoshiro256StarStar) -> Rotation3 {
+    package static func random(using rng: inout Xoshiro256StarStar) -> Rotation3 {
         let u1 = rng.nextUniform(), u2 = rng.nextUniform(), u3 = rng.nextUniform()
         let a = (1 - u1).squareRoot(), b = u1.squareRoot()
         let q = (w: a * sin(2 * .pi * u2), x: a * cos(2 * .pi * u2), y: b * sin(2 * .pi * u3), z: b * cos(2 * .pi * u3))

@@ -4,14 +4,14 @@ import GRDB
 
 extension EddyStore {
     /// Observations and sent own reports older than this (seconds before "now") are purged: the longest history window.
-    public static let observationMaximumAgeSeconds: Double = HistoryWindow.sixHours.seconds
+    package static let observationMaximumAgeSeconds: Double = HistoryWindow.sixHours.seconds
 
     /// Purges what has expired at `now` (Unix epoch seconds), in one transaction:
     /// server observations older than 6 h, sent own reports older than 6 h (pending ones never), nowcast cells past
     /// their validity, stale live flights, then — if `maximumObservationCount` is set — the oldest observations
     /// beyond the cap. The caller supplies `now`; the store never reads the clock.
     @discardableResult
-    public func purgeExpired(now: Double) throws(StoreError) -> PurgeSummary {
+    package func purgeExpired(now: Double) throws(StoreError) -> PurgeSummary {
         try checkFinite(now, what: "purgeExpired(now:)")
         let cutoff = now - Self.observationMaximumAgeSeconds
         let cap = options.maximumObservationCount
@@ -51,7 +51,7 @@ extension EddyStore {
 extension EddyStore {
     /// Deletes everything fetched from the server (observations, nowcast, polygons, live flights, sync ticks) in one
     /// transaction, for the engine's `stop()`. Own reports are kept: pending ones still have to reach the server.
-    public func clearFetchedData() throws(StoreError) {
+    package func clearFetchedData() throws(StoreError) {
         let index = observationIndex
         _ = try write(afterCommit: { (generation: Int64) in
             index.remove(newGeneration: generation) { _ in true }

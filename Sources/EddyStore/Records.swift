@@ -2,16 +2,16 @@ import EddyCore
 import Foundation
 
 /// A turbulence report received from the server: a tile report plus who (anonymised) and where it came from.
-public struct ServerObservation: Sendable, Equatable, Hashable, Codable {
+package struct ServerObservation: Sendable, Equatable, Hashable, Codable {
     /// The report itself (its `id` is the idempotency key: upserting the same id twice keeps one row).
-    public var report: TileReport
+    package var report: TileReport
     /// Anonymised id of the reporting aircraft / device, as the server hands it out.
-    public var reporterID: String
+    package var reporterID: String
     /// Where the report comes from (e.g. `eddy`, `pirep`): free text set by the server.
-    public var source: String
+    package var source: String
 
     /// Creates an observation.
-    public init(report: TileReport, reporterID: String, source: String) {
+    package init(report: TileReport, reporterID: String, source: String) {
         self.report = report
         self.reporterID = reporterID
         self.source = source
@@ -39,18 +39,18 @@ public struct TurbulencePolygonSet: Sendable, Equatable, Hashable, Codable {
 }
 
 /// Where the sync layer is for one area type × data type: the server tick of the last delta and the last full fetch.
-public struct SyncState: Sendable, Equatable, Hashable, Codable {
+package struct SyncState: Sendable, Equatable, Hashable, Codable {
     /// Area type.
-    public var areaType: DataAreaType
+    package var areaType: DataAreaType
     /// Data type.
-    public var dataType: DataType
+    package var dataType: DataType
     /// Opaque server tick of the last applied delta (nil before the first fetch).
-    public var tick: String?
+    package var tick: String?
     /// When the last full fetch completed, Unix epoch seconds (nil if never).
-    public var lastFullFetchTime: Double?
+    package var lastFullFetchTime: Double?
 
     /// Creates a sync state.
-    public init(areaType: DataAreaType, dataType: DataType, tick: String?, lastFullFetchTime: Double?) {
+    package init(areaType: DataAreaType, dataType: DataType, tick: String?, lastFullFetchTime: Double?) {
         self.areaType = areaType
         self.dataType = dataType
         self.tick = tick
@@ -89,20 +89,20 @@ public enum HistoryWindow: Int, Sendable, Codable, CaseIterable, Hashable, Compa
 }
 
 /// What `purgeExpired(now:)` removed.
-public struct PurgeSummary: Sendable, Equatable, Hashable {
+package struct PurgeSummary: Sendable, Equatable, Hashable {
     /// Server observations older than the longest history window.
-    public var observations: Int = 0
+    package var observations: Int = 0
     /// Server observations evicted by the size cap (oldest first).
-    public var observationsOverCap: Int = 0
+    package var observationsOverCap: Int = 0
     /// Own reports already sent and older than the longest history window (pending ones are never purged).
-    public var sentOwnReports: Int = 0
+    package var sentOwnReports: Int = 0
     /// Nowcast cells past their validity.
-    public var nowcastCells: Int = 0
+    package var nowcastCells: Int = 0
     /// Live flights whose last position is older than the live-flight age limit.
-    public var liveFlights: Int = 0
+    package var liveFlights: Int = 0
 
     /// Creates an empty summary.
-    public init() {}
+    package init() {}
 }
 
 /// Counts of the own-report outbox.

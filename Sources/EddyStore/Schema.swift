@@ -4,17 +4,17 @@ import GRDB
 ///
 /// Conventions: UUIDs are 16-byte BLOBs, H3 cells are INTEGERs (the 64-bit index, always < 2^63),
 /// times are REAL Unix epoch seconds, EDR is REAL m^(2/3) s^-1. See docs/store.md.
-public enum StoreSchema {
+package enum StoreSchema {
     /// `PRAGMA application_id` of an Eddy store ("EDDY" in ASCII): tells our files from other apps' SQLite files.
-    public static let applicationID: Int32 = 0x4544_4459
+    package static let applicationID: Int32 = 0x4544_4459
 
     /// Migration identifiers, oldest first.
-    public static let migrationIDs: [String] = [
+    package static let migrationIDs: [String] = [
         "v1-outbox-observations", "v2-nowcast-polygons", "v3-live-flights", "v4-observation-generation",
     ]
 
     /// The migrator with every migration registered, in order.
-    public static var migrator: DatabaseMigrator {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration(migrationIDs[0], migrate: v1)
         migrator.registerMigration(migrationIDs[1], migrate: v2)

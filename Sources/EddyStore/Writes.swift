@@ -72,7 +72,7 @@ extension EddyStore {
     /// Idempotent: a report whose id is already stored is left as it is (a sent report stays sent).
     /// Returns how many reports were new.
     @discardableResult
-    public func insertOwnReports(_ reports: [TileReport]) throws(StoreError) -> Int {
+    package func insertOwnReports(_ reports: [TileReport]) throws(StoreError) -> Int {
         for report in reports { try validate(report) }
         return try write { db in
             let statement = try db.cachedStatement(sql: """
@@ -92,7 +92,7 @@ extension EddyStore {
     }
 
     /// Own reports still waiting for the server's acknowledgement, oldest first (at most `limit`).
-    public func pendingOwnReports(limit: Int? = nil) throws(StoreError) -> [TileReport] {
+    package func pendingOwnReports(limit: Int? = nil) throws(StoreError) -> [TileReport] {
         if let limit, limit < 0 { throw StoreError.invalidArgument("limit must be ≥ 0, got \(limit)") }
         return try read { db in
             let rows = try Row.fetchAll(db, sql: """
@@ -105,7 +105,7 @@ extension EddyStore {
 
     /// Marks own reports as acknowledged by the server (unknown ids are ignored). Returns how many changed.
     @discardableResult
-    public func markOwnReportsSent(ids: [UUID]) throws(StoreError) -> Int {
+    package func markOwnReportsSent(ids: [UUID]) throws(StoreError) -> Int {
         try write { db in
             let statement = try db.cachedStatement(sql: "UPDATE own_report SET status = 1 WHERE id = ? AND status = 0")
             var changed = 0
@@ -127,12 +127,12 @@ extension EddyStore {
     }
 
     /// Whether an own report with this id is stored (pending or sent).
-    public func containsOwnReport(id: UUID) throws(StoreError) -> Bool {
+    package func containsOwnReport(id: UUID) throws(StoreError) -> Bool {
         try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM own_report WHERE id = ?", arguments: [id.storeBlob]) ?? false }
     }
 
     /// The ids of every stored own report (pending and sent).
-    public func ownReportIDs() throws(StoreError) -> Set<UUID> {
+    package func ownReportIDs() throws(StoreError) -> Set<UUID> {
         try read { db in
             var ids = Set<UUID>()
             let cursor = try Data.fetchCursor(db, sql: "SELECT id FROM own_report")
@@ -156,7 +156,7 @@ extension EddyStore {
     /// Rows are appended to the observation log with `synchronous = NORMAL`: a crash of the app never loses a
     /// returned batch; a power cut may lose the last batches but never corrupts the file, and the next FULL write
     /// (own reports, sync state) makes everything before it durable. The in-memory index is updated after commit.
-    public func upsertObservations(_ observations: [ServerObservation]) throws(StoreError) {
+    package func upsertObservations(_ observations: [ServerObservation]) throws(StoreError) {
         for observation in observations { try validate(observation.report) }
         let index = observationIndex
         typealias Change = (cell: UInt64, entry: ObservationIndex.Entry)
@@ -219,7 +219,7 @@ extension EddyStore {
     /// Deletes server observations by id (e.g. the server retracted them). Returns how many were deleted.
     /// Rare, so there is no index on id: this scans the log (≈ 0.1–0.3 s per million cached reports).
     @discardableResult
-    public func deleteObservations(ids: [UUID]) throws(StoreError) -> Int {
+    package func deleteObservations(ids: [UUID]) throws(StoreError) -> Int {
         guard !ids.isEmpty else { return 0 }
         let index = observationIndex
         return try writeRelaxed(afterCommit: { (result: (rowids: Set<Int64>, generation: Int64)) in
@@ -246,7 +246,7 @@ extension EddyStore {
     }
 
     /// Upserts nowcast cells (one row per forecast hour × tile; a newer issue replaces an older one).
-    public func upsertNowcast(_ cells: [NowcastCell]) throws(StoreError) {
+    package func upsertNowcast(_ cells: [NowcastCell]) throws(StoreError) {
         for cell in cells {
             try checkFinite(cell.validTime, cell.edr, cell.issueTime, what: "nowcast cell \(cell.tile.h3String)/\(cell.tile.layer)")
             if cell.forecastHour < 0 { throw StoreError.invalidArgument("nowcast forecast hour must be ≥ 0, got \(cell.forecastHour)") }
@@ -267,7 +267,7 @@ extension EddyStore {
     }
 
     /// Stores the server's turbulence polygons (one document per history window × severity replaces the previous one).
-    public func upsertTurbulencePolygons(_ sets: [TurbulencePolygonSet]) throws(StoreError) {
+    package func upsertTurbulencePolygons(_ sets: [TurbulencePolygonSet]) throws(StoreError) {
         for set in sets { try checkFinite(set.updatedTime, what: "polygon set") }
         try write { db in
             let statement = try db.cachedStatement(sql: """
@@ -283,7 +283,7 @@ extension EddyStore {
 
     /// Upserts live-flight positions (a flight keeps only its newest position; older updates are ignored).
     /// A flight without a `tile` is placed in the tile of its position.
-    public func upsertLiveFlights(_ flights: [LiveFlight]) throws(StoreError) {
+    package func upsertLiveFlights(_ flights: [LiveFlight]) throws(StoreError) {
         var tiles: [TileID] = []
         for flight in flights {
             try checkFinite(flight.latitude, flight.longitude, flight.altitudeFeet, flight.time, what: "live flight \(flight.flightID)")
@@ -320,7 +320,7 @@ extension EddyStore {
 
 extension EddyStore {
     /// The sync state of one area type × data type (nil before the first fetch).
-    public func syncState(area: DataAreaType, data: DataType) throws(StoreError) -> SyncState? {
+    package func syncState(area: DataAreaType, data: DataType) throws(StoreError) -> SyncState? {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT tick, last_full_fetch_time FROM sync_state WHERE area_type = ? AND data_type = ?
@@ -331,7 +331,7 @@ extension EddyStore {
     }
 
     /// Saves the sync state of its area type × data type.
-    public func setSyncState(_ state: SyncState) throws(StoreError) {
+    package func setSyncState(_ state: SyncState) throws(StoreError) {
         if let time = state.lastFullFetchTime { try checkFinite(time, what: "sync state") }
         try write { db in
             try db.execute(sql: """
@@ -343,37 +343,37 @@ extension EddyStore {
     }
 
     /// Forgets every sync state (the next fetch of each kind is a full one).
-    public func resetSyncStates() throws(StoreError) {
+    package func resetSyncStates() throws(StoreError) {
         try write { db in try db.execute(sql: "DELETE FROM sync_state") }
     }
 
     /// A session value (token, user id, expiry...) by key.
-    public func sessionValue(forKey key: String) throws(StoreError) -> String? {
+    package func sessionValue(forKey key: String) throws(StoreError) -> String? {
         try keyValue(table: "session", key: key)
     }
 
     /// Sets (or, with nil, removes) a session value.
-    public func setSessionValue(_ value: String?, forKey key: String) throws(StoreError) {
+    package func setSessionValue(_ value: String?, forKey key: String) throws(StoreError) {
         try setKeyValue(table: "session", key: key, value: value)
     }
 
     /// Removes every session value (logging out).
-    public func clearSession() throws(StoreError) {
+    package func clearSession() throws(StoreError) {
         try write { db in try db.execute(sql: "DELETE FROM session") }
     }
 
     /// A configuration value (server-provided settings, user settings) by key.
-    public func configurationValue(forKey key: String) throws(StoreError) -> String? {
+    package func configurationValue(forKey key: String) throws(StoreError) -> String? {
         try keyValue(table: "configuration", key: key)
     }
 
     /// Sets (or, with nil, removes) a configuration value.
-    public func setConfigurationValue(_ value: String?, forKey key: String) throws(StoreError) {
+    package func setConfigurationValue(_ value: String?, forKey key: String) throws(StoreError) {
         try setKeyValue(table: "configuration", key: key, value: value)
     }
 
     /// A `Codable` configuration value stored as JSON (nil when absent).
-    public func configuration<T: Decodable>(_ type: T.Type, forKey key: String) throws(StoreError) -> T? {
+    package func configuration<T: Decodable>(_ type: T.Type, forKey key: String) throws(StoreError) -> T? {
         guard let text = try configurationValue(forKey: key) else { return nil }
         do {
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
@@ -383,7 +383,7 @@ extension EddyStore {
     }
 
     /// Stores a `Codable` configuration value as JSON.
-    public func setConfiguration<T: Encodable>(_ value: T, forKey key: String) throws(StoreError) {
+    package func setConfiguration<T: Encodable>(_ value: T, forKey key: String) throws(StoreError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data: Data

@@ -11,17 +11,17 @@ import Foundation
 /// makes the next fetch ask again for what it already has (every write is an idempotent upsert).
 extension EddyStore: SyncStore {
     /// Oldest pending own reports.
-    public func pendingReports(limit: Int) throws(StoreError) -> [TileReport] { try pendingOwnReports(limit: limit) }
+    package func pendingReports(limit: Int) throws(StoreError) -> [TileReport] { try pendingOwnReports(limit: limit) }
 
     /// Acknowledged reports leave the outbox.
-    public func markReportsSent(_ ids: [UUID]) throws(StoreError) { _ = try markOwnReportsSent(ids: ids) }
+    package func markReportsSent(_ ids: [UUID]) throws(StoreError) { _ = try markOwnReportsSent(ids: ids) }
 
     /// Refused reports leave the outbox too (the store has no "rejected" state; they stay in the own-report
     /// history, and retrying them could never succeed).
-    public func markReportsRejected(_ rejected: [RejectedReport]) throws(StoreError) { _ = try markOwnReportsSent(ids: rejected.map(\.id)) }
+    package func markReportsRejected(_ rejected: [RejectedReport]) throws(StoreError) { _ = try markOwnReportsSent(ids: rejected.map(\.id)) }
 
     /// Stores a fetch answer, then its tick.
-    public func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) throws(StoreError) {
+    package func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) throws(StoreError) {
         switch response.dataType {
         case .turbulence:
             try upsertObservations(response.observations.map {
@@ -45,12 +45,12 @@ extension EddyStore: SyncStore {
     }
 
     /// The tick of the last answer stored for an area type × data type.
-    public func lastTick(area: DataAreaType, dataType: DataType) throws(StoreError) -> Int? {
+    package func lastTick(area: DataAreaType, dataType: DataType) throws(StoreError) -> Int? {
         try syncState(area: area, data: dataType)?.tick.flatMap { Int($0) }
     }
 
     /// Forgets the ticks of one area type (its polygon changed).
-    public func resetTicks(area: DataAreaType) throws(StoreError) {
+    package func resetTicks(area: DataAreaType) throws(StoreError) {
         for type in DataType.allCases {
             let previous = try syncState(area: area, data: type)
             try setSyncState(SyncState(areaType: area, dataType: type, tick: nil, lastFullFetchTime: previous?.lastFullFetchTime))

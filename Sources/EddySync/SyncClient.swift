@@ -54,48 +54,48 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Who the client is (SkyPath's `start(apiKey:airline:userId:env:)`).
-public struct ClientIdentity: Sendable, Equatable {
+package struct ClientIdentity: Sendable, Equatable {
     /// API key (secret; never logged).
-    public var apiKey: String
+    package var apiKey: String
     /// Company ICAO code.
-    public var airline: String
+    package var airline: String
     /// User id unique within the company.
-    public var userId: String
+    package var userId: String
     /// Client version sent to the server.
-    public var clientVersion: String
+    package var clientVersion: String
     /// Creates an identity.
-    public init(apiKey: String, airline: String, userId: String, clientVersion: String = EddySyncVersion.current) {
+    package init(apiKey: String, airline: String, userId: String, clientVersion: String = EddySyncVersion.current) {
         self.apiKey = apiKey; self.airline = airline; self.userId = userId; self.clientVersion = clientVersion
     }
 }
 
 /// The protocol endpoints over a transport, with session handling: a session is started on first use and
 /// restarted once, transparently, when the server answers 401.
-public final class SyncClient: Sendable {
+package final class SyncClient: Sendable {
     /// The transport in use.
-    public let transport: any HTTPTransport
+    package let transport: any HTTPTransport
     /// Who the client is.
-    public let identity: ClientIdentity
+    package let identity: ClientIdentity
     private let clock: any EpochClock
     private struct SessionState { var token: String?; var expiresAt: Double = 0; var settings = ServerSettings.defaults }
     private let state = Mutex(SessionState())
 
     /// Creates a client.
-    public init(transport: any HTTPTransport, identity: ClientIdentity, clock: any EpochClock) {
+    package init(transport: any HTTPTransport, identity: ClientIdentity, clock: any EpochClock) {
         self.transport = transport
         self.identity = identity
         self.clock = clock
     }
 
     /// Settings from the latest session (defaults before the first).
-    public var settings: ServerSettings { state.withLock { $0.settings } }
+    package var settings: ServerSettings { state.withLock { $0.settings } }
 
     /// Whether a session token is held.
-    public var hasSession: Bool { state.withLock { $0.token != nil } }
+    package var hasSession: Bool { state.withLock { $0.token != nil } }
 
     /// Starts (or restarts) a session.
     @discardableResult
-    public func startSession() throws(SyncError) -> SessionStartResponse {
+    package func startSession() throws(SyncError) -> SessionStartResponse {
         let body = SessionStartRequest(
             apiKey: identity.apiKey, airline: identity.airline, userId: identity.userId, clientVersion: identity.clientVersion)
         let response = try exchange(SyncHTTPRequest(method: "POST", path: "/v1/session", body: try encode(body)))
@@ -106,10 +106,10 @@ public final class SyncClient: Sendable {
     }
 
     /// Forgets the session (the next call starts a new one).
-    public func dropSession() { state.withLock { $0.token = nil } }
+    package func dropSession() { state.withLock { $0.token = nil } }
 
     /// Uploads one batch of reports.
-    public func upload(_ reports: [TileReport]) throws(SyncError) -> ReportBatchAck {
+    package func upload(_ reports: [TileReport]) throws(SyncError) -> ReportBatchAck {
         let batch = ReportBatch(reports: reports)
         let body: Data
         if let canonical = CanonicalReportBatch.encode(batch) { body = canonical } else { body = try encode(batch) }
@@ -117,13 +117,13 @@ public final class SyncClient: Sendable {
     }
 
     /// Fetches one data type for one area.
-    public func fetch(_ request: DeltaFetchRequest) throws(SyncError) -> DeltaFetchResponse {
+    package func fetch(_ request: DeltaFetchRequest) throws(SyncError) -> DeltaFetchResponse {
         try authorized(path: "/v1/fetch", body: try encode(request))
     }
 
     /// Uploads the own position.
     @discardableResult
-    public func uploadPosition(_ position: PositionUpload) throws(SyncError) -> TickResponse {
+    package func uploadPosition(_ position: PositionUpload) throws(SyncError) -> TickResponse {
         try authorized(path: "/v1/position", body: try encode(position))
     }
 

@@ -16,7 +16,7 @@ public enum UpdateFrequency: String, Sendable, Codable, CaseIterable {
     case fast
 
     /// The interval in seconds under `settings`; nil for `none`.
-    public func intervalSeconds(_ settings: ServerSettings) -> Double? {
+    package func intervalSeconds(_ settings: ServerSettings) -> Double? {
         switch self {
         case .none: nil
         case .minimal: settings.minimalIntervalSeconds
@@ -37,7 +37,7 @@ public enum FetchingStatus: String, Sendable, Equatable {
 }
 
 /// What the scheduler tells the host (state changes are reported only on change).
-public enum SyncEvent: Sendable, Equatable {
+package enum SyncEvent: Sendable, Equatable {
     /// Server reachability changed.
     case reachabilityChanged(Bool)
     /// Fetching status of an area × data type changed.
@@ -53,31 +53,31 @@ public enum SyncEvent: Sendable, Equatable {
 }
 
 /// Scheduler settings.
-public struct SchedulerConfiguration: Sendable {
+package struct SchedulerConfiguration: Sendable {
     /// Data types fetched for each area.
-    public var dataTypes: [DataType] = [.turbulence]
+    package var dataTypes: [DataType] = [.turbulence]
     /// Update frequency.
-    public var frequency: UpdateFrequency = .fast
+    package var frequency: UpdateFrequency = .fast
     /// History window, hours.
-    public var historyHours: Double = EddyWire.defaultHistoryHours
+    package var historyHours: Double = EddyWire.defaultHistoryHours
     /// Layers fetched (thousands of feet).
-    public var minLayer = 0
+    package var minLayer = 0
     /// Layers fetched (thousands of feet).
-    public var maxLayer = 60
+    package var maxLayer = 60
     /// Viewer class (polygons are drawn for it).
-    public var viewerClass: AircraftClass = .medium
+    package var viewerClass: AircraftClass = .medium
     /// Reports per upload batch.
-    public var uploadBatchSize = 100
+    package var uploadBatchSize = 100
     /// First back-off delay, seconds.
-    public var backoffBaseSeconds: Double = 2
+    package var backoffBaseSeconds: Double = 2
     /// Longest back-off delay, seconds.
-    public var backoffMaxSeconds: Double = 300
+    package var backoffMaxSeconds: Double = 300
     /// Seed of the jitter generator (deterministic tests).
-    public var jitterSeed: UInt64 = 0x5EED
+    package var jitterSeed: UInt64 = 0x5EED
     /// Longest idle wait of `run()` between outbox checks, seconds.
-    public var idlePollSeconds: Double = 1
+    package var idlePollSeconds: Double = 1
     /// Creates the defaults.
-    public init() {}
+    package init() {}
 }
 
 /// Drives uploads and fetches on an injected clock.
@@ -86,7 +86,7 @@ public struct SchedulerConfiguration: Sendable {
 /// After a transient failure (server unreachable, 5xx, malformed answer, 429) every request waits for an
 /// exponential back-off with jitter (`base · 2^n`, capped, times a seeded factor in [0.5, 1]); 429 waits at
 /// least its Retry-After. A success resets the back-off. 403 and 426 stop the scheduler for good.
-public final class SyncScheduler: Sendable {
+package final class SyncScheduler: Sendable {
     private let client: SyncClient
     private let store: any SyncStore
     private let clock: any EpochClock
@@ -110,7 +110,7 @@ public final class SyncScheduler: Sendable {
     private let stepLock = Mutex(())
 
     /// Creates a scheduler; events are delivered synchronously on the thread running `step()`.
-    public init(
+    package init(
         client: SyncClient, store: any SyncStore, clock: any EpochClock, configuration: SchedulerConfiguration = .init(),
         events: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) {
@@ -122,7 +122,7 @@ public final class SyncScheduler: Sendable {
     }
 
     /// Sets (or clears) an area; a changed area is fetched at once, in full.
-    public func setArea(_ area: SyncArea?, for type: DataAreaType) throws(SyncError) {
+    package func setArea(_ area: SyncArea?, for type: DataAreaType) throws(SyncError) {
         let changed = state.withLock { s -> Bool in
             guard s.areas[type] != area else { return false }
             s.areas[type] = area
@@ -135,7 +135,7 @@ public final class SyncScheduler: Sendable {
     }
 
     /// Changes the configuration (data types, frequency, window…); everything is due at once.
-    public func configure(_ update: (inout SchedulerConfiguration) -> Void) {
+    package func configure(_ update: (inout SchedulerConfiguration) -> Void) {
         state.withLock { s in
             update(&s.configuration)
             for key in s.nextFetch.keys { s.nextFetch[key] = clock.now() }
@@ -143,29 +143,29 @@ public final class SyncScheduler: Sendable {
     }
 
     /// Makes every area × data type due now (SkyPath's `fetchData(refresh:)`).
-    public func fetchNow() {
+    package func fetchNow() {
         state.withLock { s in for key in s.nextFetch.keys { s.nextFetch[key] = clock.now() } }
     }
 
     /// Sets the own position to upload at the next step.
-    public func updatePosition(_ position: PositionUpload) {
+    package func updatePosition(_ position: PositionUpload) {
         state.withLock { $0.position = position; $0.positionDirty = true }
     }
 
     /// Reachability as last observed (nil before the first request).
-    public var isReachable: Bool? { state.withLock { $0.reachable } }
+    package var isReachable: Bool? { state.withLock { $0.reachable } }
     /// Why the scheduler stopped for good, if it did.
-    public var stoppedReason: SyncError? { state.withLock { $0.stopped } }
+    package var stoppedReason: SyncError? { state.withLock { $0.stopped } }
     /// Fetching status of an area × data type.
-    public func fetchingStatus(area: DataAreaType, dataType: DataType) -> FetchingStatus {
+    package func fetchingStatus(area: DataAreaType, dataType: DataType) -> FetchingStatus {
         state.withLock { $0.status[Key(area: area, dataType: dataType)] ?? .idle }
     }
     /// When requests may go out again (Unix seconds); 0 when not backing off.
-    public var retryNotBefore: Double { state.withLock { $0.retryNotBefore } }
+    package var retryNotBefore: Double { state.withLock { $0.retryNotBefore } }
 
     /// Runs everything due now: outbox upload, position, due fetches. Returns seconds until the next due work.
     @discardableResult
-    public func step() -> Double {
+    package func step() -> Double {
         stepLock.withLock { _ in
             guard state.withLock({ $0.stopped == nil }) else { return .infinity }
             if gateOpen() { uploadOutbox() }
@@ -176,7 +176,7 @@ public final class SyncScheduler: Sendable {
     }
 
     /// Loops `step()` until the task is cancelled or the scheduler stops.
-    public func run() async {
+    package func run() async {
         while !Task.isCancelled {
             let wait = step()
             if wait == .infinity, stoppedReason != nil { return }

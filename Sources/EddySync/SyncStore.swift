@@ -7,7 +7,7 @@ import Synchronization
 /// What the sync scheduler needs from the local store: the outbox of own reports, a place for fetched
 /// data, and the last server tick per area × data type. `EddyStore` satisfies it; `InMemorySyncStore`
 /// is a small in-memory one for tests and hosts that keep no database.
-public protocol SyncStore: Sendable {
+package protocol SyncStore: Sendable {
     /// Oldest pending own reports, at most `limit`.
     func pendingReports(limit: Int) throws(StoreError) -> [TileReport]
     /// Marks own reports as acknowledged by the server (they leave the outbox).
@@ -23,7 +23,7 @@ public protocol SyncStore: Sendable {
 }
 
 /// An in-memory `SyncStore` (thread-safe).
-public final class InMemorySyncStore: SyncStore {
+package final class InMemorySyncStore: SyncStore {
     private struct State {
         var outbox: [UUID: TileReport] = [:]
         var outboxOrder: [UUID] = []
@@ -38,10 +38,10 @@ public final class InMemorySyncStore: SyncStore {
     private let state = Mutex(State())
 
     /// Creates an empty store.
-    public init() {}
+    package init() {}
 
     /// Adds own reports to the outbox (a report already held is ignored).
-    public func enqueue(_ reports: [TileReport]) {
+    package func enqueue(_ reports: [TileReport]) {
         state.withLock { s in
             for report in reports where s.outbox[report.id] == nil && !s.sent.contains(report.id) {
                 s.outbox[report.id] = report
@@ -51,12 +51,12 @@ public final class InMemorySyncStore: SyncStore {
     }
 
     /// Pending own reports.
-    public func pendingReports(limit: Int) -> [TileReport] {
+    package func pendingReports(limit: Int) -> [TileReport] {
         state.withLock { s in Array(s.outboxOrder.prefix(limit)).compactMap { s.outbox[$0] } }
     }
 
     /// Acknowledged ids leave the outbox.
-    public func markReportsSent(_ ids: [UUID]) {
+    package func markReportsSent(_ ids: [UUID]) {
         state.withLock { s in
             let set = Set(ids)
             for id in set where s.outbox.removeValue(forKey: id) != nil { s.sent.insert(id) }
@@ -65,7 +65,7 @@ public final class InMemorySyncStore: SyncStore {
     }
 
     /// Refused ids leave the outbox.
-    public func markReportsRejected(_ rejected: [RejectedReport]) {
+    package func markReportsRejected(_ rejected: [RejectedReport]) {
         state.withLock { s in
             for r in rejected {
                 s.outbox.removeValue(forKey: r.id)
@@ -77,7 +77,7 @@ public final class InMemorySyncStore: SyncStore {
     }
 
     /// Stores a fetch answer.
-    public func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) {
+    package func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) {
         let area = request.area.type
         state.withLock { s in
             for observation in response.observations { s.observations[observation.report.id] = observation }
@@ -92,25 +92,25 @@ public final class InMemorySyncStore: SyncStore {
     }
 
     /// Last tick.
-    public func lastTick(area: DataAreaType, dataType: DataType) -> Int? {
+    package func lastTick(area: DataAreaType, dataType: DataType) -> Int? {
         state.withLock { $0.ticks["\(area.rawValue)/\(dataType.rawValue)"] }
     }
 
     /// Forgets an area's ticks.
-    public func resetTicks(area: DataAreaType) {
+    package func resetTicks(area: DataAreaType) {
         state.withLock { s in for type in DataType.allCases { s.ticks["\(area.rawValue)/\(type.rawValue)"] = nil } }
     }
 
     /// Ids acknowledged by the server.
-    public var sentIds: Set<UUID> { state.withLock { $0.sent } }
+    package var sentIds: Set<UUID> { state.withLock { $0.sent } }
     /// Pending count.
-    public var pendingCount: Int { state.withLock { $0.outbox.count } }
+    package var pendingCount: Int { state.withLock { $0.outbox.count } }
     /// Server observations held.
-    public var observations: [Observation] { state.withLock { Array($0.observations.values) } }
+    package var observations: [Observation] { state.withLock { Array($0.observations.values) } }
     /// Nowcast cells held for an area.
-    public func nowcast(area: DataAreaType) -> [NowcastCell] { state.withLock { $0.nowcast[area] ?? [] } }
+    package func nowcast(area: DataAreaType) -> [NowcastCell] { state.withLock { $0.nowcast[area] ?? [] } }
     /// Polygons held for an area.
-    public func polygons(area: DataAreaType) -> PolygonCollection? { state.withLock { $0.polygons[area] } }
+    package func polygons(area: DataAreaType) -> PolygonCollection? { state.withLock { $0.polygons[area] } }
     /// Live flights held for an area.
-    public func liveFlights(area: DataAreaType) -> [LiveFlight] { state.withLock { $0.flights[area] ?? [] } }
+    package func liveFlights(area: DataAreaType) -> [LiveFlight] { state.withLock { $0.flights[area] ?? [] } }
 }

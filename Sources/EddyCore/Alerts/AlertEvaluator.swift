@@ -2,7 +2,7 @@ import EddyH3
 import Foundation
 
 /// Finds the tiles that alert for an own position: pure geometry over candidate reports (docs/alerts.md).
-public enum AlertEvaluator {
+package enum AlertEvaluator {
     /// Evaluates `candidates` for `position` under `query`; items nearest first, one per tile (its worst report).
     ///
     /// Mode: route corridor when the query has a route and the aircraft is within `switchToBeamOffRouteNM` of it,
@@ -10,7 +10,7 @@ public enum AlertEvaluator {
     /// `excludeOwnSeconds` dropped; reports older than `maximumAgeSeconds` dropped; layer within ± `layerBand`;
     /// tile centre within `lookAheadNM`; then beam (bearing within track ± half angle) or corridor (within the
     /// half-width of the route and not behind the aircraft along it).
-    public static func evaluate(
+    package static func evaluate(
         query: AlertQuery, position: AlertPosition, candidates: [AlertCandidate]
     ) throws(AlertQueryError) -> AlertEvaluation {
         try query.validate()

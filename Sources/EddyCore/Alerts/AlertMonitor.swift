@@ -1,5 +1,5 @@
 /// What the alert monitor tells the host after an evaluation (nothing when the alerted set did not change).
-public enum AlertNotification: Sendable, Equatable {
+package enum AlertNotification: Sendable, Equatable {
     /// The alerted set changed and is not empty: the evaluation, and the tiles that are new or got worse.
     case alert(AlertEvaluation, newOrWorse: [TileID])
     /// The alerted set became empty.
@@ -11,15 +11,15 @@ public enum AlertNotification: Sendable, Equatable {
 /// The alerted set of an evaluation is its tiles with their severities. A notification is due only when that
 /// set differs from the previous one: A1 A1 A1 → one alert; A1 A2 A1 → three; A1 ∅ A1 → alert, cleared, alert.
 /// Distance, bearing and mode changes alone never notify. See docs/alerts.md.
-public struct AlertMonitor: Sendable {
+package struct AlertMonitor: Sendable {
     /// Tiles in the last notified alerted set, with the severity they were alerted at.
-    public private(set) var alerted: [TileID: Severity] = [:]
+    package private(set) var alerted: [TileID: Severity] = [:]
 
     /// Creates a monitor with nothing alerted.
-    public init() {}
+    package init() {}
 
     /// Takes the next evaluation; returns a notification when the alerted set changed, else nil.
-    public mutating func process(_ evaluation: AlertEvaluation) -> AlertNotification? {
+    package mutating func process(_ evaluation: AlertEvaluation) -> AlertNotification? {
         var current: [TileID: Severity] = [:]
         for item in evaluation.items { current[item.tile] = max(current[item.tile] ?? .none, item.severity) }
         guard current != alerted else { return nil }
@@ -34,8 +34,8 @@ public struct AlertMonitor: Sendable {
     }
 
     /// Whether `tile` is in the last notified alerted set.
-    public func isAlerted(_ tile: TileID) -> Bool { alerted[tile] != nil }
+    package func isAlerted(_ tile: TileID) -> Bool { alerted[tile] != nil }
 
     /// Forgets everything alerted (monitoring stopped or a new flight): the next non-empty set notifies again.
-    public mutating func reset() { alerted = [:] }
+    package mutating func reset() { alerted = [:] }
 }

@@ -100,19 +100,19 @@ public struct AlertCandidate: Sendable, Equatable {
 }
 
 /// The own aircraft's state for an alert evaluation.
-public struct AlertPosition: Sendable, Equatable {
+package struct AlertPosition: Sendable, Equatable {
     /// Latitude, degrees.
-    public var latitudeDegrees: Double
+    package var latitudeDegrees: Double
     /// Longitude, degrees.
-    public var longitudeDegrees: Double
+    package var longitudeDegrees: Double
     /// Current 1000 ft layer (`TileID.layer(altitudeFeet:)`).
-    public var layer: Int
+    package var layer: Int
     /// Track over ground, degrees true; nil when unknown (the beam is then a full circle).
-    public var trackDegrees: Double?
+    package var trackDegrees: Double?
     /// Current time, seconds (same base as candidate times).
-    public var time: Double
+    package var time: Double
     /// Creates a position.
-    public init(latitudeDegrees: Double, longitudeDegrees: Double, layer: Int, trackDegrees: Double?, time: Double) {
+    package init(latitudeDegrees: Double, longitudeDegrees: Double, layer: Int, trackDegrees: Double?, time: Double) {
         self.latitudeDegrees = latitudeDegrees; self.longitudeDegrees = longitudeDegrees
         self.layer = layer; self.trackDegrees = trackDegrees; self.time = time
     }
@@ -146,19 +146,19 @@ public struct AlertItem: Sendable, Equatable {
 }
 
 /// The result of one evaluation: the mode used and the alerting tiles, nearest first.
-public struct AlertEvaluation: Sendable, Equatable {
+package struct AlertEvaluation: Sendable, Equatable {
     /// Geometry used.
-    public var mode: AlertMode
+    package var mode: AlertMode
     /// Alerting tiles, nearest first (ties by tile id).
-    public var items: [AlertItem]
+    package var items: [AlertItem]
     /// Creates an evaluation.
-    public init(mode: AlertMode, items: [AlertItem]) { self.mode = mode; self.items = items }
+    package init(mode: AlertMode, items: [AlertItem]) { self.mode = mode; self.items = items }
 }
 
 extension AlertPosition {
     /// The position of a location fix: layer from `layerAltitudeFeet` (external pressure altitude preferred),
     /// track from the course; nil when the fix has no altitude.
-    public init?(fix: LocationSample) {
+    package init?(fix: LocationSample) {
         guard let altitude = fix.layerAltitudeFeet, altitude.isFinite else { return nil }
         let track = fix.courseDegrees.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         self.init(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees,

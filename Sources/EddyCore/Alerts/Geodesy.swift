@@ -4,15 +4,15 @@ import Foundation
 ///
 /// Mean Earth radius 6371.0088 km (IUGG R1); 1 NM = 1852 m. Formulas: haversine distance, forward azimuth,
 /// and the cross-track / along-track distances of the "Aviation Formulary" (Ed Williams). See docs/alerts.md.
-public enum Geodesy {
+package enum Geodesy {
     /// Mean Earth radius in nautical miles.
-    public static let earthRadiusNM = 6_371_008.8 / 1852
+    package static let earthRadiusNM = 6_371_008.8 / 1852
 
     /// A position as (latitude, longitude) in degrees.
-    public typealias Point = (latitude: Double, longitude: Double)
+    package typealias Point = (latitude: Double, longitude: Double)
 
     /// Great-circle distance between two positions, nautical miles.
-    public static func distanceNM(from a: Point, to b: Point) -> Double {
+    package static func distanceNM(from a: Point, to b: Point) -> Double {
         centralAngle(a, b) * earthRadiusNM
     }
 
@@ -26,7 +26,7 @@ public enum Geodesy {
     }
 
     /// Initial bearing (forward azimuth) from `a` towards `b`, degrees true in [0, 360).
-    public static func initialBearingDegrees(from a: Point, to b: Point) -> Double {
+    package static func initialBearingDegrees(from a: Point, to b: Point) -> Double {
         let lat1 = a.latitude * .pi / 180, lat2 = b.latitude * .pi / 180
         let dLon = (b.longitude - a.longitude) * .pi / 180
         let y = sin(dLon) * cos(lat2)
@@ -35,7 +35,7 @@ public enum Geodesy {
     }
 
     /// The point reached from `a` after `distanceNM` on initial bearing `bearingDegrees` (for tests and tools).
-    public static func destination(from a: Point, bearingDegrees: Double, distanceNM: Double) -> Point {
+    package static func destination(from a: Point, bearingDegrees: Double, distanceNM: Double) -> Point {
         let lat1 = a.latitude * .pi / 180, lon1 = a.longitude * .pi / 180
         let delta = distanceNM / earthRadiusNM
         let theta = bearingDegrees * .pi / 180
@@ -47,20 +47,20 @@ public enum Geodesy {
     }
 
     /// Angle in degrees normalised to [0, 360).
-    public static func normalizedDegrees(_ degrees: Double) -> Double {
+    package static func normalizedDegrees(_ degrees: Double) -> Double {
         let r = degrees.truncatingRemainder(dividingBy: 360)
         return r < 0 ? r + 360 : r
     }
 
     /// Smallest absolute difference between two angles, degrees in [0, 180].
-    public static func angleDifferenceDegrees(_ a: Double, _ b: Double) -> Double {
+    package static func angleDifferenceDegrees(_ a: Double, _ b: Double) -> Double {
         let d = normalizedDegrees(a - b)
         return d > 180 ? 360 - d : d
     }
 
     /// Projection of `p` on the great-circle segment `a`–`b`: distance to the segment (perpendicular when the foot
     /// lies on it, else the nearer end) and the along-segment distance of the nearest point from `a`, both NM.
-    public static func segmentProjectionNM(_ p: Point, _ a: Point, _ b: Point) -> (distanceNM: Double, alongNM: Double) {
+    package static func segmentProjectionNM(_ p: Point, _ a: Point, _ b: Point) -> (distanceNM: Double, alongNM: Double) {
         let d13 = centralAngle(a, p)
         let d12 = centralAngle(a, b)
         if d12 < 1e-12 { return (d13 * earthRadiusNM, 0) }
@@ -76,13 +76,13 @@ public enum Geodesy {
     }
 
     /// Distance from `p` to the great-circle segment `a`–`b`, nautical miles.
-    public static func distanceToSegmentNM(_ p: Point, _ a: Point, _ b: Point) -> Double {
+    package static func distanceToSegmentNM(_ p: Point, _ a: Point, _ b: Point) -> Double {
         segmentProjectionNM(p, a, b).distanceNM
     }
 
     /// Projection of `p` on a polyline: distance to its nearest segment and the distance along the polyline from
     /// its first point to the nearest point, both NM; nil when the polyline has < 2 points.
-    public static func polylineProjectionNM(_ p: Point, _ polyline: [Point]) -> (distanceNM: Double, alongNM: Double)? {
+    package static func polylineProjectionNM(_ p: Point, _ polyline: [Point]) -> (distanceNM: Double, alongNM: Double)? {
         guard polyline.count >= 2 else { return nil }
         var best = (distanceNM: Double.infinity, alongNM: 0.0)
         var start = 0.0
@@ -95,7 +95,7 @@ public enum Geodesy {
     }
 
     /// Distance from `p` to a polyline (the nearest of its segments), nautical miles; nil when the polyline has < 2 points.
-    public static func distanceToPolylineNM(_ p: Point, _ polyline: [Point]) -> Double? {
+    package static func distanceToPolylineNM(_ p: Point, _ polyline: [Point]) -> Double? {
         polylineProjectionNM(p, polyline)?.distanceNM
     }
 }

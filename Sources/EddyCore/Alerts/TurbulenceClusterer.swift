@@ -80,31 +80,31 @@ public struct TurbulenceCluster: Sendable, Equatable, Identifiable {
 /// members' severities updated, and new items placed one by one in tile order (so the result does not depend on
 /// input order). A new item that fits several clusters joins the one with the nearest member (ties: lower id).
 /// Clusters are not split when members vanish. Alerted bookkeeping is per tile. See docs/alerts.md.
-public struct TurbulenceClusterer: Sendable {
+package struct TurbulenceClusterer: Sendable {
     /// Distance thresholds.
-    public struct Options: Sendable, Equatable {
+    package struct Options: Sendable, Equatable {
         /// Largest distance from a new item to every member, nautical miles.
-        public var maxDistanceNM: Double
+        package var maxDistanceNM: Double
         /// Largest distance from a new item to the nearest member, nautical miles.
-        public var maxDistanceToNearestNM: Double
+        package var maxDistanceToNearestNM: Double
         /// Creates options (defaults 60 / 30 NM).
-        public init(maxDistanceNM: Double = 60, maxDistanceToNearestNM: Double = 30) {
+        package init(maxDistanceNM: Double = 60, maxDistanceToNearestNM: Double = 30) {
             self.maxDistanceNM = maxDistanceNM; self.maxDistanceToNearestNM = maxDistanceToNearestNM
         }
     }
 
     /// The thresholds in use.
-    public let options: Options
+    package let options: Options
     /// Current clusters, by id.
-    public private(set) var clusters: [TurbulenceCluster] = []
+    package private(set) var clusters: [TurbulenceCluster] = []
     private var nextID = 1
     private var alertedTiles: [TileID: Severity] = [:]
 
     /// Creates an empty clusterer.
-    public init(options: Options = Options()) { self.options = options }
+    package init(options: Options = Options()) { self.options = options }
 
     /// Takes the current set of items (one per tile; for duplicates the worst wins) and updates the clusters.
-    public mutating func process(items: [TurbulenceClusterItem]) {
+    package mutating func process(items: [TurbulenceClusterItem]) {
         var current: [TileID: TurbulenceClusterItem] = [:]
         for item in items where item.latitudeDegrees.isFinite && item.longitudeDegrees.isFinite {
             if let existing = current[item.tile], existing.severity >= item.severity { continue }
@@ -144,7 +144,7 @@ public struct TurbulenceClusterer: Sendable {
     }
 
     /// Whether every member of `cluster` has been alerted at its current severity or worse.
-    public func isAlerted(cluster: TurbulenceCluster) -> Bool {
+    package func isAlerted(cluster: TurbulenceCluster) -> Bool {
         !cluster.items.isEmpty && cluster.items.allSatisfy { item in
             guard let s = alertedTiles[item.tile] else { return false }
             return s >= item.severity
@@ -152,12 +152,12 @@ public struct TurbulenceClusterer: Sendable {
     }
 
     /// Records every member of `cluster` as alerted at its current severity.
-    public mutating func alerted(cluster: TurbulenceCluster) {
+    package mutating func alerted(cluster: TurbulenceCluster) {
         for item in cluster.items { alertedTiles[item.tile] = max(alertedTiles[item.tile] ?? .none, item.severity) }
     }
 
     /// Forgets every cluster and every alerted tile.
-    public mutating func reset() {
+    package mutating func reset() {
         clusters = []
         alertedTiles = [:]
         nextID = 1

@@ -1,19 +1,19 @@
 import Foundation
 
 /// What one 40 ms tick tells the calibrator.
-public struct CalibrationTick: Sendable {
+package struct CalibrationTick: Sendable {
     /// Mean accelerometer vector of the tick, g (any sign convention).
-    public var meanAcceleration: SIMD3<Double>
+    package var meanAcceleration: SIMD3<Double>
     /// Whether the tick held accelerometer samples.
-    public var hasAccelerometer: Bool
+    package var hasAccelerometer: Bool
     /// Mean |ω|² of the gyro samples in the tick, (rad/s)²; nil without gyro samples.
-    public var gyroMeanSquare: Double?
+    package var gyroMeanSquare: Double?
     /// Largest |ω|² in the tick, (rad/s)².
-    public var gyroPeakSquare: Double
+    package var gyroPeakSquare: Double
     /// Variance of the accelerometer samples within the tick across the apparent vertical, g² (vibration, taps).
-    public var withinTickVariance: Double
+    package var withinTickVariance: Double
     /// Creates a tick summary.
-    public init(meanAcceleration: SIMD3<Double>, hasAccelerometer: Bool, gyroMeanSquare: Double?, gyroPeakSquare: Double, withinTickVariance: Double) {
+    package init(meanAcceleration: SIMD3<Double>, hasAccelerometer: Bool, gyroMeanSquare: Double?, gyroPeakSquare: Double, withinTickVariance: Double) {
         self.meanAcceleration = meanAcceleration; self.hasAccelerometer = hasAccelerometer
         self.gyroMeanSquare = gyroMeanSquare; self.gyroPeakSquare = gyroPeakSquare; self.withinTickVariance = withinTickVariance
     }
@@ -29,7 +29,7 @@ public struct CalibrationTick: Sendable {
 /// departure of the steady vertical from the calibrated direction by more than `moveAngleDegrees` held for
 /// `moveHoldSeconds` drops the calibration; after `steadySecondsToCalibrate` without handling, if the
 /// steady direction moved less than 5° over the second half of that time, it becomes the new calibrated one. See docs/detection.md §Mount.
-public struct MountCalibrator: Sendable {
+package struct MountCalibrator: Sendable {
     private let fastAlpha: Double
     private let steadyAlpha: Double
     private let slowAlpha: Double
@@ -56,18 +56,18 @@ public struct MountCalibrator: Sendable {
     private var noiseLevel = 0.0
 
     /// The device is calibrated and steady in its mount.
-    public private(set) var inPosition = false
+    package private(set) var inPosition = false
     /// The calibrated direction is within `horizontalAngleDegrees` of the device z axis (device lies flat).
-    public private(set) var horizontal = false
+    package private(set) var horizontal = false
     /// Vibration / taps make the accelerometer too noisy to measure.
-    public private(set) var inNoise = false
+    package private(set) var inNoise = false
     /// The tick was handled (gyro or transverse acceleration), for diagnostics.
-    public private(set) var handledTick = false
+    package private(set) var handledTick = false
     /// Set on the tick where a new calibration was taken (mount change), cleared on the next tick.
-    public private(set) var recalibrated = false
+    package private(set) var recalibrated = false
 
     /// Creates a calibrator for a tick interval (seconds) and the configuration's thresholds.
-    public init(tickSeconds dt: Double, configuration c: DetectionConfiguration) {
+    package init(tickSeconds dt: Double, configuration c: DetectionConfiguration) {
         fastAlpha = dt / (0.5 + dt)
         steadyAlpha = dt / (2 + dt)
         slowAlpha = dt / (max(dt, c.gravityTimeConstantSeconds) + dt)
@@ -85,16 +85,16 @@ public struct MountCalibrator: Sendable {
     }
 
     /// Unit apparent vertical (slow gravity estimate) in the device frame.
-    @inline(__always) public var verticalDirection: SIMD3<Double> {
+    @inline(__always) package var verticalDirection: SIMD3<Double> {
         let length = (slow * slow).sum().squareRoot()
         return length > 0 ? slow / length : SIMD3(0, 0, 1)
     }
 
     /// The calibrated mount direction (valid while `inPosition`).
-    public var mountDirection: SIMD3<Double> { calibratedDirection }
+    package var mountDirection: SIMD3<Double> { calibratedDirection }
 
     /// Processes one tick; returns true when `inPosition`, `horizontal` or `inNoise` changed.
-    public mutating func update(_ tick: CalibrationTick) -> Bool {
+    package mutating func update(_ tick: CalibrationTick) -> Bool {
         let before = (inPosition, horizontal, inNoise)
         recalibrated = false
         let f = tick.meanAcceleration

@@ -1,35 +1,35 @@
 import Foundation
 
 /// One second-order IIR section (transposed direct form II), coefficients normalised so a0 = 1.
-public struct Biquad: Sendable, Equatable {
+package struct Biquad: Sendable, Equatable {
     /// Feed-forward coefficients.
-    public var b0: Double, b1: Double, b2: Double
+    package var b0: Double, b1: Double, b2: Double
     /// Feedback coefficients (a0 = 1).
-    public var a1: Double, a2: Double
+    package var a1: Double, a2: Double
     private var s1 = 0.0
     private var s2 = 0.0
 
     /// Creates a section from normalised coefficients.
-    public init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
+    package init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
         self.b0 = b0; self.b1 = b1; self.b2 = b2; self.a1 = a1; self.a2 = a2
     }
 
     /// Second-order Butterworth-family low-pass (bilinear transform, pre-warped at `cutoffHz`; RBJ cookbook form).
-    public static func lowPass(cutoffHz: Double, sampleRateHz: Double, q: Double) -> Biquad {
+    package static func lowPass(cutoffHz: Double, sampleRateHz: Double, q: Double) -> Biquad {
         let w0 = 2 * Double.pi * cutoffHz / sampleRateHz
         let alpha = sin(w0) / (2 * q), c = cos(w0), a0 = 1 + alpha
         return Biquad(b0: (1 - c) / 2 / a0, b1: (1 - c) / a0, b2: (1 - c) / 2 / a0, a1: -2 * c / a0, a2: (1 - alpha) / a0)
     }
 
     /// Second-order Butterworth-family high-pass (bilinear transform, pre-warped at `cutoffHz`; RBJ cookbook form).
-    public static func highPass(cutoffHz: Double, sampleRateHz: Double, q: Double) -> Biquad {
+    package static func highPass(cutoffHz: Double, sampleRateHz: Double, q: Double) -> Biquad {
         let w0 = 2 * Double.pi * cutoffHz / sampleRateHz
         let alpha = sin(w0) / (2 * q), c = cos(w0), a0 = 1 + alpha
         return Biquad(b0: (1 + c) / 2 / a0, b1: -(1 + c) / a0, b2: (1 + c) / 2 / a0, a1: -2 * c / a0, a2: (1 - alpha) / a0)
     }
 
     /// Filters one sample.
-    @inline(__always) public mutating func process(_ x: Double) -> Double {
+    @inline(__always) package mutating func process(_ x: Double) -> Double {
         let y = b0 * x + s1
         s1 = b1 * x - a1 * y + s2
         s2 = b2 * x - a2 * y
@@ -37,10 +37,10 @@ public struct Biquad: Sendable, Equatable {
     }
 
     /// Clears the state (as if the input had been zero forever).
-    public mutating func reset() { s1 = 0; s2 = 0 }
+    package mutating func reset() { s1 = 0; s2 = 0 }
 
     /// |H(e^{j2πf/fs})|² at `frequencyHz`.
-    public func magnitudeSquared(frequencyHz f: Double, sampleRateHz fs: Double) -> Double {
+    package func magnitudeSquared(frequencyHz f: Double, sampleRateHz fs: Double) -> Double {
         let w = 2 * Double.pi * f / fs
         let c1 = cos(w), s1v = sin(w), c2 = cos(2 * w), s2v = sin(2 * w)
         let nr = b0 + b1 * c1 + b2 * c2, ni = -(b1 * s1v + b2 * s2v)
@@ -51,18 +51,18 @@ public struct Biquad: Sendable, Equatable {
 
 /// The detection band-pass: 4th-order Butterworth high-pass at the band's low edge followed by a
 /// 4th-order Butterworth low-pass at its high edge (four biquads, Q = 0.5412 and 1.3066).
-public struct BandPassFilter: Sendable, Equatable {
+package struct BandPassFilter: Sendable, Equatable {
     /// Butterworth 4th-order section Q values: 1 / (2 sin(π(2k−1)/8)), k = 1, 2.
-    public static let butterworthQ: (Double, Double) = (1 / (2 * sin(3 * Double.pi / 8)), 1 / (2 * sin(Double.pi / 8)))
+    package static let butterworthQ: (Double, Double) = (1 / (2 * sin(3 * Double.pi / 8)), 1 / (2 * sin(Double.pi / 8)))
     private var h1: Biquad
     private var h2: Biquad
     private var l1: Biquad
     private var l2: Biquad
     /// Sample rate the filter was designed for, Hz.
-    public let sampleRateHz: Double
+    package let sampleRateHz: Double
 
     /// Designs the band [lowHz, highHz] at `sampleRateHz`.
-    public init(lowHz: Double, highHz: Double, sampleRateHz: Double) {
+    package init(lowHz: Double, highHz: Double, sampleRateHz: Double) {
         let (qa, qb) = Self.butterworthQ
         h1 = .highPass(cutoffHz: lowHz, sampleRateHz: sampleRateHz, q: qa)
         h2 = .highPass(cutoffHz: lowHz, sampleRateHz: sampleRateHz, q: qb)
@@ -72,15 +72,15 @@ public struct BandPassFilter: Sendable, Equatable {
     }
 
     /// Filters one sample.
-    @inline(__always) public mutating func process(_ x: Double) -> Double {
+    @inline(__always) package mutating func process(_ x: Double) -> Double {
         l2.process(l1.process(h2.process(h1.process(x))))
     }
 
     /// Clears the state.
-    public mutating func reset() { h1.reset(); h2.reset(); l1.reset(); l2.reset() }
+    package mutating func reset() { h1.reset(); h2.reset(); l1.reset(); l2.reset() }
 
     /// |B(f)|² of the whole cascade.
-    public func magnitudeSquared(frequencyHz f: Double) -> Double {
+    package func magnitudeSquared(frequencyHz f: Double) -> Double {
         h1.magnitudeSquared(frequencyHz: f, sampleRateHz: sampleRateHz) * h2.magnitudeSquared(frequencyHz: f, sampleRateHz: sampleRateHz)
             * l1.magnitudeSquared(frequencyHz: f, sampleRateHz: sampleRateHz) * l2.magnitudeSquared(frequencyHz: f, sampleRateHz: sampleRateHz)
     }

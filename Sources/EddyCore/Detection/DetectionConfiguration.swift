@@ -1,56 +1,56 @@
 import Foundation
 
 /// Tunables of the detection pipeline; every default is explained in docs/detection.md.
-public struct DetectionConfiguration: Sendable {
+package struct DetectionConfiguration: Sendable {
     /// Class of the recording aircraft: response model, band and own-class severity.
-    public var aircraftClass: AircraftClass
+    package var aircraftClass: AircraftClass
     /// Response parameters (W/S, C_Lα, nominal speed / altitude, band, calibration gain). Default: the class table.
-    public var response: AircraftResponseParameters
+    package var response: AircraftResponseParameters
     /// Scale per-second EDR by the model's median-bias factor so minute medians are unbiased. Default true.
-    public var correctMedianBias: Bool
+    package var correctMedianBias: Bool
     /// Internal uniform rate the accelerometer is averaged to, Hz. Default 25.
-    public var internalRateHz: Double
+    package var internalRateHz: Double
     /// Length of the EDR variance window, seconds. Default 10.
-    public var windowSeconds: Int
+    package var windowSeconds: Int
     /// Time constant of the gravity low-pass, seconds. Default 5.
-    public var gravityTimeConstantSeconds: Double
+    package var gravityTimeConstantSeconds: Double
     /// Nominal accelerometer white noise per axis, RMS g (its in-band variance is subtracted). Default 0.0015.
-    public var sensorNoiseRMSg: Double
+    package var sensorNoiseRMSg: Double
     /// Below this ground speed the aircraft is on the ground and nothing is measured, knots. Default 50.
-    public var groundSpeedGateKnots: Double
+    package var groundSpeedGateKnots: Double
     /// Turn rate (gyro |ω̄| low-passed with τ = 2 s, or GNSS track rate) above which a turn is "hard", degrees/s. Default 4.
-    public var turnRateGateDegreesPerSecond: Double
+    package var turnRateGateDegreesPerSecond: Double
     /// A gyro reading above this means the device is handled, rad/s. Default 1.
-    public var handlingGyroPeakRadiansPerSecond: Double
+    package var handlingGyroPeakRadiansPerSecond: Double
     /// Gyro RMS within a 40 ms tick above this means handled, rad/s. Default 0.5.
-    public var handlingGyroRMSRadiansPerSecond: Double
+    package var handlingGyroRMSRadiansPerSecond: Double
     /// Accelerometer component across the apparent vertical above this means handled, g. Default 0.25.
-    public var handlingTransverseG: Double
+    package var handlingTransverseG: Double
     /// Departure of the apparent vertical from the calibrated direction that means "moved", degrees. Default 10.
-    public var moveAngleDegrees: Double
+    package var moveAngleDegrees: Double
     /// How long the departure must hold, seconds. Default 1.5.
-    public var moveHoldSeconds: Double
+    package var moveHoldSeconds: Double
     /// Steady time needed to (re-)calibrate, seconds. Default 10.
-    public var steadySecondsToCalibrate: Double
+    package var steadySecondsToCalibrate: Double
     /// |û_z| > cos(this) means the device lies flat, degrees. Default 15.
-    public var horizontalAngleDegrees: Double
+    package var horizontalAngleDegrees: Double
     /// RMS of the accelerometer across the apparent vertical within a tick (vibration, taps) above this means "in noise", g. Default 0.05.
-    public var noiseThresholdG: Double
+    package var noiseThresholdG: Double
     /// No measurement during this time after the device is (re-)calibrated, seconds. Default 30.
-    public var mountSettleSeconds: Double
+    package var mountSettleSeconds: Double
     /// No measurement during this time after any other gate (turn, ground, data gap), seconds. Default 20.
-    public var gateSettleSeconds: Double
+    package var gateSettleSeconds: Double
     /// A minute needs this many valid per-second estimates to be reported. Default 30.
-    public var minimumValidSecondsPerMinute: Int
+    package var minimumValidSecondsPerMinute: Int
     /// A tile crossing needs this many valid per-second estimates to be reported. Default 10.
-    public var minimumValidSecondsPerTile: Int
+    package var minimumValidSecondsPerTile: Int
     /// Salt of the deterministic tile-report UUIDs (e.g. a flight id hash). Default 0.
-    public var reportSalt: UInt64
+    package var reportSalt: UInt64
     /// Maps a position to a tile cell. Default `TileIndexer.h3Resolution5`.
-    public var tileIndexer: TileIndexer
+    package var tileIndexer: TileIndexer
 
     /// Creates a configuration with the documented defaults for `aircraftClass`.
-    public init(aircraftClass: AircraftClass) {
+    package init(aircraftClass: AircraftClass) {
         self.aircraftClass = aircraftClass
         response = .forClass(aircraftClass)
         correctMedianBias = true

@@ -6,9 +6,9 @@ import Foundation
 /// Accelerometer samples (any rate, not necessarily uniform) are averaged into 1/`internalRateHz` s
 /// ticks; per sample the work is a handful of additions. Everything else runs once per tick, second,
 /// minute or location fix. A partial last minute is not reported by `finish`; the open tile crossing is.
-public struct DetectionPipeline: Sendable {
+package struct DetectionPipeline: Sendable {
     /// The configuration in force.
-    public let configuration: DetectionConfiguration
+    package let configuration: DetectionConfiguration
     private let ticksPerSecond: Int
     private let tickSeconds: Double
     private let groundSpeedGateMetersPerSecond: Double
@@ -76,7 +76,7 @@ public struct DetectionPipeline: Sendable {
     private var lastTime = 0.0
 
     /// Creates a pipeline.
-    public init(configuration: DetectionConfiguration) {
+    package init(configuration: DetectionConfiguration) {
         self.configuration = configuration
         let rate = max(5, configuration.internalRateHz)
         ticksPerSecond = Int(rate.rounded())
@@ -110,17 +110,17 @@ public struct DetectionPipeline: Sendable {
     }
 
     /// Current mount state (as the last position event said).
-    public var inPosition: Bool { calibrator.inPosition }
+    package var inPosition: Bool { calibrator.inPosition }
     /// Current horizontal state.
-    public var horizontal: Bool { calibrator.horizontal }
+    package var horizontal: Bool { calibrator.horizontal }
     /// The EDR normalisation in use (variance at EDR 1, g²).
-    public var unitVariance: Double { model.unitVariance }
+    package var unitVariance: Double { model.unitVariance }
     /// Equivalent degrees of freedom of one window variance under the model.
-    public var degreesOfFreedom: Double { model.degreesOfFreedom }
+    package var degreesOfFreedom: Double { model.degreesOfFreedom }
 
     /// Feed one sample (any kind, time-ordered); events are appended (rarely) to `events`.
     @inline(__always)
-    public mutating func process(_ sample: SensorSample, into events: inout [DetectionEvent]) {
+    package mutating func process(_ sample: SensorSample, into events: inout [DetectionEvent]) {
         switch sample {
         case .accelerometer(let a):
             if a.t >= tickEnd || !started { guard advance(to: a.t, into: &events) else { return } }
@@ -151,7 +151,7 @@ public struct DetectionPipeline: Sendable {
     }
 
     /// Flush at end of stream: closes the open tile crossing; a partial minute is dropped (it is not a full minute).
-    public mutating func finish(into events: inout [DetectionEvent]) {
+    package mutating func finish(into events: inout [DetectionEvent]) {
         tracker.finish(at: lastTime, into: &events)
     }
 

@@ -5,22 +5,22 @@ import Foundation
 /// I = gain² ∫ |B(f)|² |A(f)|² |H(f)|² S_w(f; ε = 1, V) df over 0…fs/2, where B is the detection
 /// band-pass, A = sinc(f/fs) the tick averaging, H the plunge response at (V, ρ) and S_w the von Kármán
 /// vertical spectrum (docs/detection.md §Estimator). Also gives the noise bandwidth ∫|B|²|A|² df.
-public struct EDRModel: Sendable, Equatable {
+package struct EDRModel: Sendable, Equatable {
     /// Band-passed load-factor variance at EDR = 1, g².
-    public let unitVariance: Double
+    package let unitVariance: Double
     /// Equivalent noise bandwidth of averaging + band-pass, Hz.
-    public let noiseBandwidthHz: Double
+    package let noiseBandwidthHz: Double
     /// Equivalent degrees of freedom of one window variance, ν = 2T(∫P df)² / ∫P² df (Satterthwaite).
-    public let degreesOfFreedom: Double
+    package let degreesOfFreedom: Double
     /// Multiplier that removes the median bias of sqrt(window variance): 1 / sqrt((1 − 2/(9ν))³) (Wilson–Hilferty).
-    public let medianBiasFactor: Double
+    package let medianBiasFactor: Double
     /// Airspeed the model was computed for, m/s.
-    public let trueAirspeedMetersPerSecond: Double
+    package let trueAirspeedMetersPerSecond: Double
     /// Air density the model was computed for, kg/m³.
-    public let densityKilogramsPerCubicMeter: Double
+    package let densityKilogramsPerCubicMeter: Double
 
     /// Integrates the model for a filter, aircraft parameters, airspeed and density.
-    public init(
+    package init(
         filter: BandPassFilter, parameters: AircraftResponseParameters, responseGain: Double,
         trueAirspeedMetersPerSecond v: Double, densityKilogramsPerCubicMeter rho: Double, windowSeconds: Double = 10
     ) {

@@ -5,24 +5,24 @@
 /// newer has arrived, then releases it in time order (ties keep their arrival order). A sample older than one already
 /// released is released at once (the pipeline tolerates small disorder; a source lagging more than the window is a
 /// host problem we count in `lateCount`, not a reason to drop data).
-public struct SampleReorderBuffer: Sendable {
+package struct SampleReorderBuffer: Sendable {
     /// How long a sample waits for older ones, seconds.
-    public let windowSeconds: Double
+    package let windowSeconds: Double
     private var storage: [SensorSample] = []
     private var head = 0
     private var newest = -Double.infinity
     private var lastReleased = -Double.infinity
     /// Samples that arrived after a newer one had already been released.
-    public private(set) var lateCount = 0
+    package private(set) var lateCount = 0
 
     /// Creates a buffer holding samples for `windowSeconds` (default 2 s).
-    public init(windowSeconds: Double = 2) { self.windowSeconds = windowSeconds }
+    package init(windowSeconds: Double = 2) { self.windowSeconds = windowSeconds }
 
     /// Samples held.
-    public var count: Int { storage.count - head }
+    package var count: Int { storage.count - head }
 
     /// Takes one sample; appends to `released`, in time order, every sample that has waited long enough.
-    public mutating func push(_ sample: SensorSample, releasingInto released: inout [SensorSample]) {
+    package mutating func push(_ sample: SensorSample, releasingInto released: inout [SensorSample]) {
         let t = sample.t
         if t < lastReleased {
             lateCount += 1
@@ -46,7 +46,7 @@ public struct SampleReorderBuffer: Sendable {
     }
 
     /// Releases everything held, in time order (end of a flight).
-    public mutating func flush(into released: inout [SensorSample]) {
+    package mutating func flush(into released: inout [SensorSample]) {
         if head < storage.count {
             lastReleased = storage[storage.count - 1].t
             released.append(contentsOf: storage[head...])

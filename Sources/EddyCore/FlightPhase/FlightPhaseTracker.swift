@@ -11,7 +11,7 @@ public enum FlightPhase: String, Sendable, Equatable, CaseIterable {
 }
 
 /// A change the tracker reports.
-public enum FlightPhaseEvent: Sendable, Equatable {
+package enum FlightPhaseEvent: Sendable, Equatable {
     /// The aircraft became airborne (take-off, or first decision when started in flight).
     case airborne
     /// The aircraft landed (airborne → on ground).
@@ -21,13 +21,13 @@ public enum FlightPhaseEvent: Sendable, Equatable {
 }
 
 /// A flight phase event with the time of the fix that decided it.
-public struct FlightPhaseChange: Sendable, Equatable {
+package struct FlightPhaseChange: Sendable, Equatable {
     /// Time of the deciding fix, seconds (log time base).
-    public var t: Double
+    package var t: Double
     /// What changed.
-    public var event: FlightPhaseEvent
+    package var event: FlightPhaseEvent
     /// Creates a change.
-    public init(t: Double, event: FlightPhaseEvent) { self.t = t; self.event = event }
+    package init(t: Double, event: FlightPhaseEvent) { self.t = t; self.event = event }
 }
 
 /// Thresholds of the flight phase tracker (defaults and reasons in docs/alerts.md).
@@ -57,13 +57,13 @@ public struct FlightPhaseConfiguration: Sendable, Equatable {
 ///
 /// Driven only by fix timestamps (no wall clock). When a fix has no speed, the speed is computed
 /// from the previous fix (great-circle distance over time).
-public struct FlightPhaseTracker: Sendable {
+package struct FlightPhaseTracker: Sendable {
     /// The thresholds in use.
-    public let configuration: FlightPhaseConfiguration
+    package let configuration: FlightPhaseConfiguration
     /// The current phase.
-    public private(set) var phase: FlightPhase = .unknown
+    package private(set) var phase: FlightPhase = .unknown
     /// Whether low power mode is on.
-    public private(set) var isLowPower = false
+    package private(set) var isLowPower = false
 
     private var lastFix: LocationSample?
     private var airborneSince: Double?
@@ -76,12 +76,12 @@ public struct FlightPhaseTracker: Sendable {
     private static let metersPerSecondPerKnot = 1852.0 / 3600.0
 
     /// Creates a tracker.
-    public init(configuration: FlightPhaseConfiguration = FlightPhaseConfiguration()) {
+    package init(configuration: FlightPhaseConfiguration = FlightPhaseConfiguration()) {
         self.configuration = configuration
     }
 
     /// Feeds one fix; returns the changes it caused, in order. Fixes older than the previous one are ignored.
-    public mutating func update(_ fix: LocationSample) -> [FlightPhaseChange] {
+    package mutating func update(_ fix: LocationSample) -> [FlightPhaseChange] {
         guard fix.t.isFinite, fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite else { return [] }
         if let lastFix, fix.t < lastFix.t { return [] }
         let speedKnots = Self.speedKnots(of: fix, previous: lastFix)
@@ -176,7 +176,7 @@ public struct FlightPhaseTracker: Sendable {
 
     /// Leaves low power mode at once (the host started a new flight); returns the change, or nil when it was off.
     /// Low power is not entered again until the next landing.
-    public mutating func leaveLowPower(at t: Double) -> FlightPhaseChange? {
+    package mutating func leaveLowPower(at t: Double) -> FlightPhaseChange? {
         landedAwaitingLowPower = false
         slowSince = nil
         guard isLowPower else { return nil }

@@ -7,22 +7,22 @@
 ///   barometer reads cabin pressure, so the device barometer is never used for the layer of a pressurised aircraft.
 /// - A fix with non-finite or out-of-range coordinates is rejected with a reason (the engine reports it as
 ///   `locationManagerDidFail(withError:)`).
-public struct LocationFusion: Sendable {
+package struct LocationFusion: Sendable {
     /// How long an external fix outranks device fixes, seconds.
-    public var externalFreshSeconds: Double
+    package var externalFreshSeconds: Double
     /// How long an ADS-B pressure altitude stays in use, seconds.
-    public var pressureAltitudeFreshSeconds: Double
+    package var pressureAltitudeFreshSeconds: Double
     private var lastExternalTime: Double?
     private var lastADSBPressureAltitude: (t: Double, feet: Double)?
 
     /// Creates a fusion with the freshness limits (defaults 5 s for position, 10 s for pressure altitude).
-    public init(externalFreshSeconds: Double = 5, pressureAltitudeFreshSeconds: Double = 10) {
+    package init(externalFreshSeconds: Double = 5, pressureAltitudeFreshSeconds: Double = 10) {
         self.externalFreshSeconds = externalFreshSeconds
         self.pressureAltitudeFreshSeconds = pressureAltitudeFreshSeconds
     }
 
     /// What became of one fix.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Use this fix (possibly with the ADS-B pressure altitude filled in).
         case use(LocationSample)
         /// Not used: a fresher external source is in charge.
@@ -32,7 +32,7 @@ public struct LocationFusion: Sendable {
     }
 
     /// Takes the next fix from any source.
-    public mutating func process(_ fix: LocationSample) -> Outcome {
+    package mutating func process(_ fix: LocationSample) -> Outcome {
         guard fix.t.isFinite else { return .rejected("location time is not a finite number") }
         guard fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite,
               abs(fix.latitudeDegrees) <= 90, abs(fix.longitudeDegrees) <= 180

@@ -1,40 +1,40 @@
 /// Device mount state change: emitted whenever `inPosition`, `horizontal` or `inNoise` changes.
-public struct PositionEvent: Sendable, Equatable {
+package struct PositionEvent: Sendable, Equatable {
     /// Time of the change, seconds (log time base).
-    public var t: Double
+    package var t: Double
     /// The device is steady in its mount and calibrated.
-    public var inPosition: Bool
+    package var inPosition: Bool
     /// The device lies flat (|û_z| > cos 15°): nothing is measured.
-    public var horizontal: Bool
+    package var horizontal: Bool
     /// High-frequency noise (taps, vibration) is too strong to measure.
-    public var inNoise: Bool
+    package var inNoise: Bool
     /// Creates an event.
-    public init(t: Double, inPosition: Bool, horizontal: Bool, inNoise: Bool) {
+    package init(t: Double, inPosition: Bool, horizontal: Bool, inNoise: Bool) {
         self.t = t; self.inPosition = inPosition; self.horizontal = horizontal; self.inNoise = inNoise
     }
 }
 
 /// One minute of active detection: median and peak of the per-second EDR estimates.
-public struct MinuteEvent: Sendable, Equatable {
+package struct MinuteEvent: Sendable, Equatable {
     /// End of the minute, seconds (log time base).
-    public var t: Double
+    package var t: Double
     /// Median of the per-second EDR estimates in the minute, m^(2/3) s^-1.
-    public var edrMedian: Double
+    package var edrMedian: Double
     /// Peak of the per-second EDR estimates in the minute, m^(2/3) s^-1.
-    public var edrPeak: Double
+    package var edrPeak: Double
     /// Severity for the recording aircraft's class.
-    public var severity: Severity
+    package var severity: Severity
     /// How many valid per-second estimates the minute holds.
-    public var validSeconds: Int
+    package var validSeconds: Int
     /// Creates an event.
-    public init(t: Double, edrMedian: Double, edrPeak: Double, severity: Severity, validSeconds: Int) {
+    package init(t: Double, edrMedian: Double, edrPeak: Double, severity: Severity, validSeconds: Int) {
         self.t = t; self.edrMedian = edrMedian; self.edrPeak = edrPeak; self.severity = severity
         self.validSeconds = validSeconds
     }
 }
 
 /// Everything the detection pipeline tells its caller, in time order.
-public enum DetectionEvent: Sendable, Equatable {
+package enum DetectionEvent: Sendable, Equatable {
     /// Mount state changed.
     case position(PositionEvent)
     /// A minute of detection completed.

@@ -66,12 +66,12 @@ public enum ICAOTurbulenceClass: String, Sendable, Codable, CaseIterable, Compar
 /// Medium-class bands (docs/severity.md): none < 0.10 ≤ light < 0.15 ≤ lightModerate < 0.20 ≤ moderate
 /// < 0.30 ≤ moderateSevere < 0.45 ≤ severe. Other classes scale every threshold by a class factor:
 /// a small aircraft feels the same EDR harder, so its thresholds are lower. See docs/severity.md.
-public enum SeverityScale {
+package enum SeverityScale {
     /// Lower EDR bound (m^(2/3) s^-1) of light, lightModerate, moderate, moderateSevere, severe for the medium class.
-    public static let mediumClassThresholds: [Double] = [0.10, 0.15, 0.20, 0.30, 0.45]
+    package static let mediumClassThresholds: [Double] = [0.10, 0.15, 0.20, 0.30, 0.45]
 
     /// Multiplier applied to every medium-class threshold for a viewer class (tunable table, docs/severity.md).
-    public static func thresholdFactor(for viewer: AircraftClass) -> Double {
+    package static func thresholdFactor(for viewer: AircraftClass) -> Double {
         switch viewer {
         case .small: 0.6
         case .medium: 1.0
@@ -80,7 +80,7 @@ public enum SeverityScale {
     }
 
     /// The severity an aircraft of class `viewer` would feel at `edr` (m^(2/3) s^-1); non-finite or negative EDR is `none`.
-    public static func severity(edr: Double, viewer: AircraftClass) -> Severity {
+    package static func severity(edr: Double, viewer: AircraftClass) -> Severity {
         guard edr.isFinite, edr > 0 else { return .none }
         let factor = thresholdFactor(for: viewer)
         var result = Severity.none
@@ -91,7 +91,7 @@ public enum SeverityScale {
     }
 
     /// The smallest EDR that reaches `severity` for `viewer` (0 for `none`): what a store query filters on.
-    public static func minimumEDR(for severity: Severity, viewer: AircraftClass) -> Double {
+    package static func minimumEDR(for severity: Severity, viewer: AircraftClass) -> Double {
         guard severity != .none else { return 0 }
         return mediumClassThresholds[severity.rawValue - 1] * thresholdFactor(for: viewer)
     }

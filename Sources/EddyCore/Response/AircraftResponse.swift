@@ -4,18 +4,18 @@ import Foundation
 ///
 /// Sources: MIL-F-8785C / MIL-HDBK-1797 spectra; the 1.252 factor from matching the von Kármán
 /// high-frequency asymptote to Kolmogorov's transverse spectrum (docs/detection.md §Spectrum).
-public enum VonKarmanSpectrum {
+package enum VonKarmanSpectrum {
     /// Turbulence integral length scale above 2,000 ft, metres (2,500 ft).
-    public static let lengthScaleMeters = 762.0
+    package static let lengthScaleMeters = 762.0
 
     /// Vertical gust variance (m²/s²) for an EDR value ε^(1/3) in m^(2/3) s^-1.
-    public static func verticalVariance(edr: Double, lengthScaleMeters L: Double = lengthScaleMeters) -> Double {
+    package static func verticalVariance(edr: Double, lengthScaleMeters L: Double = lengthScaleMeters) -> Double {
         // σ² = 1.252 (ε L)^(2/3) with ε = edr³  ⇒  σ² = 1.252 · edr² · L^(2/3)
         1.252 * edr * edr * pow(L, 2.0 / 3.0)
     }
 
     /// One-sided vertical gust PSD in (m/s)²/Hz at time frequency `frequencyHz`, flying at `trueAirspeed` m/s.
-    public static func verticalPSD(
+    package static func verticalPSD(
         frequencyHz f: Double, trueAirspeedMetersPerSecond v: Double, variance: Double,
         lengthScaleMeters L: Double = lengthScaleMeters
     ) -> Double {
@@ -28,25 +28,25 @@ public enum VonKarmanSpectrum {
 }
 
 /// Per-class aircraft parameters for the rigid-plunge gust response and the detection band.
-public struct AircraftResponseParameters: Sendable, Equatable {
+package struct AircraftResponseParameters: Sendable, Equatable {
     /// Wing loading W/S, N/m².
-    public var wingLoadingNewtonsPerSquareMeter: Double
+    package var wingLoadingNewtonsPerSquareMeter: Double
     /// Lift-curve slope C_Lα, per radian.
-    public var liftCurveSlopePerRadian: Double
+    package var liftCurveSlopePerRadian: Double
     /// True airspeed assumed when no speed is known, m/s.
-    public var nominalTrueAirspeedMetersPerSecond: Double
+    package var nominalTrueAirspeedMetersPerSecond: Double
     /// Altitude assumed when none is known, metres.
-    public var nominalAltitudeMeters: Double
+    package var nominalAltitudeMeters: Double
     /// Lower edge of the detection band-pass, Hz.
-    public var bandLowHz: Double
+    package var bandLowHz: Double
     /// Upper edge of the detection band-pass, Hz.
-    public var bandHighHz: Double
+    package var bandHighHz: Double
     /// Calibration of the rigid-plunge response to a 6-DOF aircraft (JSBSim), applied by the estimator and the
     /// simulator alike: the class's gust response is `responseGain` × H_plunge (docs/detection.md §Calibration).
-    public var responseGain: Double
+    package var responseGain: Double
 
     /// Creates a parameter set.
-    public init(
+    package init(
         wingLoadingNewtonsPerSquareMeter: Double, liftCurveSlopePerRadian: Double,
         nominalTrueAirspeedMetersPerSecond: Double, nominalAltitudeMeters: Double,
         bandLowHz: Double, bandHighHz: Double, responseGain: Double = 1
@@ -61,7 +61,7 @@ public struct AircraftResponseParameters: Sendable, Equatable {
     }
 
     /// The documented table (docs/detection.md §Aircraft classes).
-    public static func forClass(_ aircraftClass: AircraftClass) -> AircraftResponseParameters {
+    package static func forClass(_ aircraftClass: AircraftClass) -> AircraftResponseParameters {
         switch aircraftClass {
         case .small:   // C172-like at 5,000 ft: W/S ≈ 1,100 kg·g / 16.2 m², τ ≈ 0.44 s
             AircraftResponseParameters(
@@ -85,18 +85,18 @@ public struct AircraftResponseParameters: Sendable, Equatable {
 /// Rigid-plunge, quasi-steady load-factor response to a vertical gust: H(s) = (s/g) / (1 + τs), in g per m/s.
 ///
 /// τ = 2 (W/S) / (ρ V C_Lα g). Its high-frequency gain 1/(gτ) is the sharp-edged-gust formula.
-public struct PlungeResponse: Sendable, Equatable {
+package struct PlungeResponse: Sendable, Equatable {
     /// Time constant τ, seconds.
-    public var timeConstantSeconds: Double
+    package var timeConstantSeconds: Double
 
     /// Response for the given parameters at an airspeed (m/s) and air density (kg/m³).
-    public init(parameters: AircraftResponseParameters, trueAirspeedMetersPerSecond v: Double, densityKilogramsPerCubicMeter rho: Double) {
+    package init(parameters: AircraftResponseParameters, trueAirspeedMetersPerSecond v: Double, densityKilogramsPerCubicMeter rho: Double) {
         timeConstantSeconds = 2 * parameters.wingLoadingNewtonsPerSquareMeter
             / (rho * v * parameters.liftCurveSlopePerRadian * StandardAtmosphere.gravity)
     }
 
     /// |H(f)|², (g per m/s)², at frequency `frequencyHz`.
-    public func magnitudeSquared(frequencyHz f: Double) -> Double {
+    package func magnitudeSquared(frequencyHz f: Double) -> Double {
         let omega = 2 * Double.pi * f
         let tw = timeConstantSeconds * omega
         let g = StandardAtmosphere.gravity
@@ -104,7 +104,7 @@ public struct PlungeResponse: Sendable, Equatable {
     }
 
     /// Complex H(f) as (real, imaginary), g per m/s; used to shape synthetic gusts into load factor.
-    public func response(frequencyHz f: Double) -> (re: Double, im: Double) {
+    package func response(frequencyHz f: Double) -> (re: Double, im: Double) {
         // H(jω) = (jω/g) / (1 + jωτ) = (jω/g)(1 − jωτ) / (1 + ω²τ²) = (ω²τ + jω) / (g (1 + ω²τ²))
         let omega = 2 * Double.pi * f
         let tau = timeConstantSeconds

@@ -1,27 +1,27 @@
 import Foundation
 
 /// International Standard Atmosphere (ICAO 1993) below 20 km, geopotential altitude. Sources: docs/detection.md §ISA.
-public enum StandardAtmosphere {
+package enum StandardAtmosphere {
     /// Sea-level standard temperature, K.
-    public static let seaLevelTemperatureKelvin = 288.15
+    package static let seaLevelTemperatureKelvin = 288.15
     /// Sea-level standard pressure, Pa.
-    public static let seaLevelPressurePascals = 101_325.0
+    package static let seaLevelPressurePascals = 101_325.0
     /// Troposphere temperature lapse rate, K/m.
-    public static let lapseRateKelvinPerMeter = 0.0065
+    package static let lapseRateKelvinPerMeter = 0.0065
     /// Standard gravity, m/s².
-    public static let gravity = 9.80665
+    package static let gravity = 9.80665
     /// Specific gas constant of dry air, J/(kg·K).
-    public static let gasConstant = 287.05287
+    package static let gasConstant = 287.05287
     /// Tropopause geopotential altitude, m.
-    public static let tropopauseMeters = 11_000.0
+    package static let tropopauseMeters = 11_000.0
 
     /// Temperature (K) at a geopotential altitude in metres (0…20 km).
-    public static func temperatureKelvin(altitudeMeters h: Double) -> Double {
+    package static func temperatureKelvin(altitudeMeters h: Double) -> Double {
         h <= tropopauseMeters ? seaLevelTemperatureKelvin - lapseRateKelvinPerMeter * h : 216.65
     }
 
     /// Pressure (Pa) at a geopotential altitude in metres (0…20 km).
-    public static func pressurePascals(altitudeMeters h: Double) -> Double {
+    package static func pressurePascals(altitudeMeters h: Double) -> Double {
         let exponent = gravity / (gasConstant * lapseRateKelvinPerMeter)
         if h <= tropopauseMeters {
             return seaLevelPressurePascals * pow(temperatureKelvin(altitudeMeters: h) / seaLevelTemperatureKelvin, exponent)
@@ -31,12 +31,12 @@ public enum StandardAtmosphere {
     }
 
     /// Air density (kg/m³) at a geopotential altitude in metres.
-    public static func densityKilogramsPerCubicMeter(altitudeMeters h: Double) -> Double {
+    package static func densityKilogramsPerCubicMeter(altitudeMeters h: Double) -> Double {
         pressurePascals(altitudeMeters: h) / (gasConstant * temperatureKelvin(altitudeMeters: h))
     }
 
     /// Pressure altitude (ft) for a static pressure in hPa: the altimeter at 1013.25 hPa.
-    public static func pressureAltitudeFeet(pressureHectopascals p: Double) -> Double {
+    package static func pressureAltitudeFeet(pressureHectopascals p: Double) -> Double {
         let pascals = p * 100
         let exponent = gasConstant * lapseRateKelvinPerMeter / gravity
         let tropopausePressure = pressurePascals(altitudeMeters: tropopauseMeters)

@@ -1,12 +1,12 @@
 /// SplitMix64 (Steele, Lea & Flood 2014): a tiny 64-bit generator. It stays in the core for the sync scheduler's
 /// jitter; the simulator (EddySimulation) seeds its `Xoshiro256StarStar` with it.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     /// Internal state.
-    public private(set) var state: UInt64
+    package private(set) var state: UInt64
     /// Creates a generator from a seed.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
     /// Next 64-bit output.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

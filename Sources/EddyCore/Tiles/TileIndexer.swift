@@ -1,15 +1,15 @@
 import EddyH3
 
 /// Maps a latitude / longitude (degrees) to the 64-bit cell of a tile; called once per location fix.
-public struct TileIndexer: Sendable {
+package struct TileIndexer: Sendable {
     /// The mapping; nil when the position cannot be indexed.
-    public let cell: @Sendable (_ latitudeDegrees: Double, _ longitudeDegrees: Double) -> UInt64?
+    package let cell: @Sendable (_ latitudeDegrees: Double, _ longitudeDegrees: Double) -> UInt64?
 
     /// Wraps a mapping.
-    public init(cell: @escaping @Sendable (_ latitudeDegrees: Double, _ longitudeDegrees: Double) -> UInt64?) { self.cell = cell }
+    package init(cell: @escaping @Sendable (_ latitudeDegrees: Double, _ longitudeDegrees: Double) -> UInt64?) { self.cell = cell }
 
     /// The tile cells of the product: H3 resolution 5 (`TileID.h3Resolution`).
-    public static let h3Resolution5 = TileIndexer { latitude, longitude in
+    package static let h3Resolution5 = TileIndexer { latitude, longitude in
         try? H3.latLngToCell(latitude: latitude, longitude: longitude, resolution: TileID.h3Resolution).rawValue
     }
 }

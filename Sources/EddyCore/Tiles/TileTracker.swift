@@ -7,13 +7,13 @@ import Foundation
 /// their second. A crossing is reported when it holds at least `minimumValidSeconds` estimates and no
 /// device disturbance (handling, not in position, mount settle); smooth crossings are reported with
 /// their small EDR (severity `none`).
-public struct TileTracker: Sendable {
+package struct TileTracker: Sendable {
     /// Reporting aircraft class.
-    public let reporterClass: AircraftClass
+    package let reporterClass: AircraftClass
     /// Minimum valid per-second estimates in a reported crossing.
-    public let minimumValidSeconds: Int
+    package let minimumValidSeconds: Int
     /// Salt mixed into report ids.
-    public let salt: UInt64
+    package let salt: UInt64
     private var current: TileID?
     private var enterTime = 0.0
     private var lastTime = 0.0
@@ -22,7 +22,7 @@ public struct TileTracker: Sendable {
     private var disturbed = false
 
     /// Creates a tracker.
-    public init(reporterClass: AircraftClass, minimumValidSeconds: Int, salt: UInt64) {
+    package init(reporterClass: AircraftClass, minimumValidSeconds: Int, salt: UInt64) {
         self.reporterClass = reporterClass
         self.minimumValidSeconds = max(1, minimumValidSeconds)
         self.salt = salt
@@ -30,10 +30,10 @@ public struct TileTracker: Sendable {
     }
 
     /// The tile of the open crossing, if any.
-    public var currentTile: TileID? { current }
+    package var currentTile: TileID? { current }
 
     /// A location fix placed the aircraft in `tile` at `t` (nil = unknown, keeps the crossing open).
-    public mutating func update(tile: TileID?, at t: Double, into events: inout [DetectionEvent]) {
+    package mutating func update(tile: TileID?, at t: Double, into events: inout [DetectionEvent]) {
         lastTime = max(lastTime, t)
         guard let tile, tile != current else { return }
         close(at: t, into: &events)
@@ -42,7 +42,7 @@ public struct TileTracker: Sendable {
     }
 
     /// One second of detection ended at `t`: `edr` is its estimate (nil = not valid), `disturbed` marks device trouble.
-    public mutating func addSecond(edr: Double?, disturbed secondDisturbed: Bool, at t: Double) {
+    package mutating func addSecond(edr: Double?, disturbed secondDisturbed: Bool, at t: Double) {
         lastTime = max(lastTime, t)
         guard current != nil else { return }
         if secondDisturbed { disturbed = true }
@@ -53,7 +53,7 @@ public struct TileTracker: Sendable {
     }
 
     /// Closes the open crossing at `t` (end of stream).
-    public mutating func finish(at t: Double, into events: inout [DetectionEvent]) {
+    package mutating func finish(at t: Double, into events: inout [DetectionEvent]) {
         close(at: max(t, lastTime), into: &events)
         current = nil
     }
@@ -70,9 +70,9 @@ public struct TileTracker: Sendable {
 }
 
 /// Small statistics helpers of the pipeline.
-public enum Statistics {
+package enum Statistics {
     /// Median of `values` (sorted in place); 0 for an empty array.
-    public static func median(_ values: inout [Double]) -> Double {
+    package static func median(_ values: inout [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
         values.sort()
         let mid = values.count / 2
@@ -81,7 +81,7 @@ public enum Statistics {
 }
 
 /// Name-based, deterministic UUIDs (RFC 9562 version 8, "custom"): the same inputs give the same id.
-public enum DeterministicUUID {
+package enum DeterministicUUID {
     @inline(__always) private static func mix(_ x: UInt64) -> UInt64 {
         var z = x
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -90,7 +90,7 @@ public enum DeterministicUUID {
     }
 
     /// A UUID derived from four 64-bit words (two independent SplitMix64-style hash chains).
-    public static func make(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> UUID {
+    package static func make(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> UUID {
         var h1: UInt64 = 0x6A09_E667_F3BC_C908
         var h2: UInt64 = 0xBB67_AE85_84CA_A73B
         for word in [a, b, c, d] {
