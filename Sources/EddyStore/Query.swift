@@ -153,13 +153,6 @@ public struct TurbulenceQuery: Sendable, Equatable {
     }
 }
 
-/// Where a returned report comes from.
-public enum ReportOrigin: String, Sendable, Codable, Hashable {
-    /// This device's own report.
-    case own
-    /// A server observation.
-    case server
-}
 
 /// One query result: a report with its severity for the viewer.
 public struct TurbulenceItem: Sendable, Equatable, Hashable {

@@ -77,8 +77,8 @@ public enum AlertQueryError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// Who produced a candidate report.
-public enum ReportOrigin: String, Sendable, Equatable, Codable {
+/// Who produced a report: this aircraft, or another one (fetched from the server). Alerts and store queries share it.
+public enum ReportOrigin: String, Sendable, Hashable, Codable {
     /// This aircraft's own report.
     case own
     /// A report fetched from the server (another aircraft).
