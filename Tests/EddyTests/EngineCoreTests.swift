@@ -76,7 +76,6 @@ private struct ScriptedHost {
 }
 
 @Suite struct EngineCoreTests {
-    static let knotsToMetersPerSecond = 1852.0 / 3600
     static let now = 1_790_000_000.0
 
     /// The loopback scenario's sequences (TwoAircraftScenarioTests), driven through the pure core with scripted
@@ -116,30 +115,7 @@ private struct ScriptedHost {
         b.apply(b.core.setUpdateFrequency(.fast, now: 0))
         b.core.startMonitoringAlerts(AlertQuery())
 
-        let high = Double(layerA + 4) * 1000 + 500, inBand = Double(layerA + 1) * 1000 + 500
-        let start = Geodesy.destination(from: area, bearingDegrees: 320, distanceNM: 130)
-        let startB = now - 3000
-        var route = SyntheticRoute(startLatitude: start.latitude, startLongitude: start.longitude,
-                                   startCourseDegrees: Geodesy.initialBearingDegrees(from: start, to: area),
-                                   startEpochSeconds: startB)
-            .cruise(altitudeFeet: high, speedKnots: 420, seconds: 343)
-            .cruise(altitudeFeet: inBand, courseDegrees: 50, seconds: 60)
-        let leg3Start = route.endEpochSeconds
-        let turnPoint = try #require(route.locations().last)
-        route = route.cruise(courseDegrees: Geodesy.initialBearingDegrees(
-            from: (turnPoint.latitudeDegrees, turnPoint.longitudeDegrees), to: area), seconds: 130)
-        let leg4Start = route.endEpochSeconds
-        route = route.cruise(seconds: 130)
-        let leg5Start = route.endEpochSeconds
-        let leg4End = try #require(route.locations().last)
-        route = route.cruise(courseDegrees: Geodesy.normalizedDegrees((leg4End.courseDegrees ?? 0) + 180), seconds: 60)
-        let leg6Start = route.endEpochSeconds
-        route = route.descent(toAltitudeFeet: 0, speedKnots: 160, seconds: 900)
-            .landingRoll(toSpeedKnots: 15, fieldElevationFeet: 0, seconds: 30)
-        let landed = route.endEpochSeconds
-        route = route.taxi(speedKnots: 15, seconds: 420)
-        let takeoff = route.endEpochSeconds
-        route = route.takeoffClimb(toAltitudeFeet: 5000, speedKnots: 200, seconds: 120)
+        let script = try TwoAircraftScript(area: area, layerA: layerA, now: now)
 
         // The sync events B's scheduler raised in the loopback run, at the same moments: reachable at the first
         // fetch, unreachable while the server is killed, reachable again after its restart.
@@ -152,14 +128,11 @@ private struct ScriptedHost {
         b.syncEvent(fetching(.fetching))
         b.syncEvent(.receivedData(area: .route, dataType: .turbulence, itemCount: turbulentA.count, full: true))
         b.syncEvent(fetching(.idle))
-        for fix in route {
+        for fix in script.route {
             b.push(.location(fix))
-            if cTile == nil && fix.t >= leg4Start {
+            if cTile == nil && script.cReports(at: fix) {
                 // Aircraft C's severe report 8 NM from the area towards B, in A's layer, arrives with B's next fetch.
-                let point = Geodesy.destination(from: area, bearingDegrees: Geodesy.initialBearingDegrees(
-                    from: area, to: (fix.latitudeDegrees, fix.longitudeDegrees)), distanceNM: 8)
-                let tile = TileID(h3: try H3.latLngToCell(latitude: point.latitude, longitude: point.longitude, resolution: 5).rawValue,
-                                  layer: layerA)
+                let tile = try script.cTile(seenFrom: fix)
                 cTile = tile
                 b.serverReports.append(TileReport(id: UUID(), tile: tile, enterTime: fix.t - 120, exitTime: fix.t - 60,
                                                   edrPeak: 0.6, edrMedian: 0.5, reporterClass: .medium))
@@ -167,14 +140,14 @@ private struct ScriptedHost {
                 b.syncEvent(.receivedData(area: .route, dataType: .turbulence, itemCount: 1, full: false))
                 b.syncEvent(fetching(.idle))
             }
-            if !killed && fix.t >= leg6Start + 60 {
+            if !killed && script.serverDown(at: fix) {
                 killed = true
                 b.syncEvent(fetching(.fetching))
                 b.syncEvent(.reachabilityChanged(false))
                 b.syncEvent(.failed(.unreachable(.cannotConnect("connection refused"))))
                 b.syncEvent(fetching(.failed))
             }
-            if killed && !reachableAgain && fix.t >= leg6Start + 360 {
+            if killed && !reachableAgain && script.serverBack(at: fix) {
                 reachableAgain = true
                 b.syncEvent(fetching(.fetching))
                 b.syncEvent(.reachabilityChanged(true))
@@ -182,54 +155,14 @@ private struct ScriptedHost {
             }
         }
 
-        let alerts = b.callbacks.compactMap { entry -> (t: Double, alert: EddyAlert)? in
-            if case .didReceiveAlert(let a) = entry.callback { (entry.t, a) } else { nil }
-        }
-        try #require(alerts.count == 3, "alerts: \(alerts.map { ($0.t - startB, $0.alert.items.map(\.tile)) })")
-        let tilesA = Set(turbulentA.map(\.tile))
-        #expect(alerts[0].t >= leg3Start && alerts[0].t <= leg3Start + 1, "the first alert comes with the turn towards the area")
-        #expect(Set(alerts[0].alert.items.map(\.tile)) == tilesA)
-        #expect(alerts[0].alert.mode == .beam)
-        #expect(alerts[0].alert.items.allSatisfy { $0.distanceNM <= 100 })
-        #expect(alerts[0].alert.clusters.count == 1, "A's tiles form one cluster (60 / 30 NM)")
-        let c = try #require(cTile)
-        #expect(alerts[1].t > leg4Start && alerts[1].t < leg5Start, "C's report alerts after B's next fetch")
-        #expect(alerts[1].alert.newOrWorse.contains(c))
-        #expect(Set(alerts[1].alert.items.map(\.tile)) == tilesA.union([c]))
-        #expect(alerts[1].alert.items.first { $0.tile == c }?.severity == .severe)
-        #expect(alerts[2].t >= leg5Start && alerts[2].t <= leg5Start + 1)
-        #expect(alerts[2].alert.isCleared)
-
-        let reachability = b.callbacks.compactMap { if case .serverReachabilityUpdated(let r) = $0.callback { r } else { nil } }
-        #expect(reachability == [true, false, true])
-        let statuses = b.callbacks.compactMap { entry -> String? in
-            guard case .didUpdateFetchingStatus(let status, let areaType, let dataType) = entry.callback else { return nil }
-            #expect(areaType == .route && dataType == .turbulence)
-            return status.rawValue
-        }
-        let shape = statuses.joined(separator: " ")
-        #expect(shape.range(of: #"^(fetching idle )+(fetching failed )+(fetching idle ?)+$"#, options: .regularExpression) != nil,
-                "fetching status sequence: \(shape)")
+        // Alerts, reachability, fetching status and low power: the loopback scenario's exact sequences.
+        try script.expectSequences(b.callbacks, tilesA: Set(turbulentA.map(\.tile)), cTile: cTile)
         #expect(b.named("didReceiveNewTurbulenceData").count == 2)
         #expect(b.named("didFailToFetchNewData").count == 1)
-
-        // Low power: on exactly 5 min after the first slow fix of the landing roll, off at the first fast take-off fix.
-        let lowPower = b.callbacks.compactMap { entry -> (t: Double, on: Bool)? in
-            if case .didUpdateLowPowerMode(let on) = entry.callback { (entry.t, on) } else { nil }
-        }
-        #expect(lowPower.map(\.on) == [true, false])
-        let slow = 30 * Self.knotsToMetersPerSecond
-        let firstSlow = try #require(route.first { $0.t > leg6Start && ($0.speedMetersPerSecond ?? 0) < slow }).t
-        let firstFast = try #require(route.first { $0.t > takeoff && ($0.speedMetersPerSecond ?? 0) >= slow }).t
-        #expect(firstSlow <= landed)
-        if lowPower.count == 2 {
-            #expect(lowPower[0].t == firstSlow + 300)
-            #expect(lowPower[1].t == firstFast)
-        }
         // B measured nothing and invented nothing; candidates were read far less often than there were fixes.
         #expect(b.stored.isEmpty)
         #expect(b.named("detectedTurbulence").isEmpty)
-        #expect(b.candidateReads > 0 && b.candidateReads < route.locations().count / 10)
+        #expect(b.candidateReads > 0 && b.candidateReads < script.route.locations().count / 10)
         #expect(b.syncSteps > 0, "flight-time sync steps are asked for")
     }
 
@@ -238,14 +171,7 @@ private struct ScriptedHost {
     @Test func lowPowerSequenceFromScriptedInputs() throws {
         var host = try ScriptedHost(designator: "B738")
         host.start(userId: "pilot", environment: .offline, now: 0)
-        let route = SyntheticRoute(startLatitude: 47.46, startLongitude: 8.55, startCourseDegrees: 140,
-                                   startEpochSeconds: Self.now)
-            .taxi(speedKnots: 15, seconds: 300)
-            .takeoffClimb(toAltitudeFeet: 12_000, speedKnots: 300, seconds: 600)
-            .cruise(seconds: 300)
-            .descent(toAltitudeFeet: 1400, speedKnots: 160, seconds: 600)
-            .landingRoll(toSpeedKnots: 15, fieldElevationFeet: 1400)
-            .taxi(speedKnots: 12, seconds: 400)
+        let route = airportRoute(start: Self.now)
         var flights: [Flight?] = []
         var lowPowerAt: Double?
         for fix in route {

@@ -17,17 +17,6 @@ import Testing
         return (engine, log)
     }
 
-    private func airportRoute(start: Double) -> SyntheticRoute {
-        SyntheticRoute(startLatitude: 47.45, startLongitude: 8.56, startCourseDegrees: 280, fieldElevationFeet: 1400,
-                       startEpochSeconds: start)
-            .parked(seconds: 60)
-            .taxi(speedKnots: 15, seconds: 120)
-            .takeoffClimb(toAltitudeFeet: 12_000, speedKnots: 300, seconds: 600)
-            .cruise(seconds: 300)
-            .descent(toAltitudeFeet: 1400, speedKnots: 160, seconds: 600)
-            .landingRoll(toSpeedKnots: 15, fieldElevationFeet: 1400)
-            .taxi(speedKnots: 12, seconds: 400)
-    }
 
     @Test func temporaryFlightFromTakeOffToLandingThenLowPowerDropsMotionSamples() throws {
         let folder = try EngineFolder()
@@ -246,4 +235,18 @@ import Testing
         engine.push(.location(LocationSample(t: now + 600, latitudeDegrees: 40, longitudeDegrees: -73, altitudeMeters: 10_000)))
         #expect(try engine.store.observationCount() == 1)
     }
+}
+
+/// A short flight from and to one airport (parked, taxi, take-off, cruise, descent, landing, a long taxi): the
+/// temporary-flight and low-power sequence, shared by the engine's and the pure core's tests.
+func airportRoute(start: Double) -> SyntheticRoute {
+    SyntheticRoute(startLatitude: 47.45, startLongitude: 8.56, startCourseDegrees: 280, fieldElevationFeet: 1400,
+                   startEpochSeconds: start)
+        .parked(seconds: 60)
+        .taxi(speedKnots: 15, seconds: 120)
+        .takeoffClimb(toAltitudeFeet: 12_000, speedKnots: 300, seconds: 600)
+        .cruise(seconds: 300)
+        .descent(toAltitudeFeet: 1400, speedKnots: 160, seconds: 600)
+        .landingRoll(toSpeedKnots: 15, fieldElevationFeet: 1400)
+        .taxi(speedKnots: 12, seconds: 400)
 }
