@@ -1,0 +1,26 @@
+import Dispatch
+import EddyCore
+import EddyH3
+import EddyStore
+import EddySync
+import Foundation
+
+/// One `didReceiveAlert(_:)`: the tiles ahead that alert now (nearest first), or an empty, cleared result.
+public struct EddyAlert: Sendable, Equatable {
+    /// Engine time of the location update that produced it, Unix seconds.
+    public var t: Double
+    /// Geometry used (beam or route corridor); nil when cleared.
+    public var mode: AlertMode?
+    /// Alerting tiles, nearest first; empty when the alert cleared.
+    public var items: [AlertItem]
+    /// Tiles that are new or got worse since the previous alert.
+    public var newOrWorse: [TileID]
+    /// The alerting tiles grouped by the 60 / 30 NM clusterer.
+    public var clusters: [TurbulenceCluster]
+    /// True when nothing alerts any more.
+    public var isCleared: Bool { items.isEmpty }
+    /// Creates an alert.
+    public init(t: Double, mode: AlertMode?, items: [AlertItem], newOrWorse: [TileID], clusters: [TurbulenceCluster]) {
+        self.t = t; self.mode = mode; self.items = items; self.newOrWorse = newOrWorse; self.clusters = clusters
+    }
+}

@@ -1,0 +1,71 @@
+import Dispatch
+import EddyCore
+import EddyH3
+import EddyStore
+import EddySync
+import Foundation
+
+/// How delegate callbacks reach the host.
+public enum CallbackDelivery: Sendable {
+    /// Asynchronously, in order, on this serial queue (default: the main queue).
+    case queue(DispatchQueue)
+    /// Synchronously on the thread that caused them, in order (replays, command-line tools, tests).
+    /// Callbacks caused while the delegate runs are delivered right after it returns, never re-entrantly.
+    case callerThread
+}
+
+/// Where sync scheduling time comes from.
+public enum SyncTiming: Sendable, Equatable {
+    /// The wall clock: a background thread uploads and fetches on schedule (live use).
+    case wallClock
+    /// The time of the pushed samples: sync steps run inline as flight time passes their due time, so a replay or
+    /// test is deterministic and runs as fast as the CPU allows.
+    case flightTime
+}
+
+/// How an engine is set up (everything has a sensible default except where the store lives).
+public struct EddyConfiguration: Sendable {
+    /// Path of the engine's SQLite store (created when missing).
+    public var storePath: String
+    /// Store options (the cache's size, observation cap…).
+    public var storeOptions: StoreOptions
+    /// How callbacks reach the delegate.
+    public var delivery: CallbackDelivery
+    /// Where sync scheduling time comes from.
+    public var syncTiming: SyncTiming
+    /// Flight phase and low power thresholds.
+    public var flightPhase: FlightPhaseConfiguration
+    /// Radius of the automatic route area fetched around the aircraft when the data query has no route polygon, NM.
+    public var autoRouteRadiusNM: Double
+    /// The automatic route area is re-centred when the aircraft is this far from its centre, NM.
+    public var autoRouteRecentreNM: Double
+    /// Own position is uploaded (live flights) at most this often while airborne, seconds.
+    public var positionUploadIntervalSeconds: Double
+    /// Client version sent to the server.
+    public var clientVersion: String
+    /// HTTP connect timeout, seconds.
+    public var connectTimeoutSeconds: Double
+    /// HTTP total timeout per request, seconds.
+    public var requestTimeoutSeconds: Double
+    /// Seed of the sync back-off jitter (deterministic tests).
+    public var syncJitterSeed: UInt64
+    /// Wraps the engine's HTTP transport (tests observe each request with it); nil for none.
+    package var transportWrapper: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
+
+    /// Creates a configuration with defaults.
+    public init(storePath: String, storeOptions: StoreOptions = StoreOptions(), delivery: CallbackDelivery = .queue(.main),
+                syncTiming: SyncTiming = .wallClock) {
+        self.storePath = storePath
+        self.storeOptions = storeOptions
+        self.delivery = delivery
+        self.syncTiming = syncTiming
+        flightPhase = FlightPhaseConfiguration()
+        autoRouteRadiusNM = 150
+        autoRouteRecentreNM = 40
+        positionUploadIntervalSeconds = 60
+        clientVersion = EddyVersion.current
+        connectTimeoutSeconds = 5
+        requestTimeoutSeconds = 20
+        syncJitterSeed = 0x5EED
+    }
+}

@@ -1,0 +1,89 @@
+import Dispatch
+import EddyCore
+import EddyH3
+import EddyStore
+import EddySync
+import Foundation
+
+/// Every way an engine call can fail, typed, each saying what to do.
+public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server does not know this API key (first start).
+    case apiKeyInvalid(String)
+    /// The airline code or user id is malformed.
+    case userIdOrAirlineInvalid(String)
+    /// The environment is malformed.
+    case environmentInvalid(String)
+    /// The key or company is deactivated (HTTP 403): recording stopped.
+    case userLocked(String)
+    /// This engine is too old for the server (HTTP 426).
+    case upgradeRequired(String)
+    /// The first start needs the network to validate the key, and the server could not be reached.
+    case offline(String)
+    /// The call needs a started engine.
+    case notStarted
+    /// The call needs a location and none was received yet.
+    case noLocation
+    /// The server asks to wait (HTTP 429).
+    case tooManyRequests(retryAfterSeconds: Double)
+    /// A sync failure (fetch or upload), with its typed cause.
+    case sync(SyncError)
+    /// The local store failed (the store's own typed error: what went wrong and what to do).
+    case store(StoreError)
+    /// A data or turbulence query is invalid.
+    case query(QueryError)
+    /// The data query is invalid in a way the store's checks do not cover.
+    case dataQueryInvalid(String)
+    /// An alert query or position is invalid.
+    case alertQuery(AlertQueryError)
+    /// The aircraft type designator is not in the committed table.
+    case unknownAircraft(String)
+    /// A location sample was unusable.
+    case invalidLocation(String)
+
+    /// What went wrong and what to do.
+    public var description: String {
+        switch self {
+        case .apiKeyInvalid(let m): "API key invalid (\(m)): check the key your operator issued (eddy-server keys list)"
+        case .userIdOrAirlineInvalid(let m): "\(m)"
+        case .environmentInvalid(let m): "environment invalid: \(m)"
+        case .userLocked(let m): "access refused (\(m)): the key or company is deactivated; ask your operator, then start again"
+        case .upgradeRequired(let m): "this Eddy version is too old for the server (\(m)): update the app"
+        case .offline(let m): "the first start needs the server to validate the API key, and it could not be reached (\(m)): try again when online"
+        case .notStarted: "the engine is not started: call start(apiKey:airline:userId:environment:) first"
+        case .noLocation: "no location yet: push a location sample first"
+        case .tooManyRequests(let s): "the server asks to wait \(s) s before the next request"
+        case .sync(let e): "sync failed: \(e)"
+        case .store(let e): "local store failed: \(e)"
+        case .query(let e): "invalid query: \(e)"
+        case .dataQueryInvalid(let m): "invalid data query: \(m)"
+        case .alertQuery(let e): "invalid alert query: \(e)"
+        case .unknownAircraft(let m): "\(m)"
+        case .invalidLocation(let m): "unusable location: \(m)"
+        }
+    }
+
+    /// The engine error for a sync error (start-time mapping: 401 → key invalid, 403, 426, unreachable → offline).
+    static func starting(_ error: SyncError) -> EddyError {
+        switch error {
+        case .apiKeyInvalid(let m): .apiKeyInvalid(m)
+        case .forbidden(let m): .userLocked(m)
+        case .clientTooOld(let m): .upgradeRequired(m)
+        case .unreachable(let e): .offline("\(e)")
+        case .rateLimited(let s): .tooManyRequests(retryAfterSeconds: s)
+        case .badRequest(let m): .userIdOrAirlineInvalid("the server refused the session request (\(m)): check airline and user id")
+        default: .sync(error)
+        }
+    }
+}
+
+extension EddyError {
+    /// A failure met while using the store as the engine's error: a `StoreError` becomes `.store`, a `QueryError`
+    /// `.query`, anything else (e.g. a value that cannot be encoded) `.store(.unexpected)` on the store at `storePath`.
+    static func storeFailure(_ error: any Error, storePath: String) -> EddyError {
+        switch error {
+        case let error as StoreError: .store(error)
+        case let error as QueryError: .query(error)
+        default: .store(.unexpected(path: storePath, detail: "\(error)"))
+        }
+    }
+}
