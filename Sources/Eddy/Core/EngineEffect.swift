@@ -6,9 +6,10 @@ import EddySync
 /// Something `EngineCore` decided must happen in the world. The core never does I/O itself: the engine's shell
 /// applies these after releasing the lock around the core, in the order given (docs/engine.md, "Core and shell").
 ///
-/// Order rule the shell keeps: storage effects run in order (a failure becomes a callback in place), then every
-/// callback is delivered, then the sync effects run in order. A callback therefore never reports a report that is
-/// not stored yet, and sync steps (which raise callbacks of their own) come after the callbacks that caused them.
+/// Order rule the shell keeps: storage and scheduler-state effects run in order (a storage failure becomes a
+/// callback in place), then every callback is delivered, then the sync step or wake-up. A callback therefore never
+/// reports a report that is not stored yet, and a sync step (which raises callbacks of its own) comes after the
+/// callbacks that caused it.
 package enum EngineEffect: Sendable {
     // Storage, in order.
     /// Store this own report in the outbox; only once it is stored is `detectedTurbulence` raised for it.
@@ -25,7 +26,7 @@ package enum EngineEffect: Sendable {
     case announceCachedData([DataAreaType])
     /// Raise a delegate callback.
     case callback(EddyCallback)
-    // Sync, in order, after the callbacks.
+    // Sync: scheduler state in order; the step or wake-up after the callbacks.
     /// Reconfigure the sync scheduler.
     case configureSync(SchedulerConfiguration)
     /// Set (nil: clear) a fetch area; a changed one is fetched at once, in full.
@@ -37,7 +38,7 @@ package enum EngineEffect: Sendable {
     /// Wake the background sync loop (wall-clock sync).
     case wakeSync
 
-    /// Whether the shell applies it after the callbacks (sync effects).
+    /// Whether it concerns sync (a flight-time step or a wake-up then follows, so the scheduler acts on it at once).
     var isSync: Bool {
         switch self {
         case .configureSync, .setFetchArea, .uploadPosition, .runSyncStep, .wakeSync: true

@@ -169,9 +169,8 @@ public final class EddyEngine: Sendable {
         let step = core.withLock { $0.start(session: session, now: now) }
         if let runtime { sync.withLock { $0 = runtime } }
         apply(step)
-        if var runtime, configuration.syncTiming == .wallClock {
+        if let runtime, configuration.syncTiming == .wallClock {
             let loop = SyncLoop(scheduler: runtime.scheduler, idleSeconds: 1)
-            runtime.loop = loop
             sync.withLock { $0?.loop = loop }
             loop.start()
         }
@@ -349,7 +348,11 @@ public final class EddyEngine: Sendable {
         var callbacks: [EddyCallback] = []
         var runStep = false, wake = false
         var time = step.time
-        let scheduler = step.effects.contains(where: \.isSync) ? sync.withLock({ $0?.scheduler }) : nil
+        var lookedUp: SyncScheduler??   // looked up once, when the first scheduler effect needs it
+        func scheduler() -> SyncScheduler? {
+            if lookedUp == nil { lookedUp = .some(sync.withLock { $0?.scheduler }) }
+            return lookedUp ?? nil
+        }
         while let effect = pending.popFirst() {
             switch effect {
             case .storeOwnReport(let detected):
@@ -391,11 +394,11 @@ public final class EddyEngine: Sendable {
             case .callback(let callback):
                 callbacks.append(callback)
             case .configureSync(let wanted):
-                scheduler?.configure { $0 = wanted }
+                scheduler()?.configure { $0 = wanted }
             case .setFetchArea(let area, let type):
-                try? scheduler?.setArea(area, for: type)
+                try? scheduler()?.setArea(area, for: type)
             case .uploadPosition(let position):
-                scheduler?.updatePosition(position)
+                scheduler()?.updatePosition(position)
             case .runSyncStep:
                 runStep = true
             case .wakeSync:
@@ -403,7 +406,7 @@ public final class EddyEngine: Sendable {
             }
         }
         dispatcher.emit(callbacks, at: time)
-        if runStep && scheduler != nil { syncNow() }
+        if runStep { syncNow() }
         if wake { wakeSync() }
     }
 
