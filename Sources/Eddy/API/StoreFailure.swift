@@ -30,12 +30,13 @@ public struct StoreFailure: Error, Sendable, Equatable, CustomStringConvertible 
         self.operation = operation; self.error = error; self.reportId = reportId
     }
 
-    /// A failure of `operation` from any error a store read throws (a query error means the engine asked for
-    /// something the store refuses: an invalid argument).
+    /// A failure of `operation` from any error a store read throws: a `StoreError` as it is, a query error (the
+    /// engine asked for something the store refuses) as an invalid argument, anything else as unexpected.
     init(_ operation: Operation, _ error: any Error, storePath: String) {
         switch error {
         case let error as StoreError: self.init(operation, error)
-        default: self.init(operation, StoreError.invalidArgument("\(error)"))
+        case let error as QueryError: self.init(operation, StoreError.invalidArgument("\(error)"))
+        default: self.init(operation, StoreError.unexpected(path: storePath, detail: "\(error)"))
         }
     }
 
