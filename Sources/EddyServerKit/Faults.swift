@@ -55,13 +55,17 @@ package struct FaultRule: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey { case kind, seconds, path }
 
-    /// Decodes the wire form; an unknown `kind` or a negative or non-finite `seconds` is a decoding error (→ 400).
+    /// The longest wait a fault may ask for, seconds (a longer one could not even be represented as a `Duration`).
+    package static let maximumSeconds = 3600.0
+
+    /// Decodes the wire form; an unknown `kind`, or `seconds` not in 0…`maximumSeconds`, is a decoding error (→ 400).
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(String.self, forKey: .kind)
         let seconds = try container.decodeIfPresent(Double.self, forKey: .seconds)
-        if let seconds, !(seconds.isFinite && seconds >= 0) {
-            throw DecodingError.dataCorruptedError(forKey: .seconds, in: container, debugDescription: "seconds must be finite and ≥ 0")
+        if let seconds, !(seconds >= 0 && seconds <= Self.maximumSeconds) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .seconds, in: container, debugDescription: "seconds must be 0…\(Int(Self.maximumSeconds)), got \(seconds)")
         }
         switch kind {
         case "status500": fault = .status500

@@ -148,6 +148,13 @@ import Testing
             let message = try Self.decode(ErrorBody.self, unknown).message
             #expect(message.contains("unknown fault kind \"explode\""))
             #expect(message.contains("status500, malformed, delay, hangAfterCommit"))
+            // A wait no Duration can hold (or a negative one) is refused up front, not slept on.
+            for seconds in ["1e300", "3600.5", "-1"] {
+                let tooLong = try await client.execute(
+                    uri: "/v1/_test/faults", method: .post, body: ByteBuffer(string: #"{"faults":[{"kind":"delay","seconds":"# + seconds + "}]}"))
+                #expect(tooLong.status == .badRequest, "seconds \(seconds)")
+                #expect(try Self.decode(ErrorBody.self, tooLong).message.contains("seconds must be 0…3600"))
+            }
             // The wire strings decode into the enum, with the documented default waits.
             let wire = #"{"faults":[{"kind":"delay","path":"/v1/reports"},{"kind":"hangAfterCommit","seconds":2}]}"#
             #expect(try JSONDecoder().decode(FaultPlan.self, from: Data(wire.utf8)) == FaultPlan(faults: [
