@@ -37,6 +37,19 @@ import Testing
         }
     }
 
+    /// A fetched flight is placed in its tile; one whose altitude has no layer (not finite, or beyond any flight
+    /// level, as a misbehaving server might send) is not placed, and nothing traps converting it.
+    @Test func liveFlightsAreOnlyPlacedAtPlausibleAltitudes() throws {
+        let flight = LiveFlight(flightID: "DAL12", latitude: 10.5, longitude: -20.25, altitudeFeet: 35_400,
+                                headingDegrees: 90, groundSpeedKnots: 450, aircraftType: "B738", time: 1_800_000_000)
+        #expect(flight.positionTile?.layer == 35)
+        for altitude in [Double.infinity, -.infinity, .nan, 1e300, -1e300, 2e6] {
+            var odd = flight
+            odd.altitudeFeet = altitude
+            #expect(odd.positionTile == nil, "altitude \(altitude)")
+        }
+    }
+
     @Test func nowcastCellKeepsTheWireFields() throws {
         let cell = NowcastCell(tile: TileID(h3: 7, layer: 30), validTime: 7200, forecastHour: 2, edr: 0.25, issueTime: 0)
         #expect(try json(cell) == #"{"edr":0.25,"forecastHour":2,"issueTime":0,"tile":{"h3":7,"layer":30},"validTime":7200}"#)

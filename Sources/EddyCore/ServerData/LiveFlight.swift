@@ -57,6 +57,9 @@ public struct LiveFlight: Sendable, Equatable, Hashable {
 
     /// The tile of the position (H3 resolution 5 × altitude layer); nil when the position has no H3 cell.
     package var positionTile: TileID? {
+        // A wire altitude outside any flight level (or not finite) has no layer: not placed, like a position
+        // with no H3 cell (and never converted to an Int it does not fit).
+        guard altitudeFeet.isFinite, abs(altitudeFeet) <= 1_000_000 else { return nil }
         guard let cell = try? H3.latLngToCell(latitude: latitude, longitude: longitude, resolution: TileID.h3Resolution) else {
             return nil
         }
