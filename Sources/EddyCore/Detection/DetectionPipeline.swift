@@ -264,7 +264,7 @@ package struct DetectionPipeline: Sendable {
     // MARK: - Seconds, minutes
 
     private mutating func closeSecond(_ second: Int, into events: inout [DetectionEvent]) {
-        let slot = second % window
+        let slot = ((second % window) + window) % window   // seconds before the time origin are negative
         ringSum[slot] = secondSum
         ringSquares[slot] = secondSquares
         ringTicks[slot] = secondTicks

@@ -38,12 +38,23 @@ public struct TileReport: Sendable, Equatable, Codable, Hashable {
     public var edrMedian: Double
     /// Class of the reporting aircraft.
     public var reporterClass: AircraftClass
+    /// Where the altitude that chose the layer came from (nil: not recorded, e.g. data from before it was).
+    public var altitudeSource: AltitudeSource?
+    /// 90 % uncertainty of the pressure altitude that chose the layer, feet (nil: not recorded).
+    public var altitudeU90Feet: Double?
+    /// True when the altitude's 90 % uncertainty reaches beyond the reported layer (the layer may be wrong); nil: not
+    /// recorded. Rule: docs/altitude.md "Layer".
+    public var layerUncertain: Bool?
 
     /// Creates a report.
     public init(
         id: UUID, tile: TileID, enterTime: Double, exitTime: Double,
-        edrPeak: Double, edrMedian: Double, reporterClass: AircraftClass
+        edrPeak: Double, edrMedian: Double, reporterClass: AircraftClass,
+        altitudeSource: AltitudeSource? = nil, altitudeU90Feet: Double? = nil, layerUncertain: Bool? = nil
     ) {
+        self.altitudeSource = altitudeSource
+        self.altitudeU90Feet = altitudeU90Feet
+        self.layerUncertain = layerUncertain
         self.id = id
         self.tile = tile
         self.enterTime = enterTime
