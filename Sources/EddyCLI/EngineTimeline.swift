@@ -40,7 +40,7 @@ final class EngineTimeline: Sendable {
     ]
     /// Callbacks added after the summary format was fixed: counted in the summary only when they occurred, so an
     /// engine replay's output stays what it was wherever they do not occur.
-    static let laterCallbackNames = ["didFailToAccessStore"]
+    static let laterCallbackNames = ["didFailToAccessStore", "didUpdateAltitudeContext", "didDetectInconsistency"]
 
     private struct State {
         var output = OutputBuffer()
@@ -153,8 +153,30 @@ final class EngineTimeline: Sendable {
             o.string("status", status.rawValue)
             o.string("area", area.rawValue)
             o.string("data_type", dataType.rawValue)
+        case .didUpdateAltitudeContext(let c):
+            o.number("pressure_alt_ft", (c.pressureAltitudeFeet * 10).rounded() / 10)
+            o.number("pressure_alt_u90_ft", (c.pressureAltitudeU90Feet * 10).rounded() / 10)
+            o.integer("layer", c.layer)
+            o.string("altitude_source", c.source.rawValue)
+            o.string("cabin", c.cabin.rawValue)
+            o.string("barometer_calibration", c.barometerCalibration.name)
+            o.integer("status", c.status.rawValue)
+            o.raw("problems", JSONObject.array(c.problems.map { String($0.rawValue) }))
+        case .didDetectInconsistency(let w):
+            o.string("warning", Self.warningText(w.kind))
         }
         return o.text
+    }
+
+    /// A warning in words.
+    static func warningText(_ kind: ConsistencyWarning.Kind) -> String {
+        switch kind {
+        case .pressureJump(let hpa, let seconds, let fpm):
+            "pressure changed \(QueryCommand.fixed(hpa, 2)) hPa in \(QueryCommand.fixed(seconds, 1)) s (\(Int(fpm.rounded())) ft/min)"
+        case .positionJump(let meters, let seconds):
+            "position jumped \(Int(meters.rounded())) m in \(QueryCommand.fixed(seconds, 1)) s"
+        case .invalidInput(let reason): reason
+        }
     }
 
     private func jsonSummary(_ summary: EngineReplaySummary, _ s: State) -> String {
@@ -201,6 +223,11 @@ final class EngineTimeline: Sendable {
                 + " median \(QueryCommand.fixed(d.report.edrMedian, 3))  \(Self.clock(logTime(d.report.enterTime)))–\(Self.clock(logTime(d.report.exitTime)))"
         case .didFailToFetchNewData(let error), .locationManagerDidFail(let error): details = error.description
         case .didFailToAccessStore(let failure): details = failure.description
+        case .didUpdateAltitudeContext(let c):
+            details = "\(Int(c.pressureAltitudeFeet.rounded())) ft ±\(Int(c.pressureAltitudeU90Feet.rounded())) (90 %) layer \(c.layer)"
+                + " from \(c.source.rawValue); cabin \(c.cabin.rawValue); barometer \(c.barometerCalibration.name)"
+                + (c.problems.isEmpty ? "" : "; codes " + c.problems.map { String($0.rawValue) }.joined(separator: ","))
+        case .didDetectInconsistency(let w): details = Self.warningText(w.kind)
         case .didReceiveAlert(let alert):
             if alert.isCleared {
                 details = "cleared"

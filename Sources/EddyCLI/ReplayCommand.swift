@@ -29,6 +29,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON Lines instead of the report.")
     var json = false
 
+    @Flag(help: "With --json: add one {\"type\":\"track\",…} line per location fix (≈ 1 s): position, pressure altitude, MSL/HAE, uncertainty, altitude source.")
+    var track = false
+
     @Flag(help: "Skip and count bad lines instead of stopping at the first one.")
     var lenient = false
 
@@ -54,6 +57,7 @@ struct ReplayCommand: AsyncParsableCommand {
     var userId: String?
 
     func validate() throws {
+        if track, !json || engine { throw ValidationError("--track needs --json (and no --engine): it adds track lines to the JSON Lines output") }
         if !engine {
             let engineOnly = [("--server", server), ("--api-key", apiKey), ("--airline", airline), ("--user-id", userId)]
             if let (name, _) = engineOnly.first(where: { $0.1 != nil }) {
@@ -86,7 +90,7 @@ struct ReplayCommand: AsyncParsableCommand {
             let replay = try FlightReplay(directory: flight, options: ReplayOptions(lenient: lenient, aircraftClass: aircraftClass))
             let viewer = replay.aircraftClass
             let summary = try replay.run { event in
-                if json { output.line(ReplayJSON.line(for: event, viewer: viewer)) }
+                if json, let line = ReplayJSON.line(for: event, viewer: viewer, track: track) { output.line(line) }
             }
             if json { output.line(ReplayJSON.summaryLine(summary)) } else { output.write(ReplayReport.text(summary)) }
             output.flush()

@@ -87,7 +87,7 @@ package final class FlightReplay {
             flightName: Self.lastPathComponent(directory), meta: meta, aircraftClass: aircraftClass,
             sampleCounts: reader.sampleCounts, firstTime: firstTime, lastTime: firstTime == nil ? nil : lastTime,
             positions: collector.positions, minutes: collector.minutes, tiles: collector.tiles,
-            skippedLines: reader.skippedLines, segments: [])
+            skippedLines: reader.skippedLines, segments: [], altitude: collector.altitude, warnings: collector.warnings)
         summary.segments = TruthComparison.segments(summary: summary)
         return summary
     }
@@ -113,12 +113,16 @@ struct EventCollector {
     var positions: [PositionEvent] = []
     var minutes: [MinuteEvent] = []
     var tiles: [TileReport] = []
+    var warnings: [ConsistencyWarning] = []
+    var altitude = AltitudeTally()
 
     mutating func add(_ event: DetectionEvent) {
         switch event {
         case .position(let p): positions.append(p)
         case .minute(let m): minutes.append(m)
         case .tile(let t): tiles.append(t)
+        case .altitude(let a): altitude.add(a)
+        case .warning(let w): warnings.append(w)
         }
     }
 }

@@ -9,8 +9,9 @@ import Foundation
 /// that reads back to the same double (the log's `t` values come out as they went in; whole numbers as `3.0`), EDR
 /// rounded to 4 decimals, no locale, no platform-dependent formatting (docs/json.md). Same input, same bytes.
 package enum ReplayJSON {
-    /// The line (without newline) for one event; tile severity is for the replay's class `viewer`.
-    package static func line(for event: DetectionEvent, viewer: AircraftClass) -> String {
+    /// The line (without newline) for one event; tile severity is for the replay's class `viewer`. Altitude events
+    /// are written (as `track` lines, at most one per second of `t`) only when `track` is set; nil = no line.
+    package static func line(for event: DetectionEvent, viewer: AircraftClass, track: Bool = false) -> String? {
         var o = JSONObject.replayLine()
         switch event {
         case .position(let p):
@@ -36,6 +37,46 @@ package enum ReplayJSON {
             o.edr("edr_peak", r.edrPeak)
             o.edr("edr_median", r.edrMedian)
             o.string("id", r.id.uuidString.lowercased())
+            if let source = r.altitudeSource { o.string("altitude_source", source.rawValue) }
+            if let u90 = r.altitudeU90Feet { o.number("altitude_u90_ft", u90) }
+            if let uncertain = r.layerUncertain, uncertain { o.bool("layer_uncertain", true) }
+        case .altitude(let a):
+            guard track else { return nil }
+            o.string("type", "track")
+            o.number("t", a.t)
+            if let lat = a.latitudeDegrees, let lon = a.longitudeDegrees {
+                o.number("lat", (lat * 1e7).rounded() / 1e7)
+                o.number("lon", (lon * 1e7).rounded() / 1e7)
+            }
+            o.number("pressure_alt_ft", (a.pressureAltitudeFeet * 10).rounded() / 10)
+            o.number("pressure_alt_u90_ft", (a.pressureAltitudeUncertaintyFeet.u90 * 10).rounded() / 10)
+            o.integer("layer", a.layer)
+            if let msl = a.mslMeters, let u = a.mslUncertaintyMeters {
+                o.number("msl_m", (msl * 100).rounded() / 100)
+                if let n = a.geoidUndulationMeters { o.number("hae_m", ((msl + n) * 100).rounded() / 100) }
+                if let hat = a.heightAboveTerrainMeters { o.number("hat_m", (hat * 100).rounded() / 100) }
+                o.number("u68_m", (u.u68 * 100).rounded() / 100)
+                o.number("u90_m", (u.u90 * 100).rounded() / 100)
+            }
+            if let vs = a.verticalSpeedFeetPerMinute { o.number("vs_fpm", vs.rounded()) }
+            o.string("altitude_source", a.source.rawValue)
+        case .warning(let w):
+            o.string("type", "warning")
+            o.number("t", w.t)
+            switch w.kind {
+            case .pressureJump(let hpa, let seconds, let fpm):
+                o.string("kind", "pressure_jump")
+                o.number("hpa", (hpa * 100).rounded() / 100)
+                o.number("seconds", seconds)
+                o.number("implied_fpm", fpm.rounded())
+            case .positionJump(let meters, let seconds):
+                o.string("kind", "position_jump")
+                o.number("meters", meters.rounded())
+                o.number("seconds", seconds)
+            case .invalidInput(let reason):
+                o.string("kind", "invalid_input")
+                o.string("reason", reason)
+            }
         }
         return o.text
     }

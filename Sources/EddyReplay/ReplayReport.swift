@@ -88,7 +88,57 @@ package enum ReplayReport {
         } else {
             out.append("Tiles: \(s.tiles.count) (list with --json)")
         }
+        altitudeSection(s, into: &out)
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The altitude section: where the layers came from, the cabin decision, the uncertainty, the warnings.
+    static func altitudeSection(_ s: ReplaySummary, into out: inout [String]) {
+        let a = s.altitude
+        out.append("")
+        out.append("Altitude (tile layers are 1,000-ft layers of pressure altitude; docs/altitude.md)")
+        guard a.count > 0 else {
+            out.append("  (none: no fix carried an altitude and no barometer could stand in)")
+            return
+        }
+        let names: [AltitudeSource: String] = [
+            .external: "external pressure altitude (ADS-B / AHRS)", .barometer: "barometer (unpressurised cabin)",
+            .gnssFleetOffset: "GNSS + fleet offset", .gnssStandardAtmosphere: "GNSS, standard atmosphere (wide uncertainty)",
+        ]
+        for source in AltitudeSource.allCases {
+            guard let n = a.estimatesBySource[source], n > 0 else { continue }
+            out.append("  Source   \(names[source] ?? source.rawValue): \(n) fix\(n == 1 ? "" : "es") (\(percent(n, a.count)))")
+        }
+        if let decision = a.cabinDecision {
+            out.append("  Cabin    \(decision.state.rawValue), decided at \(clock(decision.t, s))")
+        } else {
+            out.append("  Cabin    not decided (needs a climb or descent of 800 ft, or level flight high enough)")
+        }
+        out.append("  Levels   \(a.heldEstimates) fix\(a.heldEstimates == 1 ? "" : "es") held at a flight level; "
+            + "\(a.uncertainEstimates) with a 90 % uncertainty beyond their layer; largest u90 \(Int(a.largestU90Feet.rounded())) ft")
+        let uncertainTiles = s.tiles.filter { $0.layerUncertain == true }.count
+        if uncertainTiles > 0 { out.append("  Tiles    \(uncertainTiles) of \(s.tiles.count) tile reports flagged layer-uncertain") }
+        if let last = a.last {
+            var line = "  Last     \(Int(last.pressureAltitudeFeet.rounded())) ft pressure altitude ± \(Int(last.pressureAltitudeUncertaintyFeet.u90.rounded())) ft (90 %)"
+            if let msl = last.mslMeters { line += ", \(Int(msl.rounded())) m MSL" }
+            out.append(line)
+        }
+        if s.warnings.isEmpty { out.append("  Warnings none") }
+        for w in s.warnings.prefix(20) {
+            switch w.kind {
+            case .pressureJump(let hpa, let seconds, let fpm):
+                out.append("  Warning  \(clock(w.t, s)) pressure changed \(String(format: "%.2f", hpa)) hPa in \(String(format: "%.1f", seconds)) s (\(Int(fpm.rounded())) ft/min: a door, pressurisation or a sensor fault)")
+            case .positionJump(let meters, let seconds):
+                out.append("  Warning  \(clock(w.t, s)) position jumped \(Int(meters.rounded())) m in \(String(format: "%.1f", seconds)) s")
+            case .invalidInput(let reason):
+                out.append("  Warning  \(clock(w.t, s)) \(reason)")
+            }
+        }
+        if s.warnings.count > 20 { out.append("  (\(s.warnings.count - 20) more warnings with --json)") }
+    }
+
+    static func percent(_ n: Int, _ total: Int) -> String {
+        String(format: "%.1f %%", 100 * Double(n) / Double(max(1, total)))
     }
 
     /// `t` as h:mm:ss.s since the time origin, or as a UTC clock time for epoch logs.

@@ -25,6 +25,10 @@ package struct ReplaySummary: Sendable {
     package var skippedLines: [SkippedLines]
     /// Truth segments with what was measured in them (empty without truth).
     package var segments: [SegmentComparison]
+    /// The altitude estimates, added up.
+    package var altitude = AltitudeTally()
+    /// Consistency warnings, in order.
+    package var warnings: [ConsistencyWarning] = []
 
     /// Total samples read.
     package var totalSamples: Int { sampleCounts.values.reduce(0, +) }

@@ -28,7 +28,7 @@ final class TempDirectory {
 func replayJSON(_ directory: String, options: ReplayOptions = ReplayOptions()) throws -> (ReplaySummary, [String]) {
     let replay = try FlightReplay(directory: directory, options: options)
     var lines: [String] = []
-    let summary = try replay.run { lines.append(ReplayJSON.line(for: $0, viewer: replay.aircraftClass)) }
+    let summary = try replay.run { if let line = ReplayJSON.line(for: $0, viewer: replay.aircraftClass) { lines.append(line) } }
     lines.append(ReplayJSON.summaryLine(summary))
     return (summary, lines)
 }

@@ -255,6 +255,8 @@ final class RecordingDelegate: EddyDelegate, @unchecked Sendable {
     func didReceiveNewNowcast() { add("didReceiveNewNowcast") }
     func didReceiveNewTurbulencePolygons() { add("didReceiveNewTurbulencePolygons") }
     func didReceiveNewLiveFlightData() { add("didReceiveNewLiveFlightData") }
+    func didUpdateAltitudeContext(_ context: AltitudeContext) { add("didUpdateAltitudeContext") }
+    func didDetectInconsistency(_ warning: ConsistencyWarning) { add("didDetectInconsistency") }
 }
 
 @Suite struct EngineConcurrencyTests {

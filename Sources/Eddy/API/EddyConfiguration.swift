@@ -49,6 +49,12 @@ public struct EddyConfiguration: Sendable {
     public var requestTimeoutSeconds: Double
     /// Seed of the sync back-off jitter (deterministic tests).
     public var syncJitterSeed: UInt64
+    /// Cabin pressurisation when the host knows it; nil detects it from the barometric vs GNSS profile.
+    public var cabinPressurization: CabinPressurization?
+    /// QNH the host knows (ATIS / METAR), hPa; narrows the GNSS-to-pressure-altitude conversion. nil: unknown.
+    public var qnhHectopascals: Double?
+    /// A barometer calibration older than this is stale (not used; the host should recalibrate), days. Default 3.5.
+    public var barometerCalibrationStaleDays: Double
     /// Wraps the engine's HTTP transport (tests observe each request with it); nil for none.
     package var transportWrapper: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
 
@@ -67,5 +73,6 @@ public struct EddyConfiguration: Sendable {
         connectTimeoutSeconds = 5
         requestTimeoutSeconds = 20
         syncJitterSeed = 0x5EED
+        barometerCalibrationStaleDays = 3.5
     }
 }

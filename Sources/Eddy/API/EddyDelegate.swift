@@ -35,6 +35,11 @@ public protocol EddyDelegate: AnyObject, Sendable {
     func didUpdateLowPowerMode(_ isLowPower: Bool)
     /// Fetching status of an area × data type changed; only on change.
     func didUpdateFetchingStatus(to status: FetchingStatus, areaType: DataAreaType, dataType: DataType)
+    /// The altitude context changed (source, layer, cabin, calibration, status, problems, or 100 ft / 500 ft/min);
+    /// only on change (rule in docs/altitude.md).
+    func didUpdateAltitudeContext(_ context: AltitudeContext)
+    /// Something no plausible motion explains (a pressure jump, a position jump) or an unusable reading.
+    func didDetectInconsistency(_ warning: ConsistencyWarning)
 }
 
 extension EddyDelegate {
@@ -60,6 +65,10 @@ extension EddyDelegate {
     public func didUpdateLowPowerMode(_ isLowPower: Bool) {}
     /// Default: ignored.
     public func didUpdateFetchingStatus(to status: FetchingStatus, areaType: DataAreaType, dataType: DataType) {}
+    /// Default: ignored.
+    public func didUpdateAltitudeContext(_ context: AltitudeContext) {}
+    /// Default: ignored.
+    public func didDetectInconsistency(_ warning: ConsistencyWarning) {}
 }
 
 /// A tile crossing of this aircraft, as `detectedTurbulence(_:)` delivers it.
@@ -102,6 +111,10 @@ public enum EddyCallback: Sendable, Equatable {
     case didUpdateLowPowerMode(Bool)
     /// `didUpdateFetchingStatus(to:areaType:dataType:)`.
     case didUpdateFetchingStatus(FetchingStatus, areaType: DataAreaType, dataType: DataType)
+    /// `didUpdateAltitudeContext(_:)`.
+    case didUpdateAltitudeContext(AltitudeContext)
+    /// `didDetectInconsistency(_:)`.
+    case didDetectInconsistency(ConsistencyWarning)
 
     /// The delegate method's name (`didReceiveAlert`).
     public var name: String {
@@ -120,6 +133,8 @@ public enum EddyCallback: Sendable, Equatable {
         case .serverReachabilityUpdated: "serverReachabilityUpdated"
         case .didUpdateLowPowerMode: "didUpdateLowPowerMode"
         case .didUpdateFetchingStatus: "didUpdateFetchingStatus"
+        case .didUpdateAltitudeContext: "didUpdateAltitudeContext"
+        case .didDetectInconsistency: "didDetectInconsistency"
         }
     }
 
@@ -141,6 +156,8 @@ public enum EddyCallback: Sendable, Equatable {
         case .didUpdateLowPowerMode(let on): delegate.didUpdateLowPowerMode(on)
         case .didUpdateFetchingStatus(let status, let area, let data):
             delegate.didUpdateFetchingStatus(to: status, areaType: area, dataType: data)
+        case .didUpdateAltitudeContext(let context): delegate.didUpdateAltitudeContext(context)
+        case .didDetectInconsistency(let warning): delegate.didDetectInconsistency(warning)
         }
     }
 }

@@ -18,6 +18,12 @@ package struct EngineCoreConfiguration: Sendable {
     package var positionUploadIntervalSeconds: Double
     /// Seed of the sync back-off jitter.
     package var syncJitterSeed: UInt64
+    /// Cabin pressurisation forced by the host (nil: detected).
+    package var cabinPressurization: CabinPressurization?
+    /// QNH the host knows, hPa.
+    package var qnhHectopascals: Double?
+    /// Age beyond which a barometer calibration is stale, seconds.
+    package var barometerCalibrationStaleSeconds: Double
 
     /// Takes the core's settings from an engine configuration.
     package init(_ configuration: EddyConfiguration) {
@@ -27,6 +33,10 @@ package struct EngineCoreConfiguration: Sendable {
         autoRouteRecentreNM = configuration.autoRouteRecentreNM
         positionUploadIntervalSeconds = configuration.positionUploadIntervalSeconds
         syncJitterSeed = configuration.syncJitterSeed
+        cabinPressurization = configuration.cabinPressurization
+        qnhHectopascals = configuration.qnhHectopascals.flatMap { $0.isFinite && $0 >= 900 && $0 <= 1_100 ? $0 : nil }
+        let days = configuration.barometerCalibrationStaleDays
+        barometerCalibrationStaleSeconds = (days.isFinite && days > 0 ? days : 3.5) * 86_400
     }
 }
 
@@ -76,6 +86,15 @@ package struct EngineCore: Sendable {
     /// The host's clock at the latest call that was not a sample: the engine time before the first sample.
     private var hostTime = 0.0
 
+    // Altitude: the host's view (runs whether or not detection records; detection has its own estimator, fed the same
+    // samples in time order, so that `eddy replay` and the engine place reports alike).
+    private var altitude: AltitudeEstimator
+    /// The latest altitude context (nil before the first fix with an altitude).
+    package private(set) var altitudeContext: AltitudeContext?
+    private var deliveredAltitudeContext: AltitudeContext?
+    /// The barometer calibration (restored from the store; nil: none).
+    package private(set) var barometerCalibration: BarometerCalibration?
+
     // Alerts.
     /// The monitored alert query (nil when not monitoring).
     package private(set) var alertQuery: AlertQuery?
@@ -97,14 +116,24 @@ package struct EngineCore: Sendable {
 
     /// A core with restored settings (nil: defaults) and no session.
     package init(configuration: EngineCoreConfiguration, aircraft: AircraftType, flight: Flight?, dataQuery: DataQuery,
-                 updateFrequency: UpdateFrequency, session: PersistedSession?) {
+                 updateFrequency: UpdateFrequency, session: PersistedSession?, barometerCalibration: BarometerCalibration? = nil) {
         self.configuration = configuration
+        self.barometerCalibration = barometerCalibration
+        altitude = AltitudeEstimator(configuration: Self.altitudeConfiguration(configuration, aircraft.aircraftClass))
         self.aircraft = aircraft
         self.flight = flight
         self.dataQuery = dataQuery
         self.updateFrequency = updateFrequency
         self.session = session
         phase = FlightPhaseTracker(configuration: configuration.flightPhase)
+    }
+
+    /// The altitude estimator's settings for an aircraft class.
+    static func altitudeConfiguration(_ configuration: EngineCoreConfiguration, _ aircraftClass: AircraftClass) -> AltitudeConfiguration {
+        var c = AltitudeConfiguration(aircraftClass: aircraftClass)
+        c.cabin = configuration.cabinPressurization
+        c.qnhHectopascals = configuration.qnhHectopascals
+        return c
     }
 
     // MARK: state read by the shell
@@ -196,6 +225,9 @@ package struct EngineCore: Sendable {
         var effects: [EngineEffect] = []
         if aircraft != type {
             closeFlightDetection(&effects)
+            if aircraft.aircraftClass != type.aircraftClass {
+                altitude = AltitudeEstimator(configuration: Self.altitudeConfiguration(configuration, type.aircraftClass))
+            }
             aircraft = type
             candidates = nil
             if var q = alertQuery { q.viewerClass = type.aircraftClass; alertQuery = q }
@@ -340,6 +372,7 @@ package struct EngineCore: Sendable {
         }
         guard !phase.isLowPower else { return }
         advanceTime(sample.t)
+        if case .barometer(let reading) = sample { addBarometer(reading, &effects) }
         if isRecording { reorderForDetection(sample, &effects) }
     }
 
@@ -367,7 +400,9 @@ package struct EngineCore: Sendable {
                 session?.airline ?? "", session?.userId ?? "",
                 flight.flatMap { $0.isTemporary ? nil : $0.key } ?? "", String(Int(timeBase)), aircraft.designator,
             ])
+            detectionConfiguration.altitude = Self.altitudeConfiguration(configuration, aircraft.aircraftClass)
             detection.begin(timeBase: timeBase, configuration: detectionConfiguration)
+            detection.updateAltitude(calibration: usableCalibration(at: sample.t))
         }
         detectionEvents.removeAll(keepingCapacity: true)
         detection.process(sample, into: &detectionEvents)
@@ -383,8 +418,10 @@ package struct EngineCore: Sendable {
                     devicePosition = (p.inPosition, p.horizontal)
                     effects.append(.callback(.didChangeDevicePosition(inPosition: p.inPosition, horizontal: p.horizontal)))
                 }
-            case .minute:
+            case .minute, .altitude:
                 break
+            case .warning:
+                break   // the engine's own estimator warns the host (it also runs when not recording)
             case .tile(let report):
                 // Stored before anything else happens to it; the cached data changes with it.
                 effects.append(.storeOwnReport(DetectedTurbulence(report: report, severity: report.severity(for: aircraft.aircraftClass))))
@@ -435,14 +472,15 @@ package struct EngineCore: Sendable {
             }
         }
         guard !phase.isLowPower else { return }
+        let estimate = updateAltitude(fix, &effects)
         if isRecording { reorderForDetection(.location(fix), &effects) }
         updateRouteArea(fix, &effects)
         if phase.phase == .airborne, fix.t - (lastPositionUpload ?? -.infinity) >= configuration.positionUploadIntervalSeconds,
-           let position = positionUpload(fix) {
+           let position = positionUpload(fix, estimate) {
             lastPositionUpload = fix.t
             effects.append(.uploadPosition(position))
         }
-        evaluateAlerts(fix, &effects)
+        evaluateAlerts(fix, estimate, &effects)
     }
 
     /// Re-centres the automatic route area when the aircraft is `autoRouteRecentreNM` from its centre.
@@ -457,8 +495,8 @@ package struct EngineCore: Sendable {
         }
     }
 
-    private func positionUpload(_ fix: LocationSample) -> PositionUpload? {
-        guard let altitude = fix.layerAltitudeFeet, let session else { return nil }
+    private func positionUpload(_ fix: LocationSample, _ estimate: AltitudeEstimate?) -> PositionUpload? {
+        guard let altitude = estimate?.pressureAltitudeFeet ?? fix.layerAltitudeFeet, let session else { return nil }
         return PositionUpload(
             flightID: flight.flatMap(\.flightNumber) ?? "\(session.airline)-\(session.userId)",
             latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees, altitudeFeet: altitude,
@@ -490,9 +528,11 @@ package struct EngineCore: Sendable {
         (lastFix, dataQuery.historyWindow, aircraft.aircraftClass, dataGeneration)
     }
 
-    private mutating func evaluateAlerts(_ fix: LocationSample, _ effects: inout [EngineEffect]) {
+    private mutating func evaluateAlerts(_ fix: LocationSample, _ estimate: AltitudeEstimate?, _ effects: inout [EngineEffect]) {
         // No alerts on the ground (taxi tracks make a meaningless beam); airborne, or not yet decided, they run.
-        guard let query = alertQuery, phase.phase != .onGround, let position = AlertPosition(fix: fix) else { return }
+        // The aircraft's layer is the altitude estimate's (pressure altitude, flight-level hold).
+        guard let query = alertQuery, phase.phase != .onGround,
+              let position = estimate.map({ AlertPosition(fix: fix, layer: $0.layer) }) ?? AlertPosition(fix: fix) else { return }
         if let candidates, candidates.isFresh(for: position, generation: dataGeneration) {
             evaluate(query, fix: fix, position: position, candidates: candidates.candidates, &effects)
         } else {
@@ -526,5 +566,115 @@ package struct EngineCore: Sendable {
             clusterer.process(items: [])
             effects.append(.callback(.didReceiveAlert(EddyAlert(t: fix.t, mode: nil, items: [], newOrWorse: [], clusters: []))))
         }
+    }
+
+    // MARK: altitude
+
+    /// The calibration to use at `t`: nil when there is none or it is stale.
+    private func usableCalibration(at t: Double) -> BarometerCalibration? {
+        guard let c = barometerCalibration, t - c.calibratedAt <= configuration.barometerCalibrationStaleSeconds else { return nil }
+        return c
+    }
+
+    private mutating func addBarometer(_ reading: BarometerSample, _ effects: inout [EngineEffect]) {
+        switch altitude.addBarometer(reading) {
+        case .accepted(let warning?): effects.append(.callback(.didDetectInconsistency(warning)))
+        case .accepted(nil): break
+        case .refused(let reason):
+            effects.append(.callback(.didDetectInconsistency(ConsistencyWarning(t: reading.t, kind: .invalidInput(reason)))))
+        }
+    }
+
+    /// Runs the host's altitude estimator on a fix: context on change, background calibration persisted.
+    private mutating func updateAltitude(_ fix: LocationSample, _ effects: inout [EngineEffect]) -> AltitudeEstimate? {
+        altitude.calibration = usableCalibration(at: fix.t)
+        guard let estimate = altitude.addFix(fix), estimate.t == fix.t else { return nil }
+        if let background = altitude.takeBackgroundCalibration() {
+            barometerCalibration = background
+            effects.append(.persist(.barometerCalibration(background)))
+            detection.updateAltitude(calibration: background)
+        }
+        let context = altitudeContext(estimate)
+        altitudeContext = context
+        if Self.changedEnough(from: deliveredAltitudeContext, to: context) {
+            deliveredAltitudeContext = context
+            effects.append(.callback(.didUpdateAltitudeContext(context)))
+        }
+        return estimate
+    }
+
+    /// The calibration's state as the host sees it at `t`.
+    private func calibrationState(at t: Double) -> BarometerCalibrationState {
+        guard let c = barometerCalibration else { return .uncalibrated }
+        return t - c.calibratedAt <= configuration.barometerCalibrationStaleSeconds ? .calibrated(c) : .stale(c)
+    }
+
+    private func altitudeContext(_ e: AltitudeEstimate) -> AltitudeContext {
+        let status: AltitudeStatusCode = switch e.source {
+        case .external: .externalPressureAltitude
+        case .barometer: .barometer
+        case .gnssFleetOffset: .gnssWithFleetOffset
+        case .gnssStandardAtmosphere: .gnssStandardAtmosphere
+        }
+        let calibration = calibrationState(at: e.t)
+        var problems: [AltitudeProblemCode] = []
+        let hasBarometer = altitude.lastBarometerTime.isFinite
+        if hasBarometer, e.cabin != .pressurized {
+            if case .uncalibrated = calibration { problems.append(.barometerUncalibrated) }
+            if case .stale = calibration { problems.append(.barometerCalibrationStale) }
+        }
+        if hasBarometer, e.t - altitude.lastBarometerTime > 10 { problems.append(.noPressure) }
+        if e.cabin == .pressurized { problems.append(.cabinPressurized) }
+        if e.cabin == .unknown, hasBarometer { problems.append(.cabinUndecided) }
+        if e.t - altitude.lastGNSSTime > 5 { problems.append(.gnssStale) }
+        if e.source == .gnssStandardAtmosphere { problems.append(.fleetOffsetUnavailable) }
+        if e.layerUncertain { problems.append(.layerUncertain) }
+        let u = e.pressureAltitudeUncertaintyFeet
+        var context = AltitudeContext(
+            time: e.t, pressureAltitudeFeet: e.pressureAltitudeFeet, pressureAltitudeU68Feet: u.u68,
+            pressureAltitudeU90Feet: u.u90, source: e.source, layer: e.layer, heldFlightLevelFeet: e.heldFlightLevelFeet,
+            layerUncertain: e.layerUncertain, mslMeters: e.mslMeters, mslU68Meters: e.mslUncertaintyMeters?.u68,
+            mslU90Meters: e.mslUncertaintyMeters?.u90, verticalSpeedFeetPerMinute: e.verticalSpeedFeetPerMinute,
+            cabin: e.cabin, barometerCalibration: calibration, status: status, problems: problems)
+        if let msl = e.mslMeters, let mslU = e.mslUncertaintyMeters, let lat = e.latitudeDegrees, let lon = e.longitudeDegrees,
+           let n = Geoid.undulationMeters(latitudeDegrees: lat, longitudeDegrees: lon) {
+            // HAE = MSL + N; the geoid table's own interpolation error adds in quadrature (docs/altitude.md).
+            context.haeMeters = msl + n
+            let extra = Uncertainty(gaussianSigma: Geoid.interpolationSigmaMeters)
+            context.haeU68Meters = (mslU.u68 * mslU.u68 + extra.u68 * extra.u68).squareRoot()
+            context.haeU90Meters = (mslU.u90 * mslU.u90 + extra.u90 * extra.u90).squareRoot()
+        }
+        return context
+    }
+
+    /// "On change": a new source, layer, hold, flag, cabin, calibration state, status or problem set, 100 ft of
+    /// pressure altitude, a quarter of the 90 % uncertainty, or 500 ft/min of vertical speed (docs/altitude.md).
+    static func changedEnough(from old: AltitudeContext?, to new: AltitudeContext) -> Bool {
+        guard let old else { return true }
+        if old.source != new.source || old.layer != new.layer || old.heldFlightLevelFeet != new.heldFlightLevelFeet
+            || old.layerUncertain != new.layerUncertain || old.cabin != new.cabin
+            || old.barometerCalibration.name != new.barometerCalibration.name || old.status != new.status
+            || old.problems != new.problems { return true }
+        if abs(old.pressureAltitudeFeet - new.pressureAltitudeFeet) >= 100 { return true }
+        if abs(old.pressureAltitudeU90Feet - new.pressureAltitudeU90Feet) >= 0.25 * max(1, old.pressureAltitudeU90Feet) { return true }
+        if let a = old.verticalSpeedFeetPerMinute, let b = new.verticalSpeedFeetPerMinute, abs(a - b) >= 500 { return true }
+        return (old.verticalSpeedFeetPerMinute == nil) != (new.verticalSpeedFeetPerMinute == nil)
+    }
+
+    /// Manual barometer calibration from a known field elevation and QNH (on the ground, still).
+    package mutating func calibrateBarometer(fieldElevationFeet: Double, qnhHectopascals: Double, now: Double)
+        -> (Result<BarometerCalibration, BarometerCalibrationFailure>, EngineStep) {
+        hostTime = now
+        let t = engineTime ?? now
+        let result = altitude.calibrate(
+            fieldElevationFeet: fieldElevationFeet, qnhHectopascals: qnhHectopascals, at: t,
+            groundSpeedMetersPerSecond: lastFix?.speedMetersPerSecond)
+        var effects: [EngineEffect] = []
+        if case .success(let calibration) = result {
+            barometerCalibration = calibration
+            effects.append(.persist(.barometerCalibration(calibration)))
+            detection.updateAltitude(calibration: calibration)
+        }
+        return (result, EngineStep(effects: effects, time: currentTime))
     }
 }

@@ -57,6 +57,8 @@ package enum EngineSetting: Sendable, Equatable {
     case dataQuery(DataQuery)
     /// The update frequency.
     case updateFrequency(UpdateFrequency)
+    /// The barometer calibration.
+    case barometerCalibration(BarometerCalibration)
 }
 
 /// What alert candidates to read: those of `query` around `position`, for a history window, as of a data generation.

@@ -42,6 +42,12 @@ struct FlightDetection: Sendable {
         isRunning = false
     }
 
+    /// Gives the running pipeline's altitude estimator a (new) barometer calibration; nil: none or stale.
+    mutating func updateAltitude(calibration: BarometerCalibration?) {
+        guard isRunning else { return }
+        pipeline?.altitude.calibration = calibration
+    }
+
     /// Puts report times from `first` on back into Unix seconds. Static, and given only the base: a method of this large
     /// value called from a mutating one would copy the whole pipeline on every sample.
     private static func unshift(_ events: inout [DetectionEvent], from first: Int, timeBase: Double) {

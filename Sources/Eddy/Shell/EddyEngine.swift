@@ -40,6 +40,7 @@ public final class EddyEngine: Sendable {
     private static let dataQueryKey = "engine.dataQuery"
     private static let frequencyKey = "engine.updateFrequency"
     private static let sessionKey = "engine.session"
+    private static let barometerCalibrationKey = "engine.barometerCalibration"
 
     /// Opens (or creates) the store and restores the persisted aircraft, flight, data query and update frequency.
     public init(configuration: EddyConfiguration) throws(EddyError) {
@@ -58,9 +59,11 @@ public final class EddyEngine: Sendable {
         let frequency = ((try? store.configurationValue(forKey: Self.frequencyKey)) ?? nil).flatMap(UpdateFrequency.init(rawValue:))
         let session = ((try? store.sessionValue(forKey: Self.sessionKey)) ?? nil)
             .flatMap { try? JSONDecoder().decode(PersistedSession.self, from: Data($0.utf8)) }
+        let calibration = (try? store.configuration(BarometerCalibration.self, forKey: Self.barometerCalibrationKey)) ?? nil
         core = EngineLock(EngineCore(
             configuration: EngineCoreConfiguration(configuration), aircraft: aircraft ?? defaultAircraft, flight: flight,
-            dataQuery: query ?? DataQuery(), updateFrequency: frequency ?? .fast, session: session))
+            dataQuery: query ?? DataQuery(), updateFrequency: frequency ?? .fast, session: session,
+            barometerCalibration: calibration))
     }
 
     deinit {
@@ -96,6 +99,28 @@ public final class EddyEngine: Sendable {
     public var flightPhase: FlightPhase { core.withLock { $0.flightPhase } }
     /// The latest sample time, Unix seconds (nil before the first sample).
     public var engineTime: Double? { core.withLock { $0.engineTime } }
+    /// The latest altitude context (nil before the first fix with an altitude); `didUpdateAltitudeContext(_:)` tells
+    /// when it changes.
+    public var altitudeContext: AltitudeContext? { core.withLock { $0.altitudeContext } }
+    /// The barometer's calibration state now (stale after `EddyConfiguration.barometerCalibrationStaleDays`).
+    public var barometerCalibrationState: BarometerCalibrationState {
+        let now = hostNow()
+        return core.withLock { core in
+            guard let c = core.barometerCalibration else { return .uncalibrated }
+            return (core.engineTime ?? now) - c.calibratedAt <= core.configuration.barometerCalibrationStaleSeconds ? .calibrated(c) : .stale(c)
+        }
+    }
+
+    /// Calibrates the barometer from a known field elevation (feet above MSL) and the QNH (hPa), on the ground and
+    /// still; the calibration is persisted with its time. Fails with what to do (moving, pressure changing, no
+    /// pressure, pressurised cabin, implausible values).
+    @discardableResult
+    public func calibrateBarometer(fieldElevationFeet: Double, qnhHectopascals: Double) throws(BarometerCalibrationFailure) -> BarometerCalibration {
+        let now = hostNow()
+        let (result, step) = core.withLock { $0.calibrateBarometer(fieldElevationFeet: fieldElevationFeet, qnhHectopascals: qnhHectopascals, now: now) }
+        apply(step)
+        return try result.get()
+    }
 
     /// Starts the engine and calls `completion` on the delivery queue (SkyPath's `start(apiKey:airline:userId:env:)`).
     public func start(apiKey: String, airline: String, userId: String, environment: EddyEnvironment,
@@ -417,6 +442,7 @@ public final class EddyEngine: Sendable {
         case .flight(nil): try store.setConfigurationValue(nil, forKey: Self.flightKey)
         case .dataQuery(let query): try store.setConfiguration(query, forKey: Self.dataQueryKey)
         case .updateFrequency(let frequency): try store.setConfigurationValue(frequency.rawValue, forKey: Self.frequencyKey)
+        case .barometerCalibration(let calibration): try store.setConfiguration(calibration, forKey: Self.barometerCalibrationKey)
         }
     }
 }

@@ -156,6 +156,13 @@ package struct AlertEvaluation: Sendable, Equatable {
 }
 
 extension AlertPosition {
+    /// The position of a location fix in a known layer (the altitude estimate's); track from the course.
+    package init(fix: LocationSample, layer: Int) {
+        let track = fix.courseDegrees.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        self.init(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees,
+                  layer: layer, trackDegrees: track, time: fix.t)
+    }
+
     /// The position of a location fix: layer from `layerAltitudeFeet` (external pressure altitude preferred),
     /// track from the course; nil when the fix has no altitude.
     package init?(fix: LocationSample) {

@@ -48,6 +48,8 @@ package struct DetectionConfiguration: Sendable {
     package var reportSalt: UInt64
     /// Maps a position to a tile cell. Default `TileIndexer.h3Resolution5`.
     package var tileIndexer: TileIndexer
+    /// Altitude estimation (sources, cabin, flight-level hold).
+    package var altitude: AltitudeConfiguration
 
     /// Creates a configuration with the documented defaults for `aircraftClass`.
     package init(aircraftClass: AircraftClass) {
@@ -74,5 +76,6 @@ package struct DetectionConfiguration: Sendable {
         minimumValidSecondsPerTile = 10
         reportSalt = 0
         tileIndexer = .h3Resolution5
+        altitude = AltitudeConfiguration(aircraftClass: aircraftClass)
     }
 }

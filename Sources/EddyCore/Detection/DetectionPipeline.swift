@@ -69,6 +69,9 @@ package struct DetectionPipeline: Sendable {
     private var trackRateDegreesPerSecond = 0.0
     private var altitudeMeters: Double?
     private var baroAltitudeMeters: Double?
+    /// Altitude fusion: the layer's pressure altitude, cabin, calibration, flight-level hold (docs/altitude.md).
+    package var altitude: AltitudeEstimator
+    private var lastRefusal: (reason: String, t: Double)?
     private var model: EDRModel
     private var noiseVariance = 0.0
     private var biasFactor = 1.0
@@ -88,6 +91,7 @@ package struct DetectionPipeline: Sendable {
         mountSettleTicks = Int((configuration.mountSettleSeconds * Double(ticksPerSecond)).rounded())
         gateSettleTicks = Int((configuration.gateSettleSeconds * Double(ticksPerSecond)).rounded())
         window = max(1, configuration.windowSeconds)
+        altitude = AltitudeEstimator(configuration: configuration.altitude)
         calibrator = MountCalibrator(tickSeconds: 1 / Double(ticksPerSecond), configuration: configuration)
         let p = configuration.response
         filter = BandPassFilter(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: Double(ticksPerSecond))
@@ -144,8 +148,18 @@ package struct DetectionPipeline: Sendable {
             handleFix(fix, into: &events)
         case .barometer(let b):
             if b.t >= tickEnd || !started { guard advance(to: b.t, into: &events) else { return } }
-            if configuration.aircraftClass == .small, b.pressureHectopascals.isFinite, b.pressureHectopascals > 0 {
-                baroAltitudeMeters = StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: b.pressureHectopascals) * 0.3048
+            switch altitude.addBarometer(b) {
+            case .accepted(let warning):
+                if let warning { events.append(.warning(warning)) }
+                if configuration.aircraftClass == .small {
+                    baroAltitudeMeters = StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: b.pressureHectopascals) * 0.3048
+                }
+            case .refused(let reason):
+                // One warning per reason a minute: a broken sensor at 50 Hz must not flood the host.
+                if lastRefusal.map({ $0.reason != reason || b.t - $0.t >= 60 || b.t < $0.t }) ?? true {
+                    lastRefusal = (reason, b.t)
+                    events.append(.warning(ConsistencyWarning(t: b.t, kind: .invalidInput(reason))))
+                }
             }
         }
     }
@@ -322,14 +336,18 @@ package struct DetectionPipeline: Sendable {
             trackRateDegreesPerSecond = 0
             lastCourse = nil
         }
-        if let feet = fix.layerAltitudeFeet, feet.isFinite { altitudeMeters = feet * 0.3048 }
+        let estimate = altitude.addFix(fix)
+        if let estimate, estimate.t == fix.t {
+            altitudeMeters = estimate.pressureAltitudeFeet * 0.3048
+            events.append(.altitude(estimate))
+        }
         updateModel()
         var tile: TileID?
-        if fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite, let feet = fix.layerAltitudeFeet, feet.isFinite,
+        if fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite, let estimate, estimate.t == fix.t,
            let cell = configuration.tileIndexer.cell(fix.latitudeDegrees, fix.longitudeDegrees) {
-            tile = TileID(h3: cell, layer: TileID.layer(altitudeFeet: feet))
+            tile = TileID(h3: cell, layer: estimate.layer)
         }
-        tracker.update(tile: tile, at: fix.t, into: &events)
+        tracker.update(tile: tile, at: fix.t, altitude: tile == nil ? nil : estimate, into: &events)
     }
 
     /// Recomputes the ε = 1 variance when speed or density moved by more than 2 % (rare: a few times per flight).

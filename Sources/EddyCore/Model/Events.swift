@@ -41,4 +41,8 @@ package enum DetectionEvent: Sendable, Equatable {
     case minute(MinuteEvent)
     /// A tile crossing completed.
     case tile(TileReport)
+    /// The altitude estimate at a location fix (about once per second).
+    case altitude(AltitudeEstimate)
+    /// Something no plausible motion explains, or an input refused (a typed warning with its time).
+    case warning(ConsistencyWarning)
 }

@@ -20,6 +20,9 @@ package struct TileTracker: Sendable {
     private var values: [Double] = []
     private var peak = 0.0
     private var disturbed = false
+    private var altitudeSource: AltitudeSource?
+    private var altitudeU90Feet: Double?
+    private var layerUncertain: Bool?
 
     /// Creates a tracker.
     package init(reporterClass: AircraftClass, minimumValidSeconds: Int, salt: UInt64) {
@@ -32,13 +35,22 @@ package struct TileTracker: Sendable {
     /// The tile of the open crossing, if any.
     package var currentTile: TileID? { current }
 
-    /// A location fix placed the aircraft in `tile` at `t` (nil = unknown, keeps the crossing open).
-    package mutating func update(tile: TileID?, at t: Double, into events: inout [DetectionEvent]) {
+    /// A location fix placed the aircraft in `tile` at `t` (nil = unknown, keeps the crossing open); `altitude` is the
+    /// estimate that chose the layer. A crossing's report carries its worst source, its largest 90 % uncertainty and
+    /// whether any placement in it was layer-uncertain.
+    package mutating func update(tile: TileID?, at t: Double, altitude: AltitudeEstimate? = nil, into events: inout [DetectionEvent]) {
         lastTime = max(lastTime, t)
-        guard let tile, tile != current else { return }
-        close(at: t, into: &events)
-        current = tile
-        enterTime = t
+        guard let tile else { return }
+        if tile != current {
+            close(at: t, into: &events)
+            current = tile
+            enterTime = t
+        }
+        if let altitude {
+            altitudeSource = max(altitudeSource ?? altitude.source, altitude.source)
+            altitudeU90Feet = max(altitudeU90Feet ?? 0, altitude.pressureAltitudeUncertaintyFeet.u90)
+            layerUncertain = (layerUncertain ?? false) || altitude.layerUncertain
+        }
     }
 
     /// One second of detection ended at `t`: `edr` is its estimate (nil = not valid), `disturbed` marks device trouble.
@@ -59,13 +71,17 @@ package struct TileTracker: Sendable {
     }
 
     private mutating func close(at t: Double, into events: inout [DetectionEvent]) {
-        defer { values.removeAll(keepingCapacity: true); peak = 0; disturbed = false }
+        defer {
+            values.removeAll(keepingCapacity: true); peak = 0; disturbed = false
+            altitudeSource = nil; altitudeU90Feet = nil; layerUncertain = nil
+        }
         guard let tile = current, !disturbed, values.count >= minimumValidSeconds else { return }
         let median = Statistics.median(&values)
         let id = DeterministicUUID.make(tile.h3, UInt64(bitPattern: Int64(tile.layer)), enterTime.bitPattern, salt)
         events.append(.tile(TileReport(
             id: id, tile: tile, enterTime: enterTime, exitTime: t, edrPeak: peak, edrMedian: median,
-            reporterClass: reporterClass)))
+            reporterClass: reporterClass, altitudeSource: altitudeSource,
+            altitudeU90Feet: altitudeU90Feet.map { ($0 * 10).rounded() / 10 }, layerUncertain: layerUncertain)))
     }
 }
 
