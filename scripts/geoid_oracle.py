@@ -68,12 +68,12 @@ def main():
     rms = math.sqrt(float(np.mean(diff ** 2)))
     print(f"geoid_oracle: pyproj {pyproj_version} (PROJ {proj_version_str}) vgridshift {os.path.basename(args.gtx)}; "
           f"{len(lats)} points (seed {args.seed})")
-    print(f"geoid_oracle: max |eddy - PROJ| = {diff[worst]:.4f} m at ({lats[worst]!r}, {lons[worst]!r}), "
+    print(f"geoid_oracle: max |eddy - PROJ| = {diff[worst]:.4f} m at ({float(lats[worst])!r}, {float(lons[worst])!r}), "
           f"RMS = {rms:.4f} m, tolerance {args.tolerance} m")
     over = np.nonzero(diff > args.tolerance)[0]
     if len(over):
         for i in over[:10]:
-            print(f"  ({lats[i]!r}, {lons[i]!r}): eddy {ours[i]!r}, PROJ {ref[i]!r}")
+            print(f"  ({float(lats[i])!r}, {float(lons[i])!r}): eddy {float(ours[i])!r}, PROJ {float(ref[i])!r}")
         print(f"geoid_oracle: {len(over)} FAILURES")
         sys.exit(1)
     print("geoid_oracle: OK")

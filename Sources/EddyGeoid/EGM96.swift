@@ -44,57 +44,76 @@ package enum EGM96 {
     /// Decodes the table format written by scripts/make_geoid_table.py: base64 → LEB128 zigzag varints → residuals
     /// against the plane predictor. Returns nil if the text is not exactly rows × columns values.
     static func decodeGrid(_ text: String, rows: Int, columns: Int) -> [Int16]? {
+        var text = text
+        return text.withUTF8 { decodeGrid(utf8: $0, rows: rows, columns: columns) }
+    }
+
+    /// Base64 alphabet value of each byte: 0...63, `skip` for white space and padding, `invalid` otherwise.
+    private static let sextets: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
+        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[Int(character)] = UInt8(value)
+        }
+        for character in "= \n\r".utf8 { table[Int(character)] = skip }
+        return table
+    }()
+    /// `sextets` marker: ignore this byte.
+    private static let skip: UInt8 = 0xFE
+    /// `sextets` marker: not base64.
+    private static let invalid: UInt8 = 0xFF
+
+    /// `decodeGrid` on the UTF-8 bytes of the table.
+    private static func decodeGrid(utf8: UnsafeBufferPointer<UInt8>, rows: Int, columns: Int) -> [Int16]? {
         let count = rows * columns
-        var grid = [Int16]()
-        grid.reserveCapacity(count)
+        var grid = [Int16](repeating: 0, count: count)
+        var index = 0
         var bitBuffer: UInt32 = 0
-        var bitCount = 0
+        var bitCount: UInt32 = 0
         var varint: UInt64 = 0
         var shift: UInt64 = 0
-        for character in text.utf8 {
-            let sextet: UInt32
-            switch character {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): sextet = UInt32(character - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): sextet = UInt32(character - UInt8(ascii: "a")) + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): sextet = UInt32(character - UInt8(ascii: "0")) + 52
-            case UInt8(ascii: "+"): sextet = 62
-            case UInt8(ascii: "/"): sextet = 63
-            case UInt8(ascii: "="), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: " "): continue
-            default: return nil
+        let table = sextets
+        let ok: Bool = grid.withUnsafeMutableBufferPointer { out in
+            for character in utf8 {
+                let sextet = table[Int(character)]
+                if sextet >= skip {
+                    if sextet == skip { continue }
+                    return false
+                }
+                bitBuffer = (bitBuffer << 6) | UInt32(sextet)
+                bitCount += 6
+                guard bitCount >= 8 else { continue }
+                bitCount -= 8
+                let byte = UInt8(truncatingIfNeeded: bitBuffer >> bitCount)
+                bitBuffer &= (1 << bitCount) - 1
+                guard shift < 63 else { return false }
+                varint |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 != 0 {
+                    shift += 7
+                    continue
+                }
+                let residual = Int(truncatingIfNeeded: varint >> 1) ^ -Int(truncatingIfNeeded: varint & 1)
+                varint = 0
+                shift = 0
+                guard index < count else { return false }
+                let row = index / columns
+                let column = index - row * columns
+                let prediction: Int
+                if row == 0 && column == 0 {
+                    prediction = 0
+                } else if row == 0 {
+                    prediction = Int(out[index - 1])
+                } else if column == 0 {
+                    prediction = Int(out[index - columns])
+                } else {
+                    prediction = Int(out[index - 1]) + Int(out[index - columns]) - Int(out[index - columns - 1])
+                }
+                guard let value = Int16(exactly: prediction + residual) else { return false }
+                out[index] = value
+                index += 1
             }
-            bitBuffer = (bitBuffer << 6) | sextet
-            bitCount += 6
-            guard bitCount >= 8 else { continue }
-            bitCount -= 8
-            let byte = UInt8(truncatingIfNeeded: bitBuffer >> UInt32(bitCount))
-            bitBuffer &= (1 << UInt32(bitCount)) - 1
-            guard shift < 63 else { return nil }
-            varint |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 != 0 {
-                shift += 7
-                continue
-            }
-            let residual = Int(truncatingIfNeeded: varint >> 1) ^ -Int(truncatingIfNeeded: varint & 1)
-            varint = 0
-            shift = 0
-            let index = grid.count
-            guard index < count else { return nil }
-            let row = index / columns
-            let column = index % columns
-            let prediction: Int
-            if row == 0 && column == 0 {
-                prediction = 0
-            } else if row == 0 {
-                prediction = Int(grid[index - 1])
-            } else if column == 0 {
-                prediction = Int(grid[index - columns])
-            } else {
-                prediction = Int(grid[index - 1]) + Int(grid[index - columns]) - Int(grid[index - columns - 1])
-            }
-            guard let value = Int16(exactly: prediction + residual) else { return nil }
-            grid.append(value)
+            return true
         }
-        guard grid.count == count, shift == 0 else { return nil }
+        guard ok, index == count, shift == 0 else { return nil }
         return grid
     }
 }
