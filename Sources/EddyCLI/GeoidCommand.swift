@@ -8,7 +8,7 @@ struct GeoidCommand: ParsableCommand {
         commandName: "geoid",
         abstract: "EGM96 geoid tools: read `lat,lon` lines (degrees) on stdin, write one value per line.",
         discussion: """
-            The first bad line stops the batch with `stdin:LINE: what is wrong` on stderr (exit status 1); the
+            The first bad line stops the batch with `stdin:LINE: what is wrong` on stderr (exit status 1); the \
             output for the lines before it is complete. Blank lines are skipped.
             """,
         subcommands: [Undulation.self]
@@ -22,7 +22,7 @@ struct GeoidCommand: ParsableCommand {
                 + "undulation N in metres (HAE = MSL + N), 15' grid, bilinear.")
 
         func run() throws {
-            try EarthLineTool.run { line in
+            try EarthLineTool.run { line throws(EarthLineError) in
                 let (latitude, longitude) = try EarthLineTool.parseLatLon(line)
                 guard let n = EGM96.undulationMeters(latitudeDegrees: latitude, longitudeDegrees: longitude) else {
                     throw EarthLineError(message: "latitude \(latitude) is outside -90...90 degrees")

@@ -18,9 +18,9 @@ struct TerrainCommand: ParsableCommand {
                 + "elevation in metres above the EGM96 geoid, `void` (no data around the point) or `no-tile` "
                 + "(no tile in DIR covers it).",
             discussion: """
-                DIR holds SRTM .hgt tiles (N47E008.hgt or n47e008.hgt; 1″ 3601×3601 or 3″ 1201×1201). The first
-                bad line (not `lat,lon`, not finite, out of range) or a bad tile file stops the batch with
-                `stdin:LINE: what is wrong` on stderr (exit status 1); the output for the lines before it is
+                DIR holds SRTM .hgt tiles (N47E008.hgt or n47e008.hgt; 1″ 3601×3601 or 3″ 1201×1201). The first \
+                bad line (not `lat,lon`, not finite, out of range) or a bad tile file stops the batch with \
+                `stdin:LINE: what is wrong` on stderr (exit status 1); the output for the lines before it is \
                 complete. Blank lines are skipped.
                 """
         )
@@ -42,7 +42,7 @@ struct TerrainCommand: ParsableCommand {
             try EarthLineTool.run { line throws(EarthLineError) in
                 let (latitude, longitude) = try EarthLineTool.parseLatLon(line)
                 let elevation: TerrainElevation
-                do {
+                do throws(TerrainError) {
                     elevation = try directory.elevationMeters(latitudeDegrees: latitude, longitudeDegrees: longitude)
                 } catch {
                     throw EarthLineError(message: error.description)

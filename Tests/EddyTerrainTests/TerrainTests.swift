@@ -33,6 +33,17 @@ final class TileDirectory {
     }
 }
 
+/// Deterministic xorshift generator: the same points on every run.
+struct XorShift: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return state
+    }
+}
+
 @Suite("SRTM terrain")
 struct TerrainTests {
     private func meters(_ e: TerrainElevation) -> Double? {
@@ -50,7 +61,7 @@ struct TerrainTests {
         }
         try dir.writeTile("N47E008.hgt", posts: 3601) { r, c in Int16(200 + (3600 - r) - c) }
         let terrain = try TerrainDirectory(path: dir.path)
-        var generator = SystemRandomNumberGenerator()
+        var generator = XorShift(state: 0x5EED_0011)
         for _ in 0..<2000 {
             let lat = -12 + Double.random(in: 0...1, using: &generator)
             let lon = -77 + Double.random(in: 0...1, using: &generator)
@@ -90,8 +101,9 @@ struct TerrainTests {
         #expect(try terrain.elevationMeters(latitudeDegrees: 11, longitudeDegrees: 21) == .meters(258))
         #expect(try terrain.elevationMeters(latitudeDegrees: 10, longitudeDegrees: 20) == .meters(-2))
         #expect(try terrain.elevationMeters(latitudeDegrees: 10, longitudeDegrees: 21) == .meters(7))
-        // One post spacing in from the SW corner is an ordinary post.
-        #expect(try terrain.elevationMeters(latitudeDegrees: 10 + 1.0 / 1200, longitudeDegrees: 20) == .meters(1000))
+        // One post spacing in from the SW corner is an ordinary post (1/1200 is not exact in binary: 1e-9 m).
+        let inside = meters(try terrain.elevationMeters(latitudeDegrees: 10 + 1.0 / 1200, longitudeDegrees: 20))
+        #expect(inside != nil && abs(inside! - 1000) < 1e-9)
     }
 
     @Test("voids: renormalised weights over the valid posts; void only when no valid post carries weight")
@@ -99,15 +111,17 @@ struct TerrainTests {
         let dir = try TileDirectory()
         let void = Int16.min
         // Cell between rows 10–11 and columns 20–21 (row 11 is south): SW 100, SE 200, NW void, NE 400.
-        // Cell rows 30–31, columns 40–41: all four void. Post (50, 60) void with valid neighbours.
+        // Cell rows 1050–1051, columns 75–76: all four void. Post (150, 300) void with valid neighbours.
+        // Rows and columns that are multiples of 75 lie on 1/16° lines, exact in binary, so "exactly on a post" is
+        // exact there (elsewhere row / 1200 rounds and the point lands a hair inside a neighbouring cell).
         try dir.writeTile("N00E000.hgt", posts: 1201) { r, c in
             switch (r, c) {
             case (11, 20): return 100
             case (11, 21): return 200
             case (10, 20): return void
             case (10, 21): return 400
-            case (30...31, 40...41): return void
-            case (50, 60): return void
+            case (1050...1051, 75...76): return void
+            case (150, 300): return void
             default: return 500
             }
         }
@@ -116,25 +130,29 @@ struct TerrainTests {
         func at(row: Double, column: Double) throws -> TerrainElevation {
             try terrain.elevationMeters(latitudeDegrees: 1 - row * step, longitudeDegrees: column * step)
         }
+        func near(_ e: TerrainElevation, _ value: Double) -> Bool {
+            guard let m = meters(e) else { return false }
+            return abs(m - value) < 1e-9
+        }
         // fx = 0.25, fy = 0.5 from the SW post (row 11, column 20).
         let fx = 0.25, fy = 0.5
         let w = ((1 - fx) * (1 - fy), fx * (1 - fy), fx * fy)       // SW, SE, NE (NW void)
         let expected = (w.0 * 100 + w.1 * 200 + w.2 * 400) / (w.0 + w.1 + w.2)
-        let got = meters(try at(row: 11 - fy, column: 20 + fx))
-        #expect(got != nil && abs(got! - expected) < 1e-9)
-        // All four void → void, anywhere inside the cell and on its corners.
-        #expect(try at(row: 30.5, column: 40.5) == .void)
-        #expect(try at(row: 30, column: 40) == .void)
-        #expect(try at(row: 31, column: 41) == .void)
+        #expect(near(try at(row: 11 - fy, column: 20 + fx), expected))
+        // All four void → void, inside the cell, on its edges and on its exact corner.
+        #expect(try at(row: 1050.5, column: 75.5) == .void)
+        #expect(try at(row: 1050.5, column: 75) == .void)
+        #expect(try at(row: 1050, column: 75) == .void)
         // Next to the all-void cell: the valid neighbours answer.
-        #expect(try at(row: 30.5, column: 41.5) == .meters(500))
+        #expect(near(try at(row: 1050.5, column: 76.5), 500))
+        #expect(near(try at(row: 1049.5, column: 75.5), 500))
         // Exactly on the lone void post: its valid neighbours carry no weight there → void.
-        #expect(try at(row: 50, column: 60) == .void)
+        #expect(try at(row: 150, column: 300) == .void)
         // Close to it: the valid posts answer (all 500).
-        let near = meters(try at(row: 50.01, column: 60.01))
-        #expect(near != nil && abs(near! - 500) < 1e-9)
+        #expect(near(try at(row: 150.01, column: 300.01), 500))
+        #expect(near(try at(row: 149.99, column: 299.99), 500))
         // On the valid SW post itself: exactly its value, though NW is void.
-        #expect(try at(row: 11, column: 20) == .meters(100))
+        #expect(near(try at(row: 11, column: 20), 100))
     }
 
     @Test("tile edges: a position on an edge is answered by whichever neighbour is present")
@@ -309,15 +327,22 @@ struct TerrainTests {
             }
         }
         let terrain = try TerrainDirectory(path: dir.path, cacheTiles: 2)
-        let points = (0..<400).map { k in (-5 + Double(k % 97) / 97, Double(k % 4) + Double(k % 89) / 89) }
+        var points: [(Double, Double)] = []
+        for k in 0..<400 {
+            let latitude = -5.0 + Double(k % 97) / 97.0
+            let longitude = Double(k % 4) + Double(k % 89) / 89.0
+            points.append((latitude, longitude))
+        }
+        let fixedPoints = points
         let sequential = try points.map { try terrain.elevationMeters(latitudeDegrees: $0.0, longitudeDegrees: $0.1) }
         let results = try await withThrowingTaskGroup(of: (Int, [TerrainElevation]).self) { group in
             for worker in 0..<4 {
                 group.addTask {
-                    let order = worker % 2 == 0 ? Array(points.indices) : Array(points.indices.reversed())
-                    var out = [TerrainElevation](repeating: .noTile, count: points.count)
+                    let order = worker % 2 == 0 ? Array(fixedPoints.indices) : Array(fixedPoints.indices.reversed())
+                    var out = [TerrainElevation](repeating: .noTile, count: fixedPoints.count)
                     for i in order {
-                        out[i] = try terrain.elevationMeters(latitudeDegrees: points[i].0, longitudeDegrees: points[i].1)
+                        out[i] = try terrain.elevationMeters(
+                            latitudeDegrees: fixedPoints[i].0, longitudeDegrees: fixedPoints[i].1)
                     }
                     return (worker, out)
                 }
