@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev proj-data
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
@@ -56,14 +56,17 @@ test-oracles: venv build
 	$(PYTHON) scripts/h3_live_oracle.py --eddy .build/debug/eddy --points 100000
 	$(PYTHON) scripts/jsbsim_oracle.py --eddy .build/debug/eddy --seeds 101,102
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
+	$(PYTHON) scripts/geoid_oracle.py --eddy .build/debug/eddy --points 10000
+	$(PYTHON) scripts/terrain_oracle.py --eddy .build/debug/eddy --points 100000
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release
 	.build/release/eddy-bench all
 
-## fixtures: regenerate committed fixtures (simulated and JSBSim flights, H3 vectors)
+## fixtures: regenerate committed fixtures (simulated and JSBSim flights, H3 vectors) and the EGM96 table
 fixtures: venv build-release
 	$(PYTHON) scripts/make_h3_vectors.py --out Fixtures/h3
+	$(PYTHON) scripts/make_geoid_table.py --gtx /usr/share/proj/egm96_15.gtx --out Sources/EddyGeoid/EGM96Grid.swift
 	bash scripts/make_flight_fixtures.sh
 
 clean:

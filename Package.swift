@@ -50,13 +50,15 @@ let package = Package(
             name: "EddyCLI",
             dependencies: [
                 "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync", "EddyJSON", "EddySimulation",
+                "EddyGeoid", "EddyTerrain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "EddyBench",
-            dependencies: ["Eddy", "EddyCore", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock", "EddySimulation"],
+            dependencies: ["Eddy", "EddyCore", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock", "EddySimulation",
+                           "EddyTerrain"],
             swiftSettings: strictSettings
         ),
         // Sync: libcurl client and wire protocol.
@@ -147,5 +149,10 @@ let package = Package(
         // The flight simulator, out of the pure core that host apps ship (docs/detection.md §7).
         .target(name: "EddySimulation", dependencies: ["EddyCore"], swiftSettings: strictSettings),
         .testTarget(name: "EddySimulationTests", dependencies: ["EddySimulation", "EddyCore"], swiftSettings: strictSettings),
+        // Earth models: the EGM96 geoid (pure, table compiled in) and SRTM terrain (.hgt tiles read at the edge): docs/terrain-and-geoid.md.
+        .target(name: "EddyGeoid", swiftSettings: strictSettings),
+        .testTarget(name: "EddyGeoidTests", dependencies: ["EddyGeoid"], swiftSettings: strictSettings),
+        .target(name: "EddyTerrain", swiftSettings: strictSettings),
+        .testTarget(name: "EddyTerrainTests", dependencies: ["EddyTerrain"], swiftSettings: strictSettings),
     ]
 )

@@ -6,6 +6,6 @@ struct EddyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eddy",
         abstract: "Eddy turbulence detection engine: simulate, replay and inspect flights.",
-        subcommands: [SimulateCommand.self, ReplayCommand.self, QueryCommand.self, H3Command.self]
+        subcommands: [SimulateCommand.self, ReplayCommand.self, QueryCommand.self, H3Command.self, GeoidCommand.self, TerrainCommand.self]
     )
 }
