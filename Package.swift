@@ -146,6 +146,6 @@ let package = Package(
         .testTarget(name: "EddyJSONTests", dependencies: ["EddyJSON"], swiftSettings: strictSettings),
         // The flight simulator, out of the pure core that host apps ship (docs/detection.md §7).
         .target(name: "EddySimulation", dependencies: ["EddyCore"], swiftSettings: strictSettings),
-        .testTarget(name: "EddySimulationTests", dependencies: ["EddySimulation", "EddyCore"], swiftSettings: strictSettings),
+        .testTarget(name: "EddySimulationTests", dependencies: ["EddySimulation", "EddyCore", "EddyReplay"], swiftSettings: strictSettings),
     ]
 )
