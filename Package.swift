@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "EddyJSONTests", dependencies: ["EddyJSON"], swiftSettings: strictSettings),
         // The flight simulator, out of the pure core that host apps ship (docs/detection.md §7).
         .target(name: "EddySimulation", dependencies: ["EddyCore"], swiftSettings: strictSettings),
-        .testTarget(name: "EddySimulationTests", dependencies: ["EddySimulation", "EddyCore"], swiftSettings: strictSettings),
+        .testTarget(name: "EddySimulationTests", dependencies: ["EddySimulation", "EddyCore", "EddyReplay"], swiftSettings: strictSettings),
         // Earth models: the EGM96 geoid (pure, table compiled in) and SRTM terrain (.hgt tiles read at the edge): docs/terrain-and-geoid.md.
         .target(name: "EddyGeoid", swiftSettings: strictSettings),
         .testTarget(name: "EddyGeoidTests", dependencies: ["EddyGeoid"], swiftSettings: strictSettings),

@@ -14,7 +14,12 @@ struct SimulateCommand: AsyncParsableCommand {
             Examples:
               eddy simulate out/flight --class medium --segments 0:10m,0.2:5m,0:5m,0.45:5m --handling 1200:15
               eddy simulate out/long --hours 12 --segments 0:20m,0.12:10m --seed 7
-            The truth (segments and handling) goes to meta.json; see docs/replay.md.
+              eddy simulate out/trip --segments 0:90m --profile 0:gnd,25m:35000,60m:35000,90m:gnd \\
+                  --field-elevation 1400 --isa-deviation 10 --qnh 1002 --gnss phone --baro-bias random
+            The truth (segments and handling) goes to meta.json; see docs/replay.md. With any of --isa-deviation,
+            --qnh, --profile, --field-elevation, --gnss (other than ideal), --adsb, --pressurized or --baro-bias
+            the true track (position, pressure and MSL altitude, cabin, one line per second) goes to
+            truth-track.csv; see docs/simulation.md.
             """)
 
     @Argument(help: "Flight directory to write (created if needed; its log files are replaced).")
@@ -74,6 +79,38 @@ struct SimulateCommand: AsyncParsableCommand {
     @Flag(help: "Write every value at full double precision instead of sensor resolution (bigger files).")
     var exact = false
 
+    @Option(name: .customLong("isa-deviation"), parsing: .unconditional,
+            help: "Temperature deviation from ISA, °C (-40…40), e.g. 10 or -15.")
+    var isaDeviationCelsius: String?
+
+    @Option(help: "Mean-sea-level pressure QNH, hPa (900…1100).")
+    var qnh: String?
+
+    @Option(help: ArgumentHelp(
+        "Altitude profile time:pressure-altitude-ft, comma separated; times in s, m or h, altitude in feet or gnd (on the ground at --field-elevation). Linear in between; the first altitude is held before, the last after.",
+        valueName: "profile"))
+    var profile: String?
+
+    @Option(name: .customLong("field-elevation"), parsing: .unconditional,
+            help: "Field elevation above MSL, feet (-1,000…15,000): the ground of --profile and of the cabin schedule (default: no ground; gnd = 0 ft MSL).")
+    var fieldElevationFeet: String?
+
+    @Option(help: "GNSS error profile: ideal (exact fixes), phone or poor (correlated error and multipath the reported accuracy does not show).")
+    var gnss: String = "ideal"
+
+    @Flag(help: "Fixes are ADS-B own-ship reports carrying pressure altitude (25-ft steps).")
+    var adsb = false
+
+    @Option(help: "Pressurised cabin: yes or no (default: by class; medium and large yes, small no).")
+    var pressurized: String?
+
+    @Option(name: .customLong("cabin-altitude"), help: "Cabin altitude at cruise of a pressurised aircraft, feet (0…10,000; default 6,000).")
+    var cabinAltitudeFeet: String?
+
+    @Option(name: .customLong("baro-bias"), parsing: .unconditional,
+            help: "Barometer absolute bias, hPa (-10…10), or random (uniform ±1 hPa from the seed, a BMP280's accuracy).")
+    var barometerBias: String?
+
     func validate() throws {
         guard rate.isFinite, (10...200).contains(rate) else { throw ValidationError("--rate \(rate): must be 10 to 200 Hz") }
         guard noiseMilliG.isFinite, (0...100).contains(noiseMilliG) else { throw ValidationError("--noise-mg \(noiseMilliG): must be 0 to 100 milli-g") }
@@ -105,7 +142,8 @@ struct SimulateCommand: AsyncParsableCommand {
         let accelerometer = Int((scenario.durationSeconds * scenario.accelerometerRateHz).rounded())
         print("eddy simulate: wrote \(outdir): \(aircraftClass.rawValue) class, \(String(format: "%.1f", minutes)) min, "
               + "≈\(accelerometer) accelerometer samples at \(rate) Hz, \(scenario.segments.count) segments, "
-              + "\(scenario.handling.count) handling interval\(scenario.handling.count == 1 ? "" : "s"), seed \(seed)")
+              + "\(scenario.handling.count) handling interval\(scenario.handling.count == 1 ? "" : "s"), seed \(seed)"
+              + (scenario.usesAltitudeFeatures ? "; truth track in \(TruthTrack.fileName)" : ""))
     }
 
     /// The scenario the options describe.
@@ -118,12 +156,37 @@ struct SimulateCommand: AsyncParsableCommand {
         if let late = handlingIntervals.first(where: { $0.end > total }) {
             throw SimulationSpecError(option: "--handling", message: "interval \(late.start)…\(late.end) s ends after the flight (\(total) s)")
         }
-        return FlightScenario(
+        var scenario = FlightScenario(
             aircraftClass: aircraftClass, segments: pattern, accelerometerRateHz: rate,
             includeGyroscope: !noGyroscope, includeBarometer: !noBarometer, noiseRMSg: noiseMilliG / 1000,
             handling: handlingIntervals, flat: flat, startLatitude: latitude, startLongitude: longitude,
             altitudeFeet: altitudeFeet, groundSpeedMetersPerSecond: speedMetersPerSecond,
             courseDegrees: courseDegrees, turns: turns, seed: seed)
+        if let isaDeviationCelsius {
+            scenario.isaDeviationCelsius = try SimulationSpec.number(isaDeviationCelsius, option: "--isa-deviation", range: -40...40, unit: "°C")
+        }
+        if let qnh { scenario.qnhHectopascals = try SimulationSpec.number(qnh, option: "--qnh", range: 900...1100, unit: "hPa") }
+        if let fieldElevationFeet {
+            scenario.fieldElevationFeet = try SimulationSpec.number(fieldElevationFeet, option: "--field-elevation", range: -1_000...15_000, unit: "ft")
+        }
+        if let profile {
+            if altitudeFeet != nil {
+                throw SimulationSpecError(option: "--profile", message: "give either --profile or --altitude-ft, not both")
+            }
+            let waypoints = try SimulationSpec.profile(profile)
+            try SimulationSpec.checkProfile(waypoints, fieldElevationFeet: scenario.fieldElevationFeet, atmosphere: scenario.atmosphere)
+            scenario.altitudeProfile = waypoints
+        } else if scenario.fieldElevationFeet != nil {
+            throw SimulationSpecError(option: "--field-elevation", message: "only means something with --profile (the ground it starts or ends on)")
+        }
+        scenario.gnssProfile = try SimulationSpec.gnssProfile(gnss)
+        scenario.adsb = adsb
+        if let pressurized { scenario.pressurized = try SimulationSpec.yesNo(pressurized, option: "--pressurized") }
+        if let cabinAltitudeFeet {
+            scenario.cabinAltitudeFeet = try SimulationSpec.number(cabinAltitudeFeet, option: "--cabin-altitude", range: 0...10_000, unit: "ft")
+        }
+        if let barometerBias { scenario.barometerBiasHectopascals = try SimulationSpec.barometerBias(barometerBias, seed: seed) }
+        return scenario
     }
 }
 

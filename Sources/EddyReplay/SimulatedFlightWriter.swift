@@ -1,11 +1,14 @@
 import EddyCore
 import EddySensorLog
 import EddySimulation
+import Foundation
 
 /// Streams a simulated flight into the sensor-log format.
 package enum SimulatedFlightWriter {
     /// Simulates `scenario` chunk by chunk and writes it to `directory` (meta.json with the truth,
     /// then the CSVs), at sensor resolution unless `exact`. Memory stays bounded for any length.
+    /// A scenario that uses an altitude feature also gets `truth-track.csv` (the true track, full precision);
+    /// otherwise a stale one from an earlier run is removed.
     package static func write(
         _ scenario: FlightScenario, to directory: String, timeOrigin: String? = "2026-11-22T10:00:00Z",
         aircraftType: String? = nil, exact: Bool = false
@@ -22,13 +25,22 @@ package enum SimulatedFlightWriter {
         if scenario.includeGyroscope { files.insert(.gyroscope) }
         if scenario.includeBarometer { files.insert(.barometer) }
         let writer = try FlightLogWriter(directory: directory, meta: meta, files: files, resolution: exact ? nil : .sensor)
+        let trackPath = directory.hasSuffix("/") ? directory + TruthTrack.fileName : directory + "/" + TruthTrack.fileName
+        var track: TruthTrackFileWriter?
+        if scenario.usesAltitudeFeatures {
+            track = try TruthTrackFileWriter(directory: directory, conditions: scenario.truthConditions)
+        } else if FileManager.default.fileExists(atPath: trackPath) {
+            try? FileManager.default.removeItem(atPath: trackPath)
+        }
         try FlightSimulator.simulate(scenario) { chunk in
+            try track?.append(chunk.truth)
             try writer.append(location: chunk.location)
             try writer.append(accelerometer: chunk.accelerometer)
             if scenario.includeGyroscope { try writer.append(gyroscope: chunk.gyroscope) }
             if scenario.includeBarometer { try writer.append(barometer: chunk.barometer) }
         }
         try writer.finish()
+        try track?.finish()
     }
 
     /// A representative ICAO type for a class (meta.json's aircraft.type).

@@ -109,8 +109,27 @@ public struct FlightScenario: Sendable, Equatable {
     public var seed: UInt64
     /// Device mount (device → aircraft frame). Default nil: drawn from the seed (a cradle angle, or a flat yaw if `flat`).
     public var mountRotation: Rotation3?
-    /// Cabin altitude of a pressurised aircraft, feet (barometer reads cabin pressure). Default 6,000.
+    /// Cabin altitude of a pressurised aircraft at cruise, feet (barometer reads cabin pressure). Default 6,000.
+    /// Without an altitude profile the cabin holds it all flight; with one it follows `CabinSchedule`.
     public var cabinAltitudeFeet: Double
+    /// Temperature deviation from ISA, °C, at every level. Default 0 (standard day).
+    public var isaDeviationCelsius: Double
+    /// Mean-sea-level pressure, hPa. Default 1013.25 (then MSL altitude = pressure altitude when ISA+0).
+    public var qnhHectopascals: Double
+    /// Climbs and descents in pressure altitude, flown with linear interpolation (holding the first altitude
+    /// before the first point and the last after the last). Default nil: level at `altitudeFeet` all flight.
+    public var altitudeProfile: [AltitudeWaypoint]?
+    /// Elevation of the field above MSL, feet: the ground of `altitudeProfile` (on-ground waypoints, and no
+    /// waypoint below it) and of the cabin schedule. Default nil: no ground (on-ground waypoints at 0 ft MSL).
+    public var fieldElevationFeet: Double?
+    /// GNSS error profile of the fixes. Default `.ideal` (exact fixes, reported accuracy 5 m / 8 m).
+    public var gnssProfile: GNSSProfile
+    /// Fixes are ADS-B own-ship reports (source `.adsb`) carrying pressure altitude in 25-ft steps. Default false.
+    public var adsb: Bool
+    /// Whether the cabin is pressurised. Default nil: by class (medium and large yes, small no).
+    public var pressurized: Bool?
+    /// Absolute bias added to every barometer reading, hPa (a BMP280 is within ±1 hPa). Default 0.
+    public var barometerBiasHectopascals: Double
 
     /// Creates a scenario; nil speed / altitude take the class nominal values.
     public init(
@@ -131,7 +150,15 @@ public struct FlightScenario: Sendable, Equatable {
         turns: [CoordinatedTurn] = [],
         seed: UInt64 = 1,
         mountRotation: Rotation3? = nil,
-        cabinAltitudeFeet: Double = 6_000
+        cabinAltitudeFeet: Double = 6_000,
+        isaDeviationCelsius: Double = 0,
+        qnhHectopascals: Double = 1013.25,
+        altitudeProfile: [AltitudeWaypoint]? = nil,
+        fieldElevationFeet: Double? = nil,
+        gnssProfile: GNSSProfile = .ideal,
+        adsb: Bool = false,
+        pressurized: Bool? = nil,
+        barometerBiasHectopascals: Double = 0
     ) {
         let parameters = AircraftResponseParameters.forClass(aircraftClass)
         self.aircraftClass = aircraftClass
@@ -152,11 +179,47 @@ public struct FlightScenario: Sendable, Equatable {
         self.seed = seed
         self.mountRotation = mountRotation
         self.cabinAltitudeFeet = cabinAltitudeFeet
+        self.isaDeviationCelsius = isaDeviationCelsius
+        self.qnhHectopascals = qnhHectopascals
+        self.altitudeProfile = altitudeProfile
+        self.fieldElevationFeet = fieldElevationFeet
+        self.gnssProfile = gnssProfile
+        self.adsb = adsb
+        self.pressurized = pressurized
+        self.barometerBiasHectopascals = barometerBiasHectopascals
     }
 
     /// Flight length: the sum of the segment durations, seconds.
     public var durationSeconds: Double { segments.reduce(0) { $0 + max(0, $1.durationSeconds) } }
 
-    /// Whether the class flies with a pressurised cabin (medium and large).
-    public var pressurizedCabin: Bool { aircraftClass != .small }
+    /// Whether the cabin is pressurised: `pressurized`, or by class (medium and large).
+    public var pressurizedCabin: Bool { pressurized ?? (aircraftClass != .small) }
+
+    /// The day's atmosphere (ISA deviation and QNH).
+    public var atmosphere: SimulatedAtmosphere {
+        SimulatedAtmosphere(isaDeviationCelsius: isaDeviationCelsius, qnhHectopascals: qnhHectopascals)
+    }
+
+    /// Whether any field added for the altitude work differs from its default (then the simulator writes a
+    /// truth track; without them its output is what it always was).
+    public var usesAltitudeFeatures: Bool {
+        isaDeviationCelsius != 0 || qnhHectopascals != 1013.25 || altitudeProfile != nil || fieldElevationFeet != nil
+            || gnssProfile != .ideal || adsb || pressurized != nil || barometerBiasHectopascals != 0
+    }
+
+    /// The conditions line of the truth track.
+    public var truthConditions: TruthConditions {
+        TruthConditions(
+            isaDeviationCelsius: isaDeviationCelsius, qnhHectopascals: qnhHectopascals, barometerBiasHectopascals: barometerBiasHectopascals,
+            fieldElevationFeet: fieldElevationFeet, pressurizedCabin: pressurizedCabin, gnssProfile: gnssProfile, adsb: adsb)
+    }
+
+    /// A barometer bias drawn from the seed, uniform in ±1 hPa (BMP280 absolute accuracy), from the fifth output
+    /// of the seed's SplitMix64 stream (the simulator uses the first four), so no other draw changes.
+    public static func randomBarometerBiasHectopascals(seed: UInt64) -> Double {
+        var seeds = SplitMix64(seed: seed)
+        for _ in 0..<4 { _ = seeds.next() }
+        let uniform = Double(seeds.next() >> 11) * 0x1.0p-53
+        return 2 * uniform - 1
+    }
 }

@@ -11,6 +11,8 @@ public struct SimulatedChunk: Sendable {
     public var location: [LocationSample] = []
     /// Barometer samples at 1 Hz (empty when the scenario has no barometer).
     public var barometer: [BarometerSample] = []
+    /// The true track at 1 Hz (one point per location fix).
+    public var truth: [TruthTrackPoint] = []
 
     /// Creates an empty chunk.
     public init() {}
@@ -78,6 +80,7 @@ package enum FlightSimulator {
             all.gyroscope.append(contentsOf: chunk.gyroscope)
             all.location.append(contentsOf: chunk.location)
             all.barometer.append(contentsOf: chunk.barometer)
+            all.truth.append(contentsOf: chunk.truth)
         }
         return SimulatedFlight(scenario: scenario, truth: truth(for: scenario), samples: all)
     }
@@ -129,8 +132,16 @@ struct SimulationState {
     var latitude: Double
     var longitude: Double
     var courseDegrees: Double
+    /// Barometer reading without noise when the altitude is constant (no profile), hPa.
     let pressureHectopascals: Double
     let responseGain: Double
+    let atmosphere: SimulatedAtmosphere
+    /// The altitude profile against the day's ground (nil: level at `scenario.altitudeFeet`).
+    let profile: ResolvedProfile?
+    /// The cabin schedule of a pressurised aircraft flying a profile.
+    let cabin: CabinSchedule?
+    /// The GNSS error process (nil for `.ideal`: exact fixes, no draws).
+    var gnss: GNSSErrorModel?
 
     init(scenario: FlightScenario) {
         self.scenario = scenario
@@ -140,8 +151,23 @@ struct SimulationState {
         var geometry = Xoshiro256StarStar(seed: seeds.next())
         let gustSeed = seeds.next()
         noise = Xoshiro256StarStar(seed: seeds.next())
+        // New streams are seeded after the original three, so a scenario without the new features draws exactly
+        // the numbers it always did (the fifth output is `FlightScenario.randomBarometerBiasHectopascals`).
+        let gnssSeed = seeds.next()
         let altitudeMeters = scenario.altitudeFeet * 0.3048
-        let rho = StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: altitudeMeters)
+        let atmosphere = scenario.atmosphere
+        self.atmosphere = atmosphere
+        var groundFeet: Double?
+        if let field = scenario.fieldElevationFeet {
+            groundFeet = atmosphere.pressureAltitudeFeet(mslAltitudeMeters: field * 0.3048)
+        }
+        let profile = scenario.altitudeProfile.map { ResolvedProfile(waypoints: $0, groundFeet: groundFeet) }
+            .flatMap { $0.times.isEmpty ? nil : $0 }
+        self.profile = profile
+        // The gust response is precomputed for block synthesis: it uses the cruise (highest) altitude's density,
+        // with the true temperature.
+        let responseAltitudeFeet = profile?.highestFeet ?? scenario.altitudeFeet
+        let rho = atmosphere.densityKilogramsPerCubicMeter(pressureAltitudeFeet: responseAltitudeFeet)
         responseGain = AircraftResponseParameters.forClass(scenario.aircraftClass).responseGain
         let response = PlungeResponse(
             parameters: .forClass(scenario.aircraftClass), trueAirspeedMetersPerSecond: speed, densityKilogramsPerCubicMeter: rho)
@@ -177,7 +203,16 @@ struct SimulationState {
         longitude = scenario.startLongitude
         courseDegrees = scenario.courseDegrees
         let pressureAltitudeMeters = scenario.pressurizedCabin ? scenario.cabinAltitudeFeet * 0.3048 : altitudeMeters
-        pressureHectopascals = StandardAtmosphere.pressurePascals(altitudeMeters: pressureAltitudeMeters) / 100
+        let pressure = StandardAtmosphere.pressurePascals(altitudeMeters: pressureAltitudeMeters) / 100
+        pressureHectopascals = scenario.barometerBiasHectopascals == 0 ? pressure : pressure + scenario.barometerBiasHectopascals
+        if let profile, scenario.pressurizedCabin {
+            cabin = CabinSchedule(
+                groundPressureAltitudeFeet: groundFeet ?? atmosphere.seaLevelPressureAltitudeFeet,
+                cruisePressureAltitudeFeet: profile.highestFeet, cabinAltitudeFeet: scenario.cabinAltitudeFeet)
+        } else {
+            cabin = nil
+        }
+        gnss = GNSSErrorParameters.forProfile(scenario.gnssProfile).map { GNSSErrorModel(parameters: $0, seed: gnssSeed) }
     }
 
     /// A device mount: flat (random heading, tilt < 5°) or a cradle angle well away from flat (|û_z| < cos 30°).
@@ -255,13 +290,43 @@ struct SimulationState {
                 if courseDegrees < 0 { courseDegrees += 360 }
                 step(distanceMeters: speed, courseDegrees: courseDegrees - turnRate / 2)
             }
-            chunk.location.append(LocationSample(
+            let (altitudeFeet, rateFeetPerSecond) = profile?.state(at: t) ?? (scenario.altitudeFeet, 0)
+            let mslMeters = atmosphere.mslAltitudeMeters(pressureAltitudeFeet: altitudeFeet)
+            var fix = LocationSample(
                 t: t, latitudeDegrees: latitude, longitudeDegrees: longitude,
-                altitudeMeters: scenario.altitudeFeet * 0.3048, horizontalAccuracyMeters: 5, verticalAccuracyMeters: 8,
-                speedMetersPerSecond: speed, courseDegrees: courseDegrees))
-            if scenario.includeBarometer {
-                chunk.barometer.append(BarometerSample(t: t, pressureHectopascals: pressureHectopascals + 0.02 * noise.nextGaussian()))
+                altitudeMeters: mslMeters, horizontalAccuracyMeters: 5, verticalAccuracyMeters: 8,
+                speedMetersPerSecond: speed, courseDegrees: courseDegrees)
+            var multipath = false
+            if gnss != nil, let error = gnss?.next() {
+                apply(error, to: &fix)
+                multipath = error.multipath
             }
+            if scenario.adsb {
+                fix.source = .adsb
+                fix.pressureAltitudeFeet = (altitudeFeet / 25).rounded() * 25
+            }
+            chunk.location.append(fix)
+            var cabinFeet: Double?
+            var baroPressure = pressureHectopascals
+            if let cabin {
+                baroPressure = cabin.cabinPressureHectopascals(aircraftPressureAltitudeFeet: altitudeFeet) + scenario.barometerBiasHectopascals
+                cabinFeet = StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: baroPressure - scenario.barometerBiasHectopascals)
+            } else if scenario.pressurizedCabin {
+                cabinFeet = scenario.cabinAltitudeFeet
+            } else if profile != nil {
+                baroPressure = atmosphere.staticPressureHectopascals(pressureAltitudeFeet: altitudeFeet) + scenario.barometerBiasHectopascals
+            }
+            if scenario.includeBarometer {
+                chunk.barometer.append(BarometerSample(t: t, pressureHectopascals: baroPressure + 0.02 * noise.nextGaussian()))
+            }
+            chunk.truth.append(TruthTrackPoint(
+                t: t, latitudeDegrees: latitude, longitudeDegrees: longitude, pressureAltitudeFeet: altitudeFeet,
+                mslAltitudeMeters: mslMeters, verticalSpeedFeetPerMinute: rateFeetPerSecond * 60,
+                mslVerticalSpeedMetersPerSecond: rateFeetPerSecond * 0.3048 * atmosphere.thicknessRatio(pressureAltitudeFeet: altitudeFeet),
+                cabinPressureAltitudeFeet: cabinFeet,
+                staticPressureHectopascals: atmosphere.staticPressureHectopascals(pressureAltitudeFeet: altitudeFeet),
+                groundSpeedMetersPerSecond: speed, courseDegrees: courseDegrees,
+                onGround: profile?.onGround(altitudeFeet: altitudeFeet) ?? false, multipath: multipath))
             nextFixSecond += 1
         }
         // Accelerometer and gyroscope at the sensor rate.
@@ -293,6 +358,28 @@ struct SimulationState {
             }
         }
         return chunk
+    }
+
+    /// Adds a GNSS error to an exact fix: position offsets north / east / up, reported accuracies, and velocity
+    /// noise in the speed and course.
+    func apply(_ error: GNSSFixError, to fix: inout LocationSample) {
+        let radius = 6_371_008.8
+        let latitude = fix.latitudeDegrees + error.northMeters / radius * 180 / .pi
+        let cosine = max(1e-6, cos(fix.latitudeDegrees * .pi / 180))
+        var longitude = fix.longitudeDegrees + error.eastMeters / (radius * cosine) * 180 / .pi
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        fix.latitudeDegrees = min(90, max(-90, latitude))
+        fix.longitudeDegrees = longitude
+        fix.altitudeMeters = (fix.altitudeMeters ?? 0) + error.upMeters
+        fix.horizontalAccuracyMeters = error.horizontalAccuracyMeters
+        fix.verticalAccuracyMeters = error.verticalAccuracyMeters
+        let course = courseDegrees * .pi / 180
+        let north = speed * cos(course) + error.velocityNorth
+        let east = speed * sin(course) + error.velocityEast
+        fix.speedMetersPerSecond = (north * north + east * east).squareRoot()
+        var reported = atan2(east, north) * 180 / .pi
+        if reported < 0 { reported += 360 }
+        fix.courseDegrees = reported
     }
 
     /// Great-circle step on a sphere of radius 6,371,008.8 m (IUGG mean Earth radius).

@@ -1,4 +1,5 @@
 import EddyCore
+import Foundation
 
 /// A bad `eddy simulate` option value: says which option, what was given and what is expected.
 package struct SimulationSpecError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -99,6 +100,100 @@ package enum SimulationSpec {
             guard length > 0 else { throw SimulationSpecError(option: "--turn", message: "duration in \"\(part)\" must be more than 0") }
             return CoordinatedTurn(start: start, durationSeconds: length, bankDegrees: bank, rollRateDegreesPerSecond: rate)
         }
+    }
+
+    /// `time:altitude,…` → an altitude profile, e.g. `0:gnd,25m:35000,60m:35000,90m:gnd` (time a duration,
+    /// altitude pressure-altitude feet or `gnd` for on the ground at the field). Times must increase; the
+    /// vertical speed between two points must be at most `maximumVerticalSpeedFeetPerMinute`.
+    package static func profile(_ text: String) throws -> [AltitudeWaypoint] {
+        let option = "--profile"
+        guard !text.isEmpty else {
+            throw SimulationSpecError(option: option, message: "empty (write time:altitude-ft pairs, e.g. 0:1500,25m:35000,60m:35000)")
+        }
+        var waypoints: [AltitudeWaypoint] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let fields = part.split(separator: ":", omittingEmptySubsequences: false)
+            guard fields.count == 2 else {
+                throw SimulationSpecError(option: option, message: "\"\(part)\" is not time:altitude (e.g. 25m:35000 or 0:gnd)")
+            }
+            let time = try duration(String(fields[0]), option: option)
+            let altitudeText = fields[1].trimmingBlanksAndNewlines().lowercased()
+            var altitude: Double?
+            if altitudeText != "gnd" {
+                guard let value = Double(altitudeText), value.isFinite, (-1_000...60_000).contains(value) else {
+                    throw SimulationSpecError(option: option, message: "altitude \"\(fields[1])\" in \"\(part)\" must be pressure-altitude feet from -1,000 to 60,000, or gnd")
+                }
+                altitude = value
+            }
+            if let previous = waypoints.last, time <= previous.timeSeconds {
+                throw SimulationSpecError(option: option, message: "time in \"\(part)\" is not after the previous point's \(previous.timeSeconds) s")
+            }
+            waypoints.append(AltitudeWaypoint(timeSeconds: time, pressureAltitudeFeet: altitude))
+        }
+        return waypoints
+    }
+
+    /// The steepest climb or descent a profile may ask for, feet per minute (an airliner climbs at ≤ 4,000–6,000).
+    package static let maximumVerticalSpeedFeetPerMinute = 12_000.0
+
+    /// Checks a profile against the day's ground and the vertical-speed limit: no point below the field's
+    /// pressure altitude (write `gnd` for the ground), no leg steeper than `maximumVerticalSpeedFeetPerMinute`.
+    package static func checkProfile(
+        _ waypoints: [AltitudeWaypoint], fieldElevationFeet: Double?, atmosphere: SimulatedAtmosphere
+    ) throws {
+        let groundFeet = atmosphere.pressureAltitudeFeet(mslAltitudeMeters: (fieldElevationFeet ?? 0) * 0.3048)
+        var previous: (t: Double, feet: Double)?
+        for waypoint in waypoints {
+            let feet = waypoint.pressureAltitudeFeet ?? groundFeet
+            if fieldElevationFeet != nil, let given = waypoint.pressureAltitudeFeet, given < groundFeet - 0.5 {
+                throw SimulationSpecError(
+                    option: "--profile",
+                    message: "\(given) ft at \(waypoint.timeSeconds) s is below the field (pressure altitude \(String(format: "%.0f", groundFeet)) ft today); write gnd for the ground")
+            }
+            if let previous {
+                let rate = abs(feet - previous.feet) / (waypoint.timeSeconds - previous.t) * 60
+                if rate > maximumVerticalSpeedFeetPerMinute {
+                    throw SimulationSpecError(
+                        option: "--profile",
+                        message: "\(String(format: "%.0f", rate)) ft/min from \(previous.t) s to \(waypoint.timeSeconds) s is steeper than \(String(format: "%.0f", maximumVerticalSpeedFeetPerMinute)) ft/min")
+                }
+            }
+            previous = (waypoint.timeSeconds, feet)
+        }
+    }
+
+    /// A number within a range, or an error naming the option, the value and the range with its unit.
+    package static func number(_ text: String, option: String, range: ClosedRange<Double>, unit: String) throws -> Double {
+        guard let value = Double(text.trimmingBlanksAndNewlines()), value.isFinite, range.contains(value) else {
+            throw SimulationSpecError(option: option, message: "\"\(text)\" must be a number from \(range.lowerBound) to \(range.upperBound) \(unit)")
+        }
+        return value
+    }
+
+    /// `ideal`, `phone` or `poor`.
+    package static func gnssProfile(_ text: String) throws -> GNSSProfile {
+        guard let profile = GNSSProfile(rawValue: text.trimmingBlanksAndNewlines().lowercased()) else {
+            throw SimulationSpecError(option: "--gnss", message: "\"\(text)\" must be ideal, phone or poor")
+        }
+        return profile
+    }
+
+    /// `yes` / `no` (also `true` / `false`, `1` / `0`).
+    package static func yesNo(_ text: String, option: String) throws -> Bool {
+        switch text.trimmingBlanksAndNewlines().lowercased() {
+        case "yes", "true", "1": return true
+        case "no", "false", "0": return false
+        default: throw SimulationSpecError(option: option, message: "\"\(text)\" must be yes or no")
+        }
+    }
+
+    /// `random` (uniform ±1 hPa from the seed, a BMP280's absolute accuracy) or a bias in hPa (−10…10).
+    package static func barometerBias(_ text: String, seed: UInt64) throws -> Double {
+        if text.trimmingBlanksAndNewlines().lowercased() == "random" { return FlightScenario.randomBarometerBiasHectopascals(seed: seed) }
+        guard let value = Double(text.trimmingBlanksAndNewlines()), value.isFinite, (-10...10).contains(value) else {
+            throw SimulationSpecError(option: "--baro-bias", message: "\"\(text)\" must be random or a number from -10 to 10 hPa")
+        }
+        return value
     }
 }
 
