@@ -38,7 +38,9 @@ package struct HorizontalPositionFilter: HorizontalPositionEstimator {
         var ecef: Vector3
         var correlatedVariance: Double
         var whiteVariance: Double
-        var velocity: (east: Double, north: Double, extraVariance: Double)?
+        /// Ground velocity (ECEF, m/s: the fix's east/north velocity turned out of its own local frame, which near
+        /// the poles differs a lot from the plane's) and the variance to add to the configured velocity noise.
+        var velocity: (ecef: Vector3, extraVariance: Double)?
     }
 
     private var state: State?
@@ -72,11 +74,16 @@ package struct HorizontalPositionFilter: HorizontalPositionEstimator {
         case .failure(let rejection): return .rejected(rejection)
         }
         let sigma = accuracy / CircularGaussian.radius68PerSigma
+        var velocity: (ecef: Vector3, extraVariance: Double)?
+        if let v = FixValidation.velocity(of: fix, configuration: configuration) {
+            let axes = WGS84.eastNorth(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees)
+            velocity = (v.east * axes.east + v.north * axes.north, v.extraVariance)
+        }
         let m = Measurement(
             t: fix.t, ecef: WGS84.ecef(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees),
             correlatedVariance: configuration.correlatedErrorFraction * sigma * sigma,
             whiteVariance: (1 - configuration.correlatedErrorFraction) * sigma * sigma,
-            velocity: FixValidation.velocity(of: fix, configuration: configuration))
+            velocity: velocity)
 
         guard let current = state else { return restart(at: fix, m, reason: .firstFix) }
         let gap = fix.t - current.t
@@ -189,7 +196,8 @@ package struct HorizontalPositionFilter: HorizontalPositionEstimator {
 
         if let velocity = m.velocity {
             let rv = configuration.velocityNoiseMetersPerSecond * configuration.velocityNoiseMetersPerSecond
-            let vE = velocity.east - s.east.v, vN = velocity.north - s.north.v
+            let measured = s.plane.components(of: velocity.ecef)
+            let vE = measured.east - s.east.v, vN = measured.north - s.north.v
             let sv = s.cov.vv + (rv + velocity.extraVariance) * oversampling
             let allowance = configuration.gateManoeuvreAccelerationMetersPerSecondSquared * dt
             let vBeyond = max(0, hypot(vE, vN) - allowance)
@@ -227,9 +235,10 @@ package struct HorizontalPositionFilter: HorizontalPositionEstimator {
                 * configuration.initialVelocitySigmaMetersPerSecond
         }
         // Position = fix (correlated error unknown, mean 0): error of p is −(b + w), hence cov(p, b) = −σb².
+        let v = m.velocity.map { plane.components(of: $0.ecef) } ?? (east: 0, north: 0)
         let s = State(
             plane: plane, t: fix.t,
-            east: Axis(p: 0, v: m.velocity?.east ?? 0, b: 0), north: Axis(p: 0, v: m.velocity?.north ?? 0, b: 0),
+            east: Axis(p: 0, v: v.east, b: 0), north: Axis(p: 0, v: v.north, b: 0),
             cov: Covariance(pp: m.correlatedVariance + m.whiteVariance, pv: 0, pb: -m.correlatedVariance,
                             vv: velocityVariance, vb: 0, bb: m.correlatedVariance),
             correlatedVariance: m.correlatedVariance)

@@ -23,6 +23,12 @@ package enum WGS84 {
                        (n * (1 - eccentricitySquared) + heightMeters) * sinLat)
     }
 
+    /// Unit vectors (ECEF) pointing east and north at a geodetic position.
+    package static func eastNorth(latitudeDegrees: Double, longitudeDegrees: Double) -> (east: Vector3, north: Vector3) {
+        let lat = latitudeDegrees * .pi / 180, lon = longitudeDegrees * .pi / 180
+        return (Vector3(-sin(lon), cos(lon), 0), Vector3(-sin(lat) * cos(lon), -sin(lat) * sin(lon), cos(lat)))
+    }
+
     /// Geodetic latitude and longitude (degrees, longitude in −180…180) of an ECEF point: Heikkinen's closed form
     /// (Heikkinen 1982, as given by Zhu 1994), exact for points near the surface, with no iteration and no NaN at the
     /// poles (square-root arguments are clamped at zero against rounding).
@@ -89,9 +95,12 @@ package struct LocalTangentPlane: Sendable, Equatable {
         originLatitudeDegrees = latitudeDegrees
         originLongitudeDegrees = longitudeDegrees
         origin = WGS84.ecef(latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees)
-        let lat = latitudeDegrees * .pi / 180, lon = longitudeDegrees * .pi / 180
-        east = Vector3(-sin(lon), cos(lon), 0)
-        north = Vector3(-sin(lat) * cos(lon), -sin(lat) * sin(lon), cos(lat))
+        (east, north) = WGS84.eastNorth(latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees)
+    }
+
+    /// East and north components in this plane of a vector given in ECEF (e.g. a velocity measured elsewhere).
+    package func components(of v: Vector3) -> (east: Double, north: Double) {
+        (v.dot(east), v.dot(north))
     }
 
     /// East and north metres of a geodetic position (height 0) in this plane.
