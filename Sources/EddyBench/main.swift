@@ -1,5 +1,5 @@
 // eddy-bench: release-build benchmarks. Each group prints `name: value` lines (figures and ratios).
-// Usage: eddy-bench [all|replay|h3|store|sync|engine]...
+// Usage: eddy-bench [all|replay|h3|store|sync|engine|position]...
 import Foundation
 
 let groups: [(name: String, run: () throws -> Void)] = [
@@ -8,6 +8,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("store", StoreBenchmarks.run),
     ("sync", SyncBenchmarks.run),
     ("engine", EngineBenchmarks.run),
+    ("position", PositionBenchmarks.run),
 ]
 let requested = CommandLine.arguments.dropFirst().isEmpty ? ["all"] : Array(CommandLine.arguments.dropFirst())
 let known = Set(groups.map(\.name) + ["all"])
