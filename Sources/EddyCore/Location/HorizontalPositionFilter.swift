@@ -3,7 +3,7 @@ import Foundation
 /// Kalman filter for GNSS fixes in a local east/north tangent plane (docs/position.md).
 ///
 /// Per horizontal axis the state is position, velocity (constant-velocity model with white-noise acceleration) and the
-/// fix's time-correlated error (first-order Gauss–Markov, Brown & Hwang §4.2): a fix measures position + correlated
+/// fix's time-correlated error (first-order Gauss–Markov, Brown & Hwang): a fix measures position + correlated
 /// error + white noise, a fix's speed/course measures velocity. Both axes share one 3×3 covariance (isotropic process
 /// and measurement noise keep them identical), so the filter is allocation-free and the 68 %/90 % radii are exact
 /// circular-Gaussian radii. Fixes are gated on reported accuracy, on physical speed and acceleration limits and on
@@ -44,8 +44,8 @@ package struct HorizontalPositionFilter: HorizontalPositionEstimator {
     }
 
     private var state: State?
-    /// The state before the current run of rejections began, kept while a multipath excursion may be under way
-    /// (docs/position.md §4, "fallback"); nil when none is held.
+    /// The track that has ignored every position since the first rejection of the current episode, coasting on the
+    /// fixes' velocity (docs/position.md §4, "Fallback"); nil when none is held.
     private var fallback: State?
     /// Whether a fix was accepted after `fallback` was saved (the signature of an excursion that got through).
     private var acceptedSinceFallback = false
@@ -103,15 +103,17 @@ package struct HorizontalPositionFilter: HorizontalPositionEstimator {
             return .accepted(output(next, at: next.t))
         }
         if let f = fallback {
-            // Rejected after fixes were accepted since the run began: an excursion may have got through and pulled
-            // the track away. If the track that ignored every fix since then accepts this one, go back to it.
-            let (retried, retryRejection) = Self.step(f, m, usePosition: true, configuration: configuration)
-            if acceptedSinceFallback, retryRejection == nil {
-                state = retried
-                dropFallback()
-                rejectedCount = 0
-                firstRejectedTime = nil
-                return .accepted(output(retried, at: retried.t))
+            // Rejected after fixes were accepted since the episode began: an excursion may have got through and
+            // pulled the track away. If the track that ignored every position since then accepts this one, go back.
+            if acceptedSinceFallback {
+                let (retried, retryRejection) = Self.step(f, m, usePosition: true, configuration: configuration)
+                if retryRejection == nil {
+                    state = retried
+                    dropFallback()
+                    rejectedCount = 0
+                    firstRejectedTime = nil
+                    return .accepted(output(retried, at: retried.t))
+                }
             }
             fallback = Self.step(f, m, usePosition: false, configuration: configuration).0
         } else {
@@ -152,10 +154,12 @@ package struct HorizontalPositionFilter: HorizontalPositionEstimator {
         let z = s.plane.project(ecef: m.ecef)
         let fixVariance = m.correlatedVariance + m.whiteVariance
 
-        // Physical limits, judged beyond the position spread of the last estimate and of the fix.
+        // Physical limits, judged beyond the position spread of the last estimate and of the fix. The jump is the
+        // straight-line (ECEF) distance: a fix far round the globe can project close to the origin of the plane.
         let sigmas = configuration.physicalLimitSigmas
         var rejection: PositionRejection?
-        let jump = hypot(z.eastMeters - s.east.p, z.northMeters - s.north.p)
+        let offset = m.ecef - s.plane.ecef(eastMeters: s.east.p, northMeters: s.north.p)
+        let jump = offset.dot(offset).squareRoot()
         let jumpExcess = max(0, jump - sigmas * (s.cov.pp + fixVariance).squareRoot())
         let impliedSpeed = jumpExcess / dt
         if impliedSpeed > configuration.maximumGroundSpeedMetersPerSecond {

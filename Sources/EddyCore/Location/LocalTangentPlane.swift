@@ -114,10 +114,14 @@ package struct LocalTangentPlane: Sendable, Equatable {
         return (d.dot(east), d.dot(north))
     }
 
+    /// ECEF coordinates of a plane point (metres).
+    package func ecef(eastMeters: Double, northMeters: Double) -> Vector3 {
+        origin + eastMeters * east + northMeters * north
+    }
+
     /// The geodetic position (latitude, longitude in −180…180, degrees) under a plane point.
     package func geodetic(eastMeters: Double, northMeters: Double) -> (latitudeDegrees: Double, longitudeDegrees: Double) {
-        let p = origin + eastMeters * east + northMeters * north
-        return WGS84.geodetic(p)
+        WGS84.geodetic(ecef(eastMeters: eastMeters, northMeters: northMeters))
     }
 
     /// Rotation (cosine, sine) taking horizontal vector components in this plane to those in `other`:

@@ -65,31 +65,12 @@ import Testing
     /// the filtered track never moves more than 5 m from the track of the same flight without the excursion.
     @Test(arguments: [50.0, 80.0])
     func multipathExcursionIsRejected(_ amplitudeMeters: Double) {
-        var parameters = PhoneGNSSErrorModel.Parameters()
-        parameters.multipathRatePerSecond = 0
         for trajectory in [TruthTrajectory.straight, .standardRateTurn] {
             for seed in Self.seeds {
-                var directions = Xoshiro256StarStar(seed: seed &+ 1000)
-                let angle = 2 * Double.pi * directions.nextUniform()
-                var clean = PhoneGNSSErrorModel(seed: seed, parameters: parameters)
-                var dirty = clean
-                dirty.injectedExcursion = (from: 200, until: 205, east: amplitudeMeters * sin(angle),
-                                           north: amplitudeMeters * cos(angle))
-                var a = HorizontalPositionFilter(), b = HorizontalPositionFilter()
-                var worst = 0.0, usedDuringExcursion = 0
-                for point in trajectory.points(interval: 1) {
-                    let outA = a.update(clean.observe(point).fix)
-                    let outB = b.update(dirty.observe(point).fix)
-                    if point.t >= 200, point.t < 205, outB.position != nil { usedDuringExcursion += 1 }
-                    guard let pa = outA.position ?? a.predicted(at: point.t),
-                          let pb = outB.position ?? b.predicted(at: point.t) else { continue }
-                    let reference = TruthPoint(t: point.t, latitudeDegrees: pa.latitudeDegrees,
-                                               longitudeDegrees: pa.longitudeDegrees, velocityEast: 0, velocityNorth: 0)
-                    let d = reference.offsetMeters(toLatitude: pb.latitudeDegrees, longitude: pb.longitudeDegrees)
-                    worst = max(worst, hypot(d.east, d.north))
-                }
-                #expect(usedDuringExcursion == 0, "seed \(seed)")
-                #expect(worst <= 5, "seed \(seed): followed the excursion by \(worst) m")
+                let r = PositionEvaluation.excursion(amplitudeMeters: amplitudeMeters, trajectory: trajectory,
+                                                     seeds: seed...seed)
+                #expect(r.usedFixes == 0, "seed \(seed)")
+                #expect(r.worstMeters <= 5, "seed \(seed): followed the excursion by \(r.worstMeters) m")
             }
         }
     }
@@ -149,6 +130,14 @@ import Testing
             return
         }
         #expect(speed > 100_000)
+        // The antipode projects onto the plane's origin; it is still 12 700 km away.
+        let antipode = filter.update(LocationSample(t: 202, latitudeDegrees: -48, longitudeDegrees: -171,
+                                                    horizontalAccuracyMeters: 5))
+        guard case .rejected(.impossibleSpeed(let antipodeSpeed, _)) = antipode else {
+            Issue.record("expected an impossible speed for the antipode, got \(antipode)")
+            return
+        }
+        #expect(antipodeSpeed > 1_000_000)
     }
 
     // MARK: - Prediction

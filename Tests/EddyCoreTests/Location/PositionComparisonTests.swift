@@ -70,6 +70,32 @@ import Testing
         }
     }
 
+    /// How far the filtered track follows a 5 s excursion of 20–80 m (20 seeds × straight and turn), at 1 and 10 Hz.
+    @Test func excursions() {
+        let print = ProcessInfo.processInfo.environment["EDDY_POSITION_TABLE"] != nil
+        if print {
+            Swift.print("| excursion | fixes | largest track difference m | excursion fixes used |")
+            Swift.print("|---:|---|---:|---:|")
+        }
+        for amplitude in [20.0, 30, 50, 80] {
+            for interval in [1.0, 0.1] {
+                var worst = 0.0, used = 0
+                for trajectory in [TruthTrajectory.straight, .standardRateTurn] {
+                    let r = PositionEvaluation.excursion(amplitudeMeters: amplitude, trajectory: trajectory,
+                                                         interval: interval, seeds: 1...20)
+                    worst = max(worst, r.worstMeters)
+                    used += r.usedFixes
+                }
+                if print {
+                    let rate = interval == 1 ? "1 Hz" : "10 Hz", total = interval == 1 ? 200 : 2000
+                    Swift.print(String(format: "| %.0f m | ", amplitude) + rate
+                                + String(format: " | %.1f | %d of %d |", worst, used, total))
+                }
+                if amplitude >= 50 { #expect(used == 0 && worst <= 5, "\(amplitude) m at \(1 / interval) Hz") }
+            }
+        }
+    }
+
     /// The claims docs/position.md makes from the table hold, and the table is printed on request.
     @Test func comparison() {
         let rows = Self.table()

@@ -1,3 +1,4 @@
+import EddySimulation
 import Foundation
 @testable import EddyCore
 
@@ -121,5 +122,38 @@ enum PositionEvaluation {
         m.coverage90 = Double(in90) / n
         m.lagSeconds = lagCount > 0 ? lagSum / Double(lagCount) : 0
         return m
+    }
+
+    /// Runs the Kalman filter twice per seed on the same noise (random multipath off), once with an excursion of
+    /// `amplitudeMeters` in a random direction from t = 200 s to 205 s, and returns the largest distance between the
+    /// two filtered tracks and how many excursion fixes the filter used.
+    static func excursion(
+        amplitudeMeters: Double, trajectory: TruthTrajectory, interval: Double = 1, seeds: some Sequence<UInt64>
+    ) -> (worstMeters: Double, usedFixes: Int) {
+        var parameters = PhoneGNSSErrorModel.Parameters()
+        parameters.multipathRatePerSecond = 0
+        var worst = 0.0, used = 0
+        let truth = trajectory.points(interval: interval)
+        for seed in seeds {
+            var directions = Xoshiro256StarStar(seed: seed &+ 1000)
+            let angle = 2 * Double.pi * directions.nextUniform()
+            var clean = PhoneGNSSErrorModel(seed: seed, parameters: parameters)
+            var dirty = clean
+            dirty.injectedExcursion = (from: 200, until: 205, east: amplitudeMeters * sin(angle),
+                                       north: amplitudeMeters * cos(angle))
+            var a = HorizontalPositionFilter(), b = HorizontalPositionFilter()
+            for point in truth {
+                let outA = a.update(clean.observe(point).fix)
+                let outB = b.update(dirty.observe(point).fix)
+                if point.t >= 200, point.t < 205, outB.position != nil { used += 1 }
+                guard let pa = outA.position ?? a.predicted(at: point.t),
+                      let pb = outB.position ?? b.predicted(at: point.t) else { continue }
+                let reference = TruthPoint(t: point.t, latitudeDegrees: pa.latitudeDegrees,
+                                           longitudeDegrees: pa.longitudeDegrees, velocityEast: 0, velocityNorth: 0)
+                let d = reference.offsetMeters(toLatitude: pb.latitudeDegrees, longitude: pb.longitudeDegrees)
+                worst = max(worst, hypot(d.east, d.north))
+            }
+        }
+        return (worst, used)
     }
 }
