@@ -114,7 +114,7 @@ let package = Package(
         // The engine and helpers for host apps' own tests.
         .target(
             name: "Eddy",
-            dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock"],
+            dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddyGeoid", "EddyTerrain"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,8 +1,10 @@
 import ArgumentParser
 import EddyCore
+import EddyGeoid
 import EddyReplay
 import EddySensorLog
 import EddyStore
+import EddyTerrain
 import Foundation
 
 /// `eddy replay FLIGHT`: runs a flight log through the detection pipeline.
@@ -32,6 +34,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "With --json: add one {\"type\":\"track\",…} line per location fix (≈ 1 s): position, pressure altitude, MSL/HAE, uncertainty, altitude source.")
     var track = false
 
+    @Option(help: "With --track: a directory of SRTM .hgt tiles; track lines gain hat_m (height above terrain).")
+    var dem: String?
+
     @Flag(help: "Skip and count bad lines instead of stopping at the first one.")
     var lenient = false
 
@@ -58,6 +63,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func validate() throws {
         if track, !json || engine { throw ValidationError("--track needs --json (and no --engine): it adds track lines to the JSON Lines output") }
+        if dem != nil, !track { throw ValidationError("--dem needs --track (height above terrain is printed in track lines)") }
         if !engine {
             let engineOnly = [("--server", server), ("--api-key", apiKey), ("--airline", airline), ("--user-id", userId)]
             if let (name, _) = engineOnly.first(where: { $0.1 != nil }) {
@@ -89,8 +95,12 @@ struct ReplayCommand: AsyncParsableCommand {
         do {
             let replay = try FlightReplay(directory: flight, options: ReplayOptions(lenient: lenient, aircraftClass: aircraftClass))
             let viewer = replay.aircraftClass
+            let terrain = try dem.map { path throws(TerrainError) in try TerrainDirectory(path: path) }
             let summary = try replay.run { event in
-                if json, let line = ReplayJSON.line(for: event, viewer: viewer, track: track) { output.line(line) }
+                guard json else { return }
+                var event = event
+                if track, case .altitude(var a) = event { Self.addEarthModels(&a, terrain: terrain); event = .altitude(a) }
+                if let line = ReplayJSON.line(for: event, viewer: viewer, track: track) { output.line(line) }
             }
             if json { output.line(ReplayJSON.summaryLine(summary)) } else { output.write(ReplayReport.text(summary)) }
             output.flush()
@@ -99,12 +109,26 @@ struct ReplayCommand: AsyncParsableCommand {
             output.flush()
             FileHandle.standardError.write(Data("eddy replay: store \(db ?? ""): \(error)\n".utf8))
             throw ExitCode(1)
+        } catch let error as TerrainError {
+            output.flush()
+            FileHandle.standardError.write(Data("eddy replay: --dem: \(error)\n".utf8))
+            throw ExitCode(1)
         } catch let error as SensorLogError {
             output.flush()
             let place = error.kind == .missingDirectory ? "" : "\(flight): "
             FileHandle.standardError.write(Data("eddy replay: \(place)\(error)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// Fills a track point's geoid undulation (EGM96) and height above terrain (when a DEM is given and covers it).
+    static func addEarthModels(_ a: inout AltitudeEstimate, terrain: TerrainDirectory?) {
+        guard let lat = a.latitudeDegrees, let lon = a.longitudeDegrees else { return }
+        a.geoidUndulationMeters = EGM96.undulationMeters(latitudeDegrees: lat, longitudeDegrees: lon)
+        guard let terrain, let msl = a.mslMeters, let u = a.mslUncertaintyMeters,
+              let elevation = try? terrain.elevationMeters(latitudeDegrees: lat, longitudeDegrees: lon),
+              let hat = elevation.heightAboveTerrain(mslMeters: msl, uMSL68Meters: u.u68) else { return }
+        a.heightAboveTerrainMeters = hat.meters
     }
 
     /// Writes the replay's tile reports (epoch times) into the store's outbox; says what it did on stderr,

@@ -55,6 +55,8 @@ public struct EddyConfiguration: Sendable {
     public var qnhHectopascals: Double?
     /// A barometer calibration older than this is stale (not used; the host should recalibrate), days. Default 3.5.
     public var barometerCalibrationStaleDays: Double
+    /// A directory of SRTM `.hgt` tiles for height above terrain (HAT) in the altitude context; nil: no HAT.
+    public var terrainDirectory: String?
     /// Wraps the engine's HTTP transport (tests observe each request with it); nil for none.
     package var transportWrapper: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
 

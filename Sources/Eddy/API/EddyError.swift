@@ -1,3 +1,4 @@
+import EddyTerrain
 import Dispatch
 import EddyCore
 import EddyH3
@@ -39,6 +40,8 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownAircraft(String)
     /// A location sample was unusable.
     case invalidLocation(String)
+    /// The terrain directory could not be used (missing, unreadable, a bad tile): the terrain error says what to do.
+    case terrain(TerrainError)
 
     /// What went wrong and what to do.
     public var description: String {
@@ -59,6 +62,7 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .alertQuery(let e): "invalid alert query: \(e)"
         case .unknownAircraft(let m): "\(m)"
         case .invalidLocation(let m): "unusable location: \(m)"
+        case .terrain(let e): "terrain: \(e)"
         }
     }
 

@@ -4,6 +4,7 @@ import EddyCore
 import EddyProtocol
 import EddyStore
 import EddySync
+import EddyTerrain
 import Foundation
 import Synchronization
 
@@ -28,6 +29,10 @@ public final class EddyEngine: Sendable {
     private let clock: any EpochClock
     private let core: EngineLock<EngineCore>
     private let sync = Mutex<SyncRuntime?>(nil)
+    /// SRTM tiles for height above terrain (nil: none configured). Read outside the core's lock.
+    private let terrain: TerrainDirectory?
+    /// The latest altitude context as delivered (with HAT filled in by the shell).
+    private let deliveredAltitude = Mutex<AltitudeContext?>(nil)
 
     private struct SyncRuntime: Sendable {
         var client: SyncClient
@@ -51,6 +56,12 @@ public final class EddyEngine: Sendable {
             throw .store(error)
         }
         clock = configuration.syncTiming == .flightTime ? flightClock : SystemEpochClock()
+        do {
+            terrain = try configuration.terrainDirectory.map { path throws(TerrainError) in try TerrainDirectory(path: path) }
+        } catch {
+            try? store.close()
+            throw .terrain(error)
+        }
         dispatcher = CallbackDispatcher(delivery: configuration.delivery)
         let defaultAircraft = AircraftTypeTable.type(designator: "B738") ?? AircraftTypeTable.all[0]
         let aircraft = (try? store.configuration(AircraftType.self, forKey: Self.aircraftKey)) ?? nil
@@ -101,7 +112,14 @@ public final class EddyEngine: Sendable {
     public var engineTime: Double? { core.withLock { $0.engineTime } }
     /// The latest altitude context (nil before the first fix with an altitude); `didUpdateAltitudeContext(_:)` tells
     /// when it changes.
-    public var altitudeContext: AltitudeContext? { core.withLock { $0.altitudeContext } }
+    public var altitudeContext: AltitudeContext? {
+        let latest = core.withLock { $0.altitudeContext }
+        let delivered = deliveredAltitude.withLock { $0 }
+        guard var latest else { return nil }
+        // The core's latest value, with the last HAT the shell computed when it is for the same fix.
+        if let delivered, delivered.time == latest.time { latest = delivered }
+        return latest
+    }
     /// The barometer's calibration state now (stale after `EddyConfiguration.barometerCalibrationStaleDays`).
     public var barometerCalibrationState: BarometerCalibrationState {
         let now = hostNow()
@@ -416,6 +434,10 @@ public final class EddyEngine: Sendable {
                 if ((try? store.observationCount()) ?? 0) > 0 {
                     callbacks += areas.map { .didReceiveNewTurbulenceData(areaType: $0) }
                 }
+            case .callback(.didUpdateAltitudeContext(let context)):
+                let withTerrain = heightAboveTerrain(context)
+                deliveredAltitude.withLock { $0 = withTerrain }
+                callbacks.append(.didUpdateAltitudeContext(withTerrain))
             case .callback(let callback):
                 callbacks.append(callback)
             case .configureSync(let wanted):
@@ -433,6 +455,20 @@ public final class EddyEngine: Sendable {
         dispatcher.emit(callbacks, at: time)
         if runStep { syncNow() }
         if wake { wakeSync() }
+    }
+
+    /// Fills HAT from the terrain directory (I/O at the edge, outside the lock): HAT = MSL − terrain elevation, the
+    /// DEM's LE90 and the altitude's uncertainty in quadrature. A terrain read error leaves HAT empty.
+    private func heightAboveTerrain(_ context: AltitudeContext) -> AltitudeContext {
+        guard let terrain, let msl = context.mslMeters, let u68 = context.mslU68Meters,
+              let position = core.withLock({ $0.lastFix }) else { return context }
+        guard let elevation = try? terrain.elevationMeters(latitudeDegrees: position.latitudeDegrees, longitudeDegrees: position.longitudeDegrees),
+              let hat = elevation.heightAboveTerrain(mslMeters: msl, uMSL68Meters: u68) else { return context }
+        var filled = context
+        filled.hatMeters = hat.meters
+        filled.hatU68Meters = hat.uncertainty68Meters
+        filled.hatU90Meters = hat.uncertainty90Meters
+        return filled
     }
 
     private func persist(_ setting: EngineSetting) throws(StoreError) {
