@@ -87,7 +87,7 @@ struct SimulateCommand: AsyncParsableCommand {
     var qnh: String?
 
     @Option(help: ArgumentHelp(
-        "Altitude profile time:pressure-altitude-ft, comma separated; times in s, m or h, altitude in feet or gnd (on the ground at --field-elevation). Linear in between; the first altitude is held before, the last after.",
+        "Altitude profile time:pressure-altitude-ft, comma separated, e.g. 0:gnd,25m:35000,60m:35000,90m:gnd; times in s, m or h, altitude in feet or gnd (on the ground at --field-elevation). Linear in between; the first altitude is held before, the last after; at most 12,000 ft/min.",
         valueName: "profile"))
     var profile: String?
 

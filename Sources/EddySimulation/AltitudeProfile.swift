@@ -22,21 +22,22 @@ public struct AltitudeWaypoint: Sendable, Equatable, Codable {
 /// An altitude profile resolved against the day's ground: pressure altitude and its rate at any time.
 ///
 /// Waypoints are flown with linear interpolation in pressure altitude; before the first the aircraft holds the
-/// first altitude, after the last the last. Waypoints on the ground (nil) and any below the ground are at the
-/// ground's pressure altitude.
+/// first altitude, after the last the last. Waypoints on the ground (nil) are at the ground's pressure altitude
+/// (the field's, or mean sea level's when the scenario has no field); with a field no waypoint is below it.
 struct ResolvedProfile: Sendable {
     /// Waypoint times, seconds, increasing.
     let times: [Double]
     /// Pressure altitudes, feet.
     let altitudesFeet: [Double]
-    /// The ground's pressure altitude, feet (nil: no ground in the scenario).
+    /// The ground's pressure altitude, feet (nil: no ground in the scenario: no field and no on-ground waypoint).
     let groundFeet: Double?
 
-    /// Resolves `waypoints` (sorted by time; equal times keep the later) with the ground at `groundFeet`.
-    init(waypoints: [AltitudeWaypoint], groundFeet: Double?) {
+    /// Resolves `waypoints` (sorted by time; equal times keep the later) with the field at pressure altitude
+    /// `groundFeet` (nil: no field; on-ground waypoints are then at `seaLevelFeet`, MSL's pressure altitude).
+    init(waypoints: [AltitudeWaypoint], groundFeet: Double?, seaLevelFeet: Double = 0) {
         var times: [Double] = []
         var altitudes: [Double] = []
-        let ground = groundFeet ?? 0
+        let ground = groundFeet ?? seaLevelFeet
         for waypoint in waypoints.sorted(by: { $0.timeSeconds < $1.timeSeconds }) where waypoint.timeSeconds.isFinite {
             let altitude = max(waypoint.pressureAltitudeFeet ?? ground, groundFeet ?? -.infinity)
             guard altitude.isFinite else { continue }
@@ -49,7 +50,7 @@ struct ResolvedProfile: Sendable {
         }
         self.times = times
         self.altitudesFeet = altitudes
-        self.groundFeet = groundFeet
+        self.groundFeet = groundFeet ?? (waypoints.contains { $0.pressureAltitudeFeet == nil } ? seaLevelFeet : nil)
     }
 
     /// Highest altitude of the profile, feet (the cruise).

@@ -161,7 +161,8 @@ struct SimulationState {
         if let field = scenario.fieldElevationFeet {
             groundFeet = atmosphere.pressureAltitudeFeet(mslAltitudeMeters: field * 0.3048)
         }
-        let profile = scenario.altitudeProfile.map { ResolvedProfile(waypoints: $0, groundFeet: groundFeet) }
+        let profile = scenario.altitudeProfile
+            .map { ResolvedProfile(waypoints: $0, groundFeet: groundFeet, seaLevelFeet: atmosphere.seaLevelPressureAltitudeFeet) }
             .flatMap { $0.times.isEmpty ? nil : $0 }
         self.profile = profile
         // The gust response is precomputed for block synthesis: it uses the cruise (highest) altitude's density,

@@ -242,7 +242,9 @@ package final class TruthTrackFileWriter {
             throw TruthTrackError(file: path, line: nil, message: "cannot be created", advice: "Check that the directory exists and is writable")
         }
         self.handle = handle
-        handle.seekToEndOfFile()
+        do { _ = try handle.seekToEnd() } catch {
+            throw TruthTrackError(file: path, line: nil, message: "cannot be opened for appending (\(error.localizedDescription))", advice: "Check the file system")
+        }
     }
 
     /// Appends rows.

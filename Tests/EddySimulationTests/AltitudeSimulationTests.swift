@@ -143,6 +143,18 @@ struct AltitudeProfileTests {
         #expect(profile.onGround(altitudeFeet: profile.state(at: 300).altitudeFeet))
     }
 
+    /// Without a field, on-ground waypoints are at mean sea level: the day's pressure altitude of QNH.
+    @Test func groundWithoutField() {
+        var scenario = FlightScenario(aircraftClass: .small, segments: [TurbulenceSegment(edr: 0, durationSeconds: 120)], accelerometerRateHz: 5,
+                                      includeGyroscope: false, qnhHectopascals: 1030)
+        scenario.altitudeProfile = [.onGround(timeSeconds: 0), AltitudeWaypoint(timeSeconds: 100, pressureAltitudeFeet: 3_000)]
+        let truth = FlightSimulator.simulate(scenario).samples.truth
+        #expect(truth[0].onGround && !truth[50].onGround)
+        #expect(abs(truth[0].mslAltitudeMeters) < 1e-6)
+        #expect(abs(truth[0].pressureAltitudeFeet - StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: 1030)) < 1e-9)
+        #expect(abs(truth[0].staticPressureHectopascals - 1030) < 1e-9)
+    }
+
     /// Ground → cabin at field pressure; halfway up → halfway to the cabin altitude; cruise → the cabin altitude;
     /// never above the aircraft; differential capped at 8.75 psi.
     @Test func cabinSchedule() {
