@@ -78,6 +78,7 @@ package struct EngineCore: Sendable {
 
     // Location and phase.
     private var fusion = LocationFusion()
+    private var placement = FixPlacement()
     private var phase: FlightPhaseTracker
     /// The latest location used (after fusion).
     package private(set) var lastFix: LocationSample?
@@ -445,13 +446,18 @@ package struct EngineCore: Sendable {
     // MARK: location
 
     private mutating func handleLocation(_ raw: LocationSample, _ effects: inout [EngineEffect]) {
-        let fix: LocationSample
+        let fused: LocationSample
         switch fusion.process(raw) {
         case .rejected(let reason): effects.append(.callback(.locationManagerDidFail(.invalidLocation(reason)))); return
         case .superseded: return
-        case .use(let used): fix = used
+        case .use(let used): fused = used
         }
-        advanceTime(fix.t)
+        advanceTime(fused.t)
+        // The raw fix goes to detection (which places it itself); the host's view uses the filtered position.
+        let raw = fused
+        let placed = placement.place(fused)
+        if let warning = placed.warning { effects.append(.callback(.didDetectInconsistency(warning))) }
+        let fix = placed.fix ?? raw
         lastFix = fix
         for change in phase.update(fix) {
             switch change.event {
@@ -473,7 +479,8 @@ package struct EngineCore: Sendable {
         }
         guard !phase.isLowPower else { return }
         let estimate = updateAltitude(fix, &effects)
-        if isRecording { reorderForDetection(.location(fix), &effects) }
+        if isRecording { reorderForDetection(.location(raw), &effects) }
+        guard placed.fix != nil else { return }   // a position the filter refused moves nothing
         updateRouteArea(fix, &effects)
         if phase.phase == .airborne, fix.t - (lastPositionUpload ?? -.infinity) >= configuration.positionUploadIntervalSeconds,
            let position = positionUpload(fix, estimate) {

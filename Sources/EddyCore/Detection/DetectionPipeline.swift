@@ -71,6 +71,8 @@ package struct DetectionPipeline: Sendable {
     private var baroAltitudeMeters: Double?
     /// Altitude fusion: the layer's pressure altitude, cabin, calibration, flight-level hold (docs/altitude.md).
     package var altitude: AltitudeEstimator
+    /// Horizontal position filter (docs/position.md).
+    private var placement = FixPlacement()
     private var lastRefusal: (reason: String, t: Double)?
     private var model: EDRModel
     private var noiseVariance = 0.0
@@ -320,7 +322,20 @@ package struct DetectionPipeline: Sendable {
 
     // MARK: - Location
 
-    private mutating func handleFix(_ fix: LocationSample, into events: inout [DetectionEvent]) {
+    private mutating func handleFix(_ raw: LocationSample, into events: inout [DetectionEvent]) {
+        let placed = placement.place(raw)
+        if let warning = placed.warning { events.append(.warning(warning)) }
+        // A fix whose position is not used still gives its altitude and speed, at the last filtered position.
+        var fix = placed.fix ?? raw
+        if placed.fix == nil {
+            if let latest = placement.latest {
+                fix.latitudeDegrees = latest.latitudeDegrees
+                fix.longitudeDegrees = latest.longitudeDegrees
+            } else {
+                fix.latitudeDegrees = .nan
+                fix.longitudeDegrees = .nan
+            }
+        }
         lastFixTime = fix.t
         if let speed = fix.speedMetersPerSecond, speed.isFinite, speed >= 0 { groundSpeed = speed } else { groundSpeed = nil }
         if let course = fix.courseDegrees, course.isFinite, course >= 0 {
@@ -343,7 +358,7 @@ package struct DetectionPipeline: Sendable {
         }
         updateModel()
         var tile: TileID?
-        if fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite, let estimate, estimate.t == fix.t,
+        if placed.fix != nil, fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite, let estimate, estimate.t == fix.t,
            let cell = configuration.tileIndexer.cell(fix.latitudeDegrees, fix.longitudeDegrees) {
             tile = TileID(h3: cell, layer: estimate.layer)
         }

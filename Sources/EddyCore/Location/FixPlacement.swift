@@ -1,0 +1,61 @@
+/// Places each location fix with the horizontal position filter (docs/position.md): the fix's position becomes the
+/// filtered one, a missing speed or course comes from the filtered velocity, a fix no aircraft could have flown to is
+/// not used and raises a `positionJump` warning (at most one per 30 s).
+///
+/// Used by the detection pipeline (report placement) and by the engine core (alerts, uploads, altitude context), so
+/// both see the same positions.
+package struct FixPlacement: Sendable {
+    private var filter: HorizontalPositionFilter
+    private var lastWarning = -Double.infinity
+    private var lastInputWarning = -Double.infinity
+    /// The latest filtered position.
+    package private(set) var latest: FilteredPosition?
+
+    /// Creates a placement with the filter's documented defaults.
+    package init(configuration: PositionFilterConfiguration = PositionFilterConfiguration()) {
+        filter = HorizontalPositionFilter(configuration: configuration)
+    }
+
+    /// What became of one fix.
+    package struct Placed: Sendable {
+        /// The fix with the filtered position (nil: the fix's position is not used).
+        package var fix: LocationSample?
+        /// Horizontal 68 % and 90 % uncertainty of the position, metres (nil when not placed).
+        package var uncertainty: Uncertainty?
+        /// A jump warning, if this fix was one.
+        package var warning: ConsistencyWarning?
+    }
+
+    /// Filters one fix (already through `LocationFusion`).
+    package mutating func place(_ fix: LocationSample) -> Placed {
+        let before = latest
+        switch filter.update(fix) {
+        case .accepted(let p), .restarted(let p, _):
+            latest = p
+            var placed = fix
+            placed.latitudeDegrees = p.latitudeDegrees
+            placed.longitudeDegrees = p.longitudeDegrees
+            if placed.speedMetersPerSecond == nil { placed.speedMetersPerSecond = p.groundSpeedMetersPerSecond }
+            if placed.courseDegrees == nil { placed.courseDegrees = p.trackDegrees }
+            return Placed(fix: placed, uncertainty: Uncertainty(u68: p.uncertainty68Meters, u90: p.uncertainty90Meters), warning: nil)
+        case .rejected(let why):
+            switch why {
+            case .impossibleSpeed, .impossibleAcceleration, .outsideInnovationGate:
+                guard fix.t - lastWarning >= 30, let before else { return Placed(fix: nil, uncertainty: nil, warning: nil) }
+                lastWarning = fix.t
+                let meters = Geodesy.distanceNM(
+                    from: (before.latitudeDegrees, before.longitudeDegrees), to: (fix.latitudeDegrees, fix.longitudeDegrees)) * 1852
+                return Placed(fix: nil, uncertainty: nil, warning: ConsistencyWarning(
+                    t: fix.t, kind: .positionJump(meters: meters, seconds: fix.t - before.t)))
+            case .invalidAccuracy:
+                guard fix.t - lastInputWarning >= 60 else { return Placed(fix: nil, uncertainty: nil, warning: nil) }
+                lastInputWarning = fix.t
+                return Placed(fix: nil, uncertainty: nil, warning: ConsistencyWarning(t: fix.t, kind: .invalidInput(
+                    "horizontal accuracy \(fix.horizontalAccuracyMeters.map { "\($0)" } ?? "?") m is not a positive number: "
+                    + "the fix's position is not used (pass the 68 % radius in metres, or nil when unknown)")))
+            case .invalidTime, .notAfterPreviousFix, .invalidCoordinates, .accuracyWorseThan:
+                return Placed(fix: nil, uncertainty: nil, warning: nil)
+            }
+        }
+    }
+}
