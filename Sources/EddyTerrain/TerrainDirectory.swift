@@ -94,11 +94,15 @@ public final class TerrainDirectory: Sendable {
     /// The mapped tile with this south-west corner, mapping it (and evicting the least recently used) if needed;
     /// nil if the directory has no such tile.
     private func tile(south: Int, west: Int) throws(TerrainError) -> MappedTile? {
-        let key = TerrainDirectory.key(south: south, west: west)
-        guard let file = files[key] else { return nil }
+        // Hot path: the most recently used tile, without hashing.
+        let recent = cache.withLock { (tiles: inout [MappedTile]) -> MappedTile? in
+            guard let first = tiles.first, first.southLatitude == south, first.westLongitude == west else { return nil }
+            return first
+        }
+        if let recent { return recent }
+        guard let file = files[TerrainDirectory.key(south: south, west: west)] else { return nil }
         let limit = cacheTiles
         return try cache.withLock { (tiles: inout [MappedTile]) throws(TerrainError) -> MappedTile? in
-            if let first = tiles.first, first.southLatitude == south, first.westLongitude == west { return first }
             if let index = tiles.firstIndex(where: { $0.southLatitude == south && $0.westLongitude == west }) {
                 let hit = tiles.remove(at: index)
                 tiles.insert(hit, at: 0)
