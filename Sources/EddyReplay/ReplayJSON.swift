@@ -36,6 +36,9 @@ package enum ReplayJSON {
             o.edr("edr_peak", r.edrPeak)
             o.edr("edr_median", r.edrMedian)
             o.string("id", r.id.uuidString.lowercased())
+            // Only when the report records them, so replays of flights without altitude context keep their bytes.
+            if let source = r.altitudeSource { o.string("altitude_source", source.rawValue) }
+            if let u90 = r.altitudeU90Feet { o.fixed("altitude_u90_ft", u90, decimals: 1) }
         }
         return o.text
     }
