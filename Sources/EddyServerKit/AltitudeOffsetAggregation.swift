@@ -52,27 +52,34 @@ package enum AltitudeOffsetAggregation {
     ///
     /// nil for no input (or inputs that are not finite, which the upload check never stores).
     package static func combine(_ group: [Input]) -> (meanFeet: Double, uncertaintyFeet: Double)? {
-        guard !group.isEmpty else { return nil }
-        var weightSum = 0.0
-        var weightedSum = 0.0
+        guard let reference = group.first?.offsetFeet,
+              let smallestSigma = group.map({ max($0.uncertaintyFeet, minimumUncertaintyFeet) }).min()
+        else { return nil }
+        // Weights relative to the most precise observation (uᵢ = (σ_min / σᵢ)² ≤ 1, so Σw = Σu / σ_min²) and sums of
+        // deviations from the first offset: one observation (or several equal ones) gives back exactly its value and
+        // σ, and large offsets lose no digits to cancellation.
+        var relativeWeightSum = 0.0
+        var weightedDeviations = 0.0
+        var relativeWeights: [Double] = []
+        relativeWeights.reserveCapacity(group.count)
         for input in group {
-            let sigma = max(input.uncertaintyFeet, minimumUncertaintyFeet)
-            let weight = 1 / (sigma * sigma)
-            weightSum += weight
-            weightedSum += weight * input.offsetFeet
+            let ratio = smallestSigma / max(input.uncertaintyFeet, minimumUncertaintyFeet)
+            let weight = ratio * ratio
+            relativeWeights.append(weight)
+            relativeWeightSum += weight
+            weightedDeviations += weight * (input.offsetFeet - reference)
         }
-        let mean = weightedSum / weightSum
-        let internalVariance = 1 / weightSum
+        let mean = reference + weightedDeviations / relativeWeightSum
+        let internalVariance = smallestSigma * smallestSigma / relativeWeightSum
         var spreadVariance = 0.0
         let n = Double(group.count)
         if group.count >= 2 {
             var squares = 0.0
-            for input in group {
-                let sigma = max(input.uncertaintyFeet, minimumUncertaintyFeet)
+            for (input, weight) in zip(group, relativeWeights) {
                 let deviation = input.offsetFeet - mean
-                squares += deviation * deviation / (sigma * sigma)
+                squares += weight * deviation * deviation
             }
-            let sampleVariance = n / (n - 1) * squares / weightSum
+            let sampleVariance = n / (n - 1) * squares / relativeWeightSum
             spreadVariance = sampleVariance / n
         }
         let sigma = max(internalVariance, spreadVariance).squareRoot()

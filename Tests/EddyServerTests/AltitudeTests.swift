@@ -36,9 +36,12 @@ private func offset(
     }
 
     @Test func oneObservationIsItself() throws {
-        let combined = try #require(AltitudeOffsetAggregation.combine([input(1234, 25)]))
-        #expect(combined.meanFeet == 1234)
-        #expect(combined.uncertaintyFeet == 25)
+        // Exactly, whatever the σ (1240 / 35 once came back as 1240.0000000000002 from Σwx / Σw).
+        for (x, sigma) in [(1234.0, 25.0), (1240, 35), (-4321.5, 0.3), (1e-3, 7)] {
+            let combined = try #require(AltitudeOffsetAggregation.combine([input(x, sigma)]))
+            #expect(combined.meanFeet == x)
+            #expect(combined.uncertaintyFeet == max(sigma, 1))
+        }
     }
 
     @Test func agreeingObservationsShrinkTheUncertaintyByRootN() throws {
