@@ -4,6 +4,8 @@ import EddyH3
 import EddyProtocol
 import Foundation
 import GRDB
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
@@ -335,5 +337,67 @@ private func offset(
         let observations = try await database.observations(.init(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil))
         #expect(observations.map(\.report) == [report])
         #expect(observations.first?.reporterId == "r_old")
+    }
+}
+
+/// The HTTP layer in process: what a client's bytes get back.
+@Suite struct AltitudeRouterTests {
+    func withServer(_ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-router-alt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let database = try ServerDatabase(path: dir.appendingPathComponent("s.sqlite").path)
+        let key = try database.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
+        let logger = Logger(label: "router-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let service = try SyncService(database: database, clock: SystemEpochClock(), options: ServerOptions(), logger: logger)
+        let app = EddyServerApplication.make(service: service, logger: logger, checkpointInterval: nil)
+        try await app.test(.router) { client in try await body(client, key) }
+    }
+
+    static func token(_ client: any TestClientProtocol, key: String) async throws -> String {
+        let request = SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0")
+        let response = try await client.execute(uri: "/v1/session", method: .post, body: ByteBuffer(bytes: try JSONEncoder().encode(request)))
+        return try JSONDecoder().decode(SessionStartResponse.self, from: Data(buffer: response.body)).token
+    }
+
+    @Test func unknownSourceAndNegativeUncertaintyAre400AndAnOffsetComesBackWithTheFetch() async throws {
+        try await withServer { client, key in
+            let auth: HTTPFields = [.authorization: "Bearer \(try await Self.token(client, key: key))"]
+            let now = Date().timeIntervalSince1970
+            let good = try #require(CanonicalReportBatch.encode(ReportBatch(reports: [h3Report(time: now - 60)])))
+            let text = String(decoding: good, as: UTF8.self)
+            let accepted = try await client.execute(uri: "/v1/reports", method: .post, headers: auth, body: ByteBuffer(string: text))
+            #expect(accepted.status == .ok)
+
+            let unknown = try await client.execute(uri: "/v1/reports", method: .post, headers: auth,
+                                                   body: ByteBuffer(string: text.replacingOccurrences(of: "gnss_fleet", with: "radar")))
+            #expect(unknown.status == .badRequest)
+            let unknownBody = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: unknown.body))
+            #expect(unknownBody.message.contains("altitudeSource") && unknownBody.message.contains("radar"), "\(unknownBody.message)")
+            let negative = try await client.execute(uri: "/v1/reports", method: .post, headers: auth,
+                                                    body: ByteBuffer(string: text.replacingOccurrences(of: "310.25", with: "-310.25")))
+            #expect(negative.status == .badRequest)
+            let negativeBody = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: negative.body))
+            #expect(negativeBody.message.contains("reports[0].altitudeU90Feet"), "\(negativeBody.message)")
+
+            // A position with `"altitudeOffset": null` is a plain position; one with an offset feeds the fleet cell.
+            let flight = LiveFlight(flightID: "DAL9", latitude: 40.6, longitude: -73.8, altitudeFeet: 35000, headingDegrees: 90,
+                                    groundSpeedKnots: 450, aircraftType: "B738", time: now)
+            var plain = String(decoding: try JSONEncoder().encode(flight), as: UTF8.self)
+            plain.removeLast()
+            let nullOffset = try await client.execute(uri: "/v1/position", method: .post, headers: auth,
+                                                      body: ByteBuffer(string: plain + ",\"altitudeOffset\":null}"))
+            #expect(nullOffset.status == .ok)
+            let body = PositionUploadBody(position: flight, altitudeOffset: offset(offsetFeet: 1180, time: now - 1))
+            let withOffset = try await client.execute(uri: "/v1/position", method: .post, headers: auth,
+                                                      body: ByteBuffer(bytes: try JSONEncoder().encode(body)))
+            #expect(withOffset.status == .ok)
+            let fetch = try await client.execute(uri: "/v1/fetch", method: .post, headers: auth, body: ByteBuffer(bytes: try JSONEncoder().encode(
+                DeltaFetchRequest(dataType: .turbulence, area: .global))))
+            let answer = try #require(CanonicalTurbulenceDecoder.decode(Data(buffer: fetch.body)))
+            #expect(answer.observations.map(\.report.altitudeSource) == [.gnssFleetOffset])
+            #expect(answer.altitudeOffsets?.map(\.offsetFeet) == [1180])
+            #expect(answer.altitudeOffsets?.first?.h3 == (try H3.latLngToCell(latitude: 40.6, longitude: -73.8, resolution: 3).rawValue))
+        }
     }
 }
