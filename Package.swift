@@ -105,6 +105,7 @@ let package = Package(
             name: "EddyServerTests",
             dependencies: [
                 "EddyServerKit", "EddyProtocol", "EddyCore", "EddyH3", "EddyClock",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

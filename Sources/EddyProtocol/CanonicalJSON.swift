@@ -39,8 +39,34 @@ struct CanonicalScanner {
                     break
                 }
             }
+            var offsets: [AltitudeOffsetCell]?
+            if literal(#","altitudeOffsets":["#) {
+                var cells: [AltitudeOffsetCell] = []
+                if !literal("]") {
+                    while true {
+                        guard let cell = altitudeOffsetCell() else { return nil }
+                        cells.append(cell)
+                        if literal(",") { continue }
+                        guard literal("]") else { return nil }
+                        break
+                    }
+                }
+                offsets = cells
+            }
             guard literal("}"), position == count else { return nil }
-            return DeltaFetchResponse(dataType: .turbulence, serverTick: tick, full: full, observations: observations)
+            return DeltaFetchResponse(
+                dataType: .turbulence, serverTick: tick, full: full, observations: observations, altitudeOffsets: offsets)
+        }
+
+        /// `{"h3":…,"layer":…,"offsetFeet":…,"uncertaintyFeet":…,"observationCount":…,"newestTime":…}`
+        mutating func altitudeOffsetCell() -> AltitudeOffsetCell? {
+            guard literal(#"{"h3":"#), let h3 = unsigned(), literal(#","layer":"#), let layer = integer(),
+                  literal(#","offsetFeet":"#), let offset = double(), literal(#","uncertaintyFeet":"#), let uncertainty = double(),
+                  literal(#","observationCount":"#), let count = integer(), literal(#","newestTime":"#), let newest = double(),
+                  literal("}")
+            else { return nil }
+            return AltitudeOffsetCell(
+                h3: h3, layer: layer, offsetFeet: offset, uncertaintyFeet: uncertainty, observationCount: count, newestTime: newest)
         }
 
         mutating func observation() -> Observation? {
@@ -49,17 +75,35 @@ struct CanonicalScanner {
             return Observation(report: report, reporterId: reporterId, tick: tick)
         }
 
-        /// `{"id":…,"tile":{"h3":…,"layer":…},"enterTime":…,"exitTime":…,"edrPeak":…,"edrMedian":…,"reporterClass":…}`
+        /// `{"id":…,"tile":{"h3":…,"layer":…},"enterTime":…,"exitTime":…,"edrPeak":…,"edrMedian":…,"reporterClass":…}`,
+        /// then optionally, in this order, `"altitudeSource":…`, `"altitudeU90Feet":…`, `"layerUncertain":…` before the
+        /// closing brace. An unknown altitude source is not canonical (the `JSONDecoder` fallback explains the error).
         mutating func report() -> TileReport? {
             guard literal(#"{"id":""#), let id = uuid(), literal(#"","tile":{"h3":"#), let h3 = unsigned(),
                   literal(#","layer":"#), let layer = integer(), literal(#"},"enterTime":"#), let enter = double(),
                   literal(#","exitTime":"#), let exit = double(), literal(#","edrPeak":"#), let peak = double(),
                   literal(#","edrMedian":"#), let median = double(), literal(#","reporterClass":""#),
-                  let classText = plainString(), let reporterClass = AircraftClass(rawValue: classText), literal("}")
+                  let classText = plainString(), let reporterClass = AircraftClass(rawValue: classText)
             else { return nil }
+            var source: AltitudeSource?
+            var u90: Double?
+            var uncertain: Bool?
+            if literal(#","altitudeSource":""#) {
+                guard let text = plainString(), let known = AltitudeSource(rawValue: text) else { return nil }
+                source = known
+            }
+            if literal(#","altitudeU90Feet":"#) {
+                guard let value = double() else { return nil }
+                u90 = value
+            }
+            if literal(#","layerUncertain":"#) {
+                guard let flag = boolean() else { return nil }
+                uncertain = flag
+            }
+            guard literal("}") else { return nil }
             return TileReport(
                 id: id, tile: TileID(h3: h3, layer: layer), enterTime: enter, exitTime: exit, edrPeak: peak, edrMedian: median,
-                reporterClass: reporterClass)
+                reporterClass: reporterClass, altitudeSource: source, altitudeU90Feet: u90, layerUncertain: uncertain)
         }
 
         /// `{"reports":[report,…]}`
@@ -199,7 +243,8 @@ struct CanonicalScanner {
 
 /// The canonical layout of a report batch, written by the client and read first by the server (which falls back
 /// to `JSONDecoder` for any other valid JSON): `{"reports":[{"id":…,"tile":{"h3":…,"layer":…},"enterTime":…,
-/// "exitTime":…,"edrPeak":…,"edrMedian":…,"reporterClass":…},…]}`.
+/// "exitTime":…,"edrPeak":…,"edrMedian":…,"reporterClass":…},…]}`, each report followed by `"altitudeSource"`,
+/// `"altitudeU90Feet"` and `"layerUncertain"` when it has them (absent keys: not recorded, as old clients send).
 package enum CanonicalReportBatch {
     /// The batch in canonical layout; nil when a number is not finite (the layout never carries `null`; the caller
     /// falls back to `JSONEncoder`, which refuses it too). Numbers follow EddyJSON's policy, whole numbers bare.
@@ -208,7 +253,8 @@ package enum CanonicalReportBatch {
         bytes.reserveCapacity(16 + batch.reports.count * 200)
         bytes.appendJSONASCII("{\"reports\":[")
         for (index, report) in batch.reports.enumerated() {
-            guard report.enterTime.isFinite, report.exitTime.isFinite, report.edrPeak.isFinite, report.edrMedian.isFinite
+            guard report.enterTime.isFinite, report.exitTime.isFinite, report.edrPeak.isFinite, report.edrMedian.isFinite,
+                  report.altitudeU90Feet?.isFinite ?? true
             else { return nil }
             if index > 0 { bytes.appendJSONByte(0x2C) }
             WireJSON.writeReport(report, into: &bytes)
@@ -230,7 +276,8 @@ package enum CanonicalReportBatch {
 /// The wire JSON of the protocol's objects, written straight into a byte sink (the client's report batches and the
 /// server's fetch answers share it). Numbers follow EddyJSON's policy, whole numbers bare, as `JSONEncoder` writes them.
 package enum WireJSON {
-    /// Writes `report` as its wire object (`{"id":…,"tile":{…},…,"reporterClass":…}`); its numbers must be finite.
+    /// Writes `report` as its wire object (`{"id":…,"tile":{…},…,"reporterClass":…}`, then `altitudeSource`,
+    /// `altitudeU90Feet` and `layerUncertain` when present: a nil field is left out); its numbers must be finite.
     package static func writeReport<Sink: JSONSink>(_ report: TileReport, into sink: inout Sink) {
         sink.appendJSONASCII("{\"id\":\"")
         sink.appendJSONText(report.id.uuidString)
@@ -248,6 +295,36 @@ package enum WireJSON {
         sink.writeJSONNumber(report.edrMedian)
         sink.appendJSONASCII(",\"reporterClass\":")
         sink.writeJSONString(report.reporterClass.rawValue)
+        if let source = report.altitudeSource {
+            sink.appendJSONASCII(",\"altitudeSource\":")
+            sink.writeJSONString(source.rawValue)
+        }
+        if let u90 = report.altitudeU90Feet {
+            sink.appendJSONASCII(",\"altitudeU90Feet\":")
+            sink.writeJSONNumber(u90)
+        }
+        if let uncertain = report.layerUncertain {
+            sink.appendJSONASCII(uncertain ? ",\"layerUncertain\":true" : ",\"layerUncertain\":false")
+        }
+        sink.appendJSONByte(0x7D)
+    }
+
+    /// Writes a fleet altitude offset cell as its wire object
+    /// (`{"h3":…,"layer":…,"offsetFeet":…,"uncertaintyFeet":…,"observationCount":…,"newestTime":…}`); its numbers
+    /// must be finite.
+    package static func writeAltitudeOffsetCell<Sink: JSONSink>(_ cell: AltitudeOffsetCell, into sink: inout Sink) {
+        sink.appendJSONASCII("{\"h3\":")
+        sink.writeJSONInteger(cell.h3)
+        sink.appendJSONASCII(",\"layer\":")
+        sink.writeJSONInteger(cell.layer)
+        sink.appendJSONASCII(",\"offsetFeet\":")
+        sink.writeJSONNumber(cell.offsetFeet)
+        sink.appendJSONASCII(",\"uncertaintyFeet\":")
+        sink.writeJSONNumber(cell.uncertaintyFeet)
+        sink.appendJSONASCII(",\"observationCount\":")
+        sink.writeJSONInteger(cell.observationCount)
+        sink.appendJSONASCII(",\"newestTime\":")
+        sink.writeJSONNumber(cell.newestTime)
         sink.appendJSONByte(0x7D)
     }
 }

@@ -38,7 +38,7 @@ package enum ReplayJSON {
             o.edr("edr_median", r.edrMedian)
             o.string("id", r.id.uuidString.lowercased())
             if let source = r.altitudeSource { o.string("altitude_source", source.rawValue) }
-            if let u90 = r.altitudeU90Feet { o.number("altitude_u90_ft", u90) }
+            if let u90 = r.altitudeU90Feet { o.fixed("altitude_u90_ft", u90, decimals: 1) }
             if let uncertain = r.layerUncertain, uncertain { o.bool("layer_uncertain", true) }
         case .altitude(let a):
             guard track else { return nil }

@@ -11,8 +11,10 @@ import NIOCore
 package enum FastJSON {
     /// The JSON of a turbulence fetch answer.
     ///
-    /// The wire format has no `null` for a report's numbers, so an observation with a non-finite time or EDR (which
-    /// the upload check never lets into the database) is left out rather than sent as a made-up number.
+    /// The wire format has no `null` for a report's numbers, so an observation with a non-finite time, EDR or
+    /// altitude uncertainty (which the upload check never lets into the database) is left out rather than sent as a
+    /// made-up number; likewise a fleet altitude offset cell with a non-finite number. `altitudeOffsets` follows
+    /// `observations` when the answer has it.
     package static func turbulenceResponse(_ response: DeltaFetchResponse) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(256 + response.observations.count * 260)
@@ -21,7 +23,8 @@ package enum FastJSON {
         var first = true
         for observation in response.observations {
             let report = observation.report
-            guard report.enterTime.isFinite, report.exitTime.isFinite, report.edrPeak.isFinite, report.edrMedian.isFinite
+            guard report.enterTime.isFinite, report.exitTime.isFinite, report.edrPeak.isFinite, report.edrMedian.isFinite,
+                  report.altitudeU90Feet?.isFinite ?? true
             else { continue }
             if !first { buffer.writeStaticString(",") }
             first = false
@@ -33,7 +36,18 @@ package enum FastJSON {
             buffer.writeJSONInteger(observation.tick)
             buffer.writeStaticString("}")
         }
-        buffer.writeStaticString("]}")
+        buffer.writeStaticString("]")
+        if let offsets = response.altitudeOffsets {
+            buffer.writeStaticString(",\"altitudeOffsets\":[")
+            var firstCell = true
+            for cell in offsets where cell.offsetFeet.isFinite && cell.uncertaintyFeet.isFinite && cell.newestTime.isFinite {
+                if !firstCell { buffer.writeStaticString(",") }
+                firstCell = false
+                WireJSON.writeAltitudeOffsetCell(cell, into: &buffer)
+            }
+            buffer.writeStaticString("]")
+        }
+        buffer.writeStaticString("}")
         return buffer
     }
 }

@@ -67,7 +67,8 @@ package struct HTTPRoutes: Sendable {
             return JSONResponse.make(try await service.fetch(fetch, session: try context.authenticatedSession()), request: request)
         }
         authenticated.post("/v1/position") { request, context in
-            try await service.uploadPosition(try JSONResponse.decode(PositionUpload.self, context.body), session: try context.authenticatedSession())
+            let body = try JSONResponse.decode(PositionUploadBody.self, context.body)
+            try await service.uploadPosition(body.position, altitudeOffset: body.altitudeOffset, session: try context.authenticatedSession())
             return JSONResponse.make(tickResponse(), request: request)
         }
         return router

@@ -100,12 +100,12 @@ paths:
         '429': {$ref: '#/components/responses/RateLimited'}
   /v1/position:
     post:
-      summary: Upload own position for the live-flights layer.
+      summary: Upload own position for the live-flights layer, optionally with the aircraft's fleet altitude offset.
       requestBody:
         required: true
         content:
           application/json:
-            schema: {$ref: '#/components/schemas/LiveFlight'}
+            schema: {$ref: '#/components/schemas/PositionUpload'}
       responses:
         '200':
           description: Stored.
@@ -206,6 +206,17 @@ components:
         edrPeak: {type: number}
         edrMedian: {type: number}
         reporterClass: {$ref: '#/components/schemas/AircraftClass'}
+        altitudeSource:
+          type: [string, 'null']
+          enum: [external, barometer, gnss_fleet, gnss, null]
+          description: 'Where the pressure altitude that chose the layer came from; absent or null when not recorded.'
+        altitudeU90Feet:
+          type: [number, 'null']
+          minimum: 0
+          description: '90 % uncertainty of that pressure altitude, feet; absent or null when not recorded.'
+        layerUncertain:
+          type: [boolean, 'null']
+          description: 'True when the 90 % interval reaches beyond the layer; absent or null when not recorded.'
     ReportBatch:
       type: object
       required: [reports]
@@ -289,6 +300,45 @@ components:
         headingDegrees: {type: number, minimum: 0, maximum: 360}
         speedKnots: {type: number, minimum: 0, maximum: 2000}
         time: {type: number}
+    AltitudeOffsetObservation:
+      type: object
+      description: 'An aircraft''s GNSS altitude above MSL minus its pressure altitude, where and when it measured it.'
+      required: [time, latitudeDegrees, longitudeDegrees, pressureAltitudeFeet, offsetFeet, uncertaintyFeet]
+      properties:
+        time: {type: number, description: 'Unix seconds; at most 600 s after the server clock.'}
+        latitudeDegrees: {type: number, minimum: -90, maximum: 90}
+        longitudeDegrees: {type: number, minimum: -180, maximum: 180}
+        pressureAltitudeFeet: {type: number, minimum: -2000, maximum: 60000}
+        offsetFeet: {type: number, minimum: -5000, maximum: 5000}
+        uncertaintyFeet: {type: number, exclusiveMinimum: 0, maximum: 10000, description: '1 sigma, feet.'}
+    PositionUpload:
+      type: object
+      description: 'LiveFlight fields plus an optional fleet altitude offset (absent or null: none).'
+      required: [flightId, aircraftType, lat, lng, altitudeFeet, headingDegrees, speedKnots, time]
+      properties:
+        flightId: {type: string, minLength: 1, maxLength: 32}
+        aircraftType: {type: string, minLength: 1, maxLength: 8}
+        lat: {type: number, minimum: -90, maximum: 90}
+        lng: {type: number, minimum: -180, maximum: 180}
+        altitudeFeet: {type: number, minimum: -2000, maximum: 70000}
+        headingDegrees: {type: number, minimum: 0, maximum: 360}
+        speedKnots: {type: number, minimum: 0, maximum: 2000}
+        time: {type: number}
+        altitudeOffset:
+          oneOf:
+            - {$ref: '#/components/schemas/AltitudeOffsetObservation'}
+            - {type: 'null'}
+    AltitudeOffsetCell:
+      type: object
+      description: 'The fleet''s mean GNSS − pressure altitude offset in one H3 resolution-3 cell and 1000 ft layer.'
+      required: [h3, layer, offsetFeet, uncertaintyFeet, observationCount, newestTime]
+      properties:
+        h3: {type: integer, minimum: 0, description: 'H3 resolution-3 cell index as an unsigned 64-bit integer.'}
+        layer: {type: integer}
+        offsetFeet: {type: number}
+        uncertaintyFeet: {type: number, minimum: 0, description: '1 sigma of the mean, spread between aircraft included.'}
+        observationCount: {type: integer, minimum: 1}
+        newestTime: {type: number}
     PolygonFeature:
       type: object
       required: [type, geometry, properties]
@@ -344,5 +394,9 @@ components:
         liveFlights:
           type: array
           items: {$ref: '#/components/schemas/LiveFlight'}
+        altitudeOffsets:
+          type: array
+          description: 'Turbulence answers: the fleet altitude offsets of the area (current aggregate, not a delta).'
+          items: {$ref: '#/components/schemas/AltitudeOffsetCell'}
 """#
 }

@@ -120,6 +120,23 @@ package final class ServerDatabase: Sendable {
                     speed_knots REAL NOT NULL, time REAL NOT NULL, updated_at REAL NOT NULL);
                 """)
         }
+        // v2: each report's altitude source, 90 % altitude uncertainty and layer-uncertain flag (NULL: not sent, as by
+        // older clients), and the fleet's geometric − pressure altitude offsets: the newest observation of each
+        // reporter per H3 resolution-3 cell × layer (docs/protocol.md "Fleet altitude assistance").
+        migrator.registerMigration("v2-report-altitude-fleet-offsets") { db in
+            try db.execute(sql: """
+                ALTER TABLE observations ADD COLUMN altitude_source TEXT;
+                ALTER TABLE observations ADD COLUMN altitude_u90_ft REAL;
+                ALTER TABLE observations ADD COLUMN layer_uncertain INTEGER;
+                CREATE TABLE altitude_offsets (
+                    reporter_id TEXT NOT NULL, h3 INTEGER NOT NULL, layer INTEGER NOT NULL, time REAL NOT NULL,
+                    lat REAL NOT NULL, lng REAL NOT NULL, pressure_altitude_feet REAL NOT NULL, offset_feet REAL NOT NULL,
+                    uncertainty_feet REAL NOT NULL, received_at REAL NOT NULL,
+                    PRIMARY KEY (reporter_id, h3, layer));
+                CREATE INDEX altitude_offsets_cell ON altitude_offsets(h3, layer, time);
+                CREATE INDEX altitude_offsets_time ON altitude_offsets(time);
+                """)
+        }
         return migrator
     }
 
@@ -235,8 +252,9 @@ package final class ServerDatabase: Sendable {
         try await pool.write { db in
             let statement = try db.cachedStatement(sql: """
                 INSERT OR IGNORE INTO observations
-                (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick, received_at,
+                 altitude_source, altitude_u90_ft, layer_uncertain)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             var fresh = Set<UUID>()
             for row in rows {
@@ -244,6 +262,7 @@ package final class ServerDatabase: Sendable {
                 try statement.execute(arguments: [
                     Self.blob(r.id), Int64(bitPattern: r.tile.h3), r.tile.layer, row.center.lat, row.center.lng,
                     r.enterTime, r.exitTime, r.edrPeak, r.edrMedian, r.reporterClass.rawValue, reporterId, tick, now,
+                    r.altitudeSource?.rawValue, r.altitudeU90Feet, r.layerUncertain,
                 ])
                 if db.changesCount > 0 { fresh.insert(r.id) }
             }
@@ -268,7 +287,8 @@ package final class ServerDatabase: Sendable {
         try await pool.read { db in
             let index = filter.minTick != nil ? "INDEXED BY observations_tick" : filter.polygon != nil ? "INDEXED BY observations_lat" : ""
             var sql = """
-                SELECT id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick
+                SELECT id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
+                    altitude_source, altitude_u90_ft, layer_uncertain
                 FROM observations \(index) WHERE exit_time >= ? AND layer BETWEEN ? AND ?
                 """
             var arguments: StatementArguments = [filter.minExitTime, filter.minLayer, filter.maxLayer]
@@ -289,9 +309,14 @@ package final class ServerDatabase: Sendable {
                 let idBlob: Data = row[0]
                 guard let id = Self.uuid(idBlob), let reporterClass = AircraftClass(rawValue: row[9]) else { continue }
                 let h3: Int64 = row[1]
+                // Stored values were validated at ingest; a source this build does not know reads as not recorded.
+                let sourceName: String? = row[12]
+                let layerUncertain: Int64? = row[14]
                 let report = TileReport(
                     id: id, tile: TileID(h3: UInt64(bitPattern: h3), layer: row[2]), enterTime: row[5], exitTime: row[6],
-                    edrPeak: row[7], edrMedian: row[8], reporterClass: reporterClass)
+                    edrPeak: row[7], edrMedian: row[8], reporterClass: reporterClass,
+                    altitudeSource: sourceName.flatMap(AltitudeSource.init(rawValue:)), altitudeU90Feet: row[13],
+                    layerUncertain: layerUncertain.map { $0 != 0 })
                 result.append(Observation(report: report, reporterId: row[10], tick: row[11]))
             }
             return result
@@ -367,8 +392,13 @@ package final class ServerDatabase: Sendable {
 
     // MARK: flights
 
-    /// Stores a position (one row per flight id) and drops flights older than `expiry` seconds.
-    func upsertFlight(_ flight: LiveFlight, reporterId: String, now: Double, expiry: Double) async throws {
+    /// Stores a position (one row per flight id) and drops flights older than `expiry` seconds; in the same
+    /// transaction stores `altitudeOffset` (see `storeAltitudeOffset`) and drops fleet altitude offsets measured
+    /// before `altitudeOffsetsOlderThan`.
+    func upsertFlight(
+        _ flight: LiveFlight, reporterId: String, now: Double, expiry: Double,
+        altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)? = nil, altitudeOffsetsOlderThan: Double? = nil
+    ) async throws {
         try await pool.write { db in
             try db.execute(sql: """
                 INSERT INTO flights (flight_id, reporter_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, updated_at)
@@ -381,6 +411,13 @@ package final class ServerDatabase: Sendable {
                     flight.headingDegrees, flight.groundSpeedKnots, flight.time, now,
                 ])
             try db.execute(sql: "DELETE FROM flights WHERE updated_at < ?", arguments: [now - expiry])
+            if let altitudeOffset {
+                try Self.storeAltitudeOffset(
+                    altitudeOffset.observation, cell: altitudeOffset.cell, layer: altitudeOffset.layer, reporterId: reporterId, now: now, db: db)
+            }
+            if let cutoff = altitudeOffsetsOlderThan {
+                try db.execute(sql: "DELETE FROM altitude_offsets WHERE time < ?", arguments: [cutoff])
+            }
         }
     }
 
@@ -396,6 +433,53 @@ package final class ServerDatabase: Sendable {
                     headingDegrees: row[5], groundSpeedKnots: row[6], aircraftType: row[1], time: row[7])
                 if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: flight.latitude, lng: flight.longitude)) { return nil }
                 return flight
+            }
+        }
+    }
+
+    // MARK: fleet altitude offsets
+
+    /// Keeps `observation` as `reporterId`'s newest in its cell × layer (an older one there is replaced; a newer one
+    /// already held wins).
+    static func storeAltitudeOffset(
+        _ observation: AltitudeOffsetObservation, cell: UInt64, layer: Int, reporterId: String, now: Double, db: Database
+    ) throws {
+        try db.execute(sql: """
+            INSERT INTO altitude_offsets (reporter_id, h3, layer, time, lat, lng, pressure_altitude_feet, offset_feet,
+                uncertainty_feet, received_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (reporter_id, h3, layer) DO UPDATE SET time = excluded.time, lat = excluded.lat,
+                lng = excluded.lng, pressure_altitude_feet = excluded.pressure_altitude_feet,
+                offset_feet = excluded.offset_feet, uncertainty_feet = excluded.uncertainty_feet,
+                received_at = excluded.received_at
+            WHERE excluded.time >= altitude_offsets.time
+            """, arguments: [
+                reporterId, Int64(bitPattern: cell), layer, observation.time, observation.latitudeDegrees,
+                observation.longitudeDegrees, observation.pressureAltitudeFeet, observation.offsetFeet,
+                observation.uncertaintyFeet, now,
+            ])
+    }
+
+    /// The stored offset observations (one per reporter × cell × layer) in `cells` (all cells when nil) and the
+    /// layer range, measured at or after `oldestTime`.
+    func altitudeOffsetObservations(
+        cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double
+    ) async throws -> [AltitudeOffsetAggregation.Input] {
+        try await pool.read { db in
+            var sql = """
+                SELECT h3, layer, offset_feet, uncertainty_feet, time FROM altitude_offsets
+                WHERE layer BETWEEN ? AND ? AND time >= ?
+                """
+            var arguments: StatementArguments = [minLayer, maxLayer, oldestTime]
+            if let cells {
+                if cells.isEmpty { return [] }
+                sql += " AND h3 IN (SELECT value FROM json_each(?))"
+                arguments += ["[" + cells.map { String(Int64(bitPattern: $0)) }.joined(separator: ",") + "]"]
+            }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                let h3: Int64 = row[0]
+                return AltitudeOffsetAggregation.Input(
+                    cell: UInt64(bitPattern: h3), layer: row[1], offsetFeet: row[2], uncertaintyFeet: row[3], time: row[4])
             }
         }
     }

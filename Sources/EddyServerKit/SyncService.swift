@@ -1,5 +1,6 @@
 import EddyClock
 import EddyCore
+import EddyH3
 import EddyProtocol
 import Foundation
 import Logging
@@ -28,6 +29,12 @@ package struct ServerOptions: Sendable {
     package var testHooks = false
     /// Settings sent to clients.
     package var settings = ServerSettings.defaults
+    /// Fleet altitude offsets are aggregated over the observations of the last this many seconds (60 min: the offset
+    /// follows the weather, which moves little in an hour; docs/protocol.md "Fleet altitude assistance").
+    package var altitudeOffsetWindowSeconds: Double = 3600
+    /// How far in the future a client's time may be (clock skew), seconds: reports and altitude offsets beyond it are
+    /// refused.
+    package var clockSkewSeconds: Double = 600
 }
 
 /// The server's behaviour, independent of HTTP framing (the Hummingbird router calls these).
@@ -113,6 +120,13 @@ package final class SyncService: Sendable {
         guard batch.reports.count <= options.settings.maxReportsPerBatch else {
             throw APIError.badRequest("at most \(options.settings.maxReportsPerBatch) reports per batch")
         }
+        // What the schema forbids is a bad request (400), like an undecodable body; content the schema allows but the
+        // server cannot use is a per-report rejection below.
+        for (index, report) in batch.reports.enumerated() {
+            if let u90 = report.altitudeU90Feet, !(u90.isFinite && u90 >= 0) {
+                throw APIError.badRequest("reports[\(index)].altitudeU90Feet must be a finite number of feet ≥ 0, got \(u90)")
+            }
+        }
         var rows: [ServerDatabase.IngestRow] = []
         rows.reserveCapacity(batch.reports.count)
         var rejected: [RejectedReport] = []
@@ -140,15 +154,16 @@ package final class SyncService: Sendable {
         guard report.enterTime.isFinite, report.exitTime.isFinite, report.exitTime >= report.enterTime else {
             return "exitTime must be finite and not before enterTime"
         }
-        guard report.exitTime <= clock.now() + 600 else { return "exitTime is in the future" }
+        guard report.exitTime <= clock.now() + options.clockSkewSeconds else { return "exitTime is in the future" }
         guard report.edrPeak.isFinite, report.edrMedian.isFinite, (0...2).contains(report.edrPeak), (0...2).contains(report.edrMedian),
               report.edrMedian <= report.edrPeak
         else { return "EDR values must be in 0...2 with median ≤ peak" }
         return nil
     }
 
-    /// Stores an own position for the live-flights layer.
-    func uploadPosition(_ flight: LiveFlight, session: SessionRecord) async throws {
+    /// Stores an own position for the live-flights layer and, when the upload carries one, the aircraft's fleet
+    /// altitude offset (validated first: a bad offset refuses the whole upload with 400, nothing stored).
+    func uploadPosition(_ flight: LiveFlight, altitudeOffset: AltitudeOffsetObservation? = nil, session: SessionRecord) async throws {
         // A decoded upload always has aircraftType, headingDegrees and speedKnots (the wire requires them).
         guard (1...32).contains(flight.flightID.unicodeScalars.count), (1...8).contains((flight.aircraftType ?? "").unicodeScalars.count) else {
             throw APIError.badRequest("flightId must have 1–32 characters and aircraftType 1–8")
@@ -156,7 +171,51 @@ package final class SyncService: Sendable {
         guard (-90...90).contains(flight.latitude), (-180...180).contains(flight.longitude), (-2000...70000).contains(flight.altitudeFeet),
               (0...360).contains(flight.headingDegrees ?? .nan), (0...2000).contains(flight.groundSpeedKnots ?? .nan), flight.time.isFinite
         else { throw APIError.badRequest("position out of range (lat, lng, altitudeFeet, headingDegrees, speedKnots)") }
-        try await database.upsertFlight(flight, reporterId: session.reporterId, now: clock.now(), expiry: options.settings.liveFlightExpirySeconds)
+        let now = clock.now()
+        let oldest = now - options.altitudeOffsetWindowSeconds
+        var stored: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?
+        if let altitudeOffset {
+            let place = try validatedPlace(altitudeOffset, now: now)
+            if altitudeOffset.time >= oldest { stored = (altitudeOffset, place.cell, place.layer) }
+        }
+        // Expired offsets go with the expired flights, on every position upload.
+        try await database.upsertFlight(
+            flight, reporterId: session.reporterId, now: now, expiry: options.settings.liveFlightExpirySeconds,
+            altitudeOffset: stored, altitudeOffsetsOlderThan: oldest)
+    }
+
+    /// Checks an uploaded altitude offset (400 with what is wrong) and returns its H3 resolution-3 cell and layer.
+    /// An observation older than the aggregation window passes but is not stored (it could never be served).
+    func validatedPlace(_ observation: AltitudeOffsetObservation, now: Double) throws -> (cell: UInt64, layer: Int) {
+        let o = observation
+        guard o.latitudeDegrees.isFinite, o.longitudeDegrees.isFinite, (-90...90).contains(o.latitudeDegrees),
+              (-180...180).contains(o.longitudeDegrees)
+        else { throw APIError.badRequest("altitudeOffset.latitudeDegrees must be in -90...90 and longitudeDegrees in -180...180") }
+        guard o.offsetFeet.isFinite, abs(o.offsetFeet) <= 5000 else {
+            throw APIError.badRequest("altitudeOffset.offsetFeet must be finite and within ±5000 ft, got \(o.offsetFeet)")
+        }
+        guard o.pressureAltitudeFeet.isFinite, (-2000...60000).contains(o.pressureAltitudeFeet) else {
+            throw APIError.badRequest("altitudeOffset.pressureAltitudeFeet must be in -2000...60000 ft, got \(o.pressureAltitudeFeet)")
+        }
+        guard o.uncertaintyFeet.isFinite, o.uncertaintyFeet > 0, o.uncertaintyFeet <= 10000 else {
+            throw APIError.badRequest("altitudeOffset.uncertaintyFeet must be > 0 and ≤ 10000 ft, got \(o.uncertaintyFeet)")
+        }
+        guard o.time.isFinite, o.time <= now + options.clockSkewSeconds else {
+            throw APIError.badRequest(
+                "altitudeOffset.time must be finite and at most \(Int(options.clockSkewSeconds)) s after the server's clock, got \(o.time)")
+        }
+        guard let cell = try? H3.latLngToCell(
+            latitude: o.latitudeDegrees, longitude: o.longitudeDegrees, resolution: AltitudeOffsetCell.h3Resolution)
+        else { throw APIError.badRequest("altitudeOffset position has no H3 cell") }
+        return (cell.rawValue, TileID.layer(altitudeFeet: o.pressureAltitudeFeet))
+    }
+
+    /// The current fleet altitude offsets of an area (nil polygon: everywhere) in a layer range.
+    func altitudeOffsets(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int, now: Double) async throws -> [AltitudeOffsetCell] {
+        let cells = polygon.map(AltitudeOffsetArea.cells(polygon:))
+        let inputs = try await database.altitudeOffsetObservations(
+            cells: cells, minLayer: minLayer, maxLayer: maxLayer, oldestTime: now - options.altitudeOffsetWindowSeconds)
+        return AltitudeOffsetAggregation.aggregate(inputs)
     }
 
     // MARK: fetch
@@ -182,7 +241,10 @@ package final class SyncService: Sendable {
         switch request.dataType {
         case .turbulence:
             let observations = try await database.observations(filter)
-            return DeltaFetchResponse(dataType: .turbulence, serverTick: tick, full: full, observations: observations)
+            let offsets = try await altitudeOffsets(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer, now: now)
+            return DeltaFetchResponse(
+                dataType: .turbulence, serverTick: tick, full: full, observations: observations,
+                altitudeOffsets: offsets.isEmpty ? nil : offsets)
         case .turbulencePolygons:
             if !full, try await !database.hasObservations(filter) {
                 return DeltaFetchResponse(dataType: .turbulencePolygons, serverTick: tick, full: false, polygons: nil)

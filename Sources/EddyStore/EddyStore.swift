@@ -12,14 +12,20 @@ public struct StoreOptions: Sendable, Equatable {
     public var cacheSizeKiB: Int
     /// Live flights whose last position is older than this are purged, seconds.
     public var liveFlightMaximumAgeSeconds: Double
+    /// Fleet altitude offsets whose newest observation is older than this are purged, seconds (the server's
+    /// aggregation window).
+    public var altitudeOffsetMaximumAgeSeconds: Double
     /// Sees every SQL statement the store runs, while it runs (tests check what runs when); nil for none.
     package var statementObserver: StatementObserver?
 
-    /// Creates options (defaults: no cap, no integrity check, 32 MiB cache, live flights kept 15 min).
+    /// Creates options (defaults: no cap, no integrity check, 32 MiB cache, live flights kept 15 min, fleet altitude
+    /// offsets kept 60 min).
     public init(
         maximumObservationCount: Int? = nil, integrityCheckOnOpen: Bool = false,
-        cacheSizeKiB: Int = 32 * 1024, liveFlightMaximumAgeSeconds: Double = 15 * 60
+        cacheSizeKiB: Int = 32 * 1024, liveFlightMaximumAgeSeconds: Double = 15 * 60,
+        altitudeOffsetMaximumAgeSeconds: Double = 60 * 60
     ) {
+        self.altitudeOffsetMaximumAgeSeconds = altitudeOffsetMaximumAgeSeconds
         self.maximumObservationCount = maximumObservationCount
         self.integrityCheckOnOpen = integrityCheckOnOpen
         self.cacheSizeKiB = cacheSizeKiB

@@ -8,7 +8,8 @@ extension EddyStore {
 
     /// Purges what has expired at `now` (Unix epoch seconds), in one transaction:
     /// server observations older than 6 h, sent own reports older than 6 h (pending ones never), nowcast cells past
-    /// their validity, stale live flights, then — if `maximumObservationCount` is set — the oldest observations
+    /// their validity, stale live flights, fleet altitude offsets whose newest observation is older than
+    /// `altitudeOffsetMaximumAgeSeconds`, then — if `maximumObservationCount` is set — the oldest observations
     /// beyond the cap. The caller supplies `now`; the store never reads the clock.
     @discardableResult
     package func purgeExpired(now: Double) throws(StoreError) -> PurgeSummary {
@@ -16,6 +17,7 @@ extension EddyStore {
         let cutoff = now - Self.observationMaximumAgeSeconds
         let cap = options.maximumObservationCount
         let liveFlightCutoff = now - options.liveFlightMaximumAgeSeconds
+        let offsetCutoff = now - options.altitudeOffsetMaximumAgeSeconds
         if let cap, cap < 0 { throw StoreError.invalidArgument("maximumObservationCount must be ≥ 0, got \(cap)") }
         let index = observationIndex
         return try write(afterCommit: { (result: (summary: PurgeSummary, evicted: Set<Int64>, generation: Int64)) in
@@ -37,6 +39,8 @@ extension EddyStore {
             summary.nowcastCells = db.changesCount
             try db.execute(sql: "DELETE FROM live_flight WHERE time < ?", arguments: [liveFlightCutoff])
             summary.liveFlights = db.changesCount
+            try db.execute(sql: "DELETE FROM altitude_offset WHERE newest_time < ?", arguments: [offsetCutoff])
+            summary.altitudeOffsets = db.changesCount
             if !capRowids.isEmpty {
                 try db.execute(
                     sql: "DELETE FROM observation WHERE rowid IN (SELECT value FROM json_each(?))",
@@ -49,7 +53,8 @@ extension EddyStore {
 }
 
 extension EddyStore {
-    /// Deletes everything fetched from the server (observations, nowcast, polygons, live flights, sync ticks) in one
+    /// Deletes everything fetched from the server (observations, nowcast, polygons, live flights, fleet altitude
+    /// offsets, sync ticks) in one
     /// transaction, for the engine's `stop()`. Own reports are kept: pending ones still have to reach the server.
     package func clearFetchedData() throws(StoreError) {
         let index = observationIndex
@@ -57,7 +62,7 @@ extension EddyStore {
             index.remove(newGeneration: generation) { _ in true }
         }) { db in
             try index.refresh(db)
-            for table in ["observation", "nowcast", "turbulence_polygon", "live_flight", "sync_state"] {
+            for table in ["observation", "nowcast", "turbulence_polygon", "live_flight", "altitude_offset", "sync_state"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
             return try ObservationIndex.bumpGeneration(db)

@@ -11,13 +11,14 @@ import Foundation
 /// EddyJSON (docs/json.md: shortest round-trip, whole numbers bare, non-finite as null).
 public enum GeoJSON {
     /// A FeatureCollection of turbulence items with properties `severity` (name), `edr_peak`, `edr_median`, `layer`,
-    /// `time` (exit, Unix seconds), `h3`, `origin`, `report_count`; the feature `id` is the report id.
+    /// `time` (exit, Unix seconds), `h3`, `origin`, `report_count`, then — only when the report records them —
+    /// `altitude_source`, `altitude_u90_ft` and `layer_uncertain`; the feature `id` is the report id.
     public static func featureCollection(_ items: [TurbulenceItem]) throws -> String {
         var features: [String] = []
         features.reserveCapacity(items.count)
         for item in items {
             let report = item.report
-            let properties = [
+            var properties = [
                 ("severity", JSONString.quoted(item.severity.name)),
                 ("edr_peak", JSONNumber.text(report.edrPeak)),
                 ("edr_median", JSONNumber.text(report.edrMedian)),
@@ -27,6 +28,9 @@ public enum GeoJSON {
                 ("origin", JSONString.quoted(item.origin.rawValue)),
                 ("report_count", String(item.reportCount)),
             ]
+            if let source = report.altitudeSource { properties.append(("altitude_source", JSONString.quoted(source.rawValue))) }
+            if let u90 = report.altitudeU90Feet { properties.append(("altitude_u90_ft", JSONNumber.text(u90))) }
+            if let uncertain = report.layerUncertain { properties.append(("layer_uncertain", uncertain ? "true" : "false")) }
             features.append(try feature(id: report.id.uuidString.lowercased(), cell: report.tile.h3, properties: properties))
         }
         return collection(features)

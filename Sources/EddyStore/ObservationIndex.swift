@@ -10,7 +10,7 @@ import GRDB
 /// The index — cell → compact entries — is rebuilt by one scan when the store opens and kept in step by the
 /// writer after each commit. SQLite stays the only source of truth. See docs/store.md.
 final class ObservationIndex: @unchecked Sendable {
-    /// Everything of a report but the reporter id and source, so queries need not touch the table (64 bytes).
+    /// Everything of a report but the reporter id and source, so queries need not touch the table (72 bytes).
     struct Entry: Sendable, Equatable {
         var rowid: Int64
         var exitTime: Double
@@ -19,23 +19,48 @@ final class ObservationIndex: @unchecked Sendable {
         var edrMedian: Double
         var idHigh: UInt64
         var idLow: UInt64
+        /// 90 % altitude uncertainty, feet; NaN when the report has none (stored values are finite and ≥ 0).
+        var altitudeU90Feet: Double
         var layer: Int32
         var reporterClass: UInt8
+        /// Position in `AltitudeSource.allCases`, `noCode` when the report has none.
+        var altitudeSource: UInt8
+        /// 0 false, 1 true, `noCode` when the report has none.
+        var layerUncertain: UInt8
 
         /// The report this entry describes, in `cell`.
         func report(cell: UInt64) -> TileReport {
             TileReport(
                 id: UUID(high: idHigh, low: idLow), tile: TileID(h3: cell, layer: Int(layer)), enterTime: enterTime,
                 exitTime: exitTime, edrPeak: edrPeak, edrMedian: edrMedian,
-                reporterClass: Entry.classes[Int(reporterClass)])
+                reporterClass: Entry.classes[Int(reporterClass)],
+                altitudeSource: altitudeSource == Entry.noCode ? nil : Entry.sources[Int(altitudeSource)],
+                altitudeU90Feet: altitudeU90Feet.isNaN ? nil : altitudeU90Feet,
+                layerUncertain: layerUncertain == Entry.noCode ? nil : layerUncertain == 1)
         }
 
         /// Aircraft classes by code (the index stores the position in `AircraftClass.allCases`).
         static let classes = AircraftClass.allCases
+        /// Altitude sources by code (the position in `AltitudeSource.allCases`).
+        static let sources = AltitudeSource.allCases
+        /// The code of an absent optional field.
+        static let noCode: UInt8 = 0xFF
 
         /// The code of an aircraft class.
         static func code(_ reporterClass: AircraftClass) -> UInt8 {
             UInt8(classes.firstIndex(of: reporterClass)!)
+        }
+
+        /// The code of an optional altitude source.
+        static func code(_ source: AltitudeSource?) -> UInt8 {
+            guard let source, let position = sources.firstIndex(of: source) else { return noCode }
+            return UInt8(position)
+        }
+
+        /// The code of an optional flag.
+        static func code(_ flag: Bool?) -> UInt8 {
+            guard let flag else { return noCode }
+            return flag ? 1 : 0
         }
     }
 
@@ -72,7 +97,10 @@ final class ObservationIndex: @unchecked Sendable {
         var fresh: [UInt64: [Entry]] = [:]
         var total = 0
         let cursor = try Row.fetchCursor(
-            db, sql: "SELECT rowid, h3, layer, exit_time, edr_peak, id, enter_time, edr_median, reporter_class FROM observation")
+            db, sql: """
+                SELECT rowid, h3, layer, exit_time, edr_peak, id, enter_time, edr_median, reporter_class,
+                    altitude_source, altitude_u90_ft, layer_uncertain FROM observation
+                """)
         while let row = try cursor.next() {
             let halves = try row.withUnsafeData(atIndex: 5) { blob -> (high: UInt64, low: UInt64) in
                 guard let blob, blob.count == 16 else {
@@ -85,10 +113,20 @@ final class ObservationIndex: @unchecked Sendable {
             guard let reporterClass = AircraftClass(rawValue: className) else {
                 throw StoreError.undecodableRow(table: "observation", detail: "unknown reporter class '\(className)'")
             }
+            var altitudeSource: AltitudeSource?
+            if let sourceName: String = row[9] {
+                guard let source = AltitudeSource(rawValue: sourceName) else {
+                    throw StoreError.undecodableRow(table: "observation", detail: "unknown altitude source '\(sourceName)'")
+                }
+                altitudeSource = source
+            }
+            let u90: Double? = row[10]
+            let layerUncertain: Int64? = row[11]
             fresh[UInt64(bitPattern: h3), default: []].append(Entry(
                 rowid: row[0], exitTime: row[3], enterTime: row[6], edrPeak: row[4], edrMedian: row[7],
-                idHigh: halves.high, idLow: halves.low, layer: Int32(clamping: row[2] as Int),
-                reporterClass: Entry.code(reporterClass)))
+                idHigh: halves.high, idLow: halves.low, altitudeU90Feet: u90 ?? .nan, layer: Int32(clamping: row[2] as Int),
+                reporterClass: Entry.code(reporterClass), altitudeSource: Entry.code(altitudeSource),
+                layerUncertain: Entry.code(layerUncertain.map { $0 != 0 })))
             total += 1
         }
         lock.withLock {

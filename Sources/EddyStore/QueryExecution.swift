@@ -45,8 +45,7 @@ extension EddyStore {
             arguments.append(minimumEDR)
         }
         let sql = """
-            SELECT id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class
-            FROM own_report WHERE \(conditions.joined(separator: " AND "))
+            SELECT \(reportColumns) FROM own_report WHERE \(conditions.joined(separator: " AND "))
             """
         let viewer = query.viewer
         let items: [TurbulenceItem] = try read { db in

@@ -100,6 +100,8 @@ package struct PurgeSummary: Sendable, Equatable, Hashable {
     package var nowcastCells: Int = 0
     /// Live flights whose last position is older than the live-flight age limit.
     package var liveFlights: Int = 0
+    /// Fleet altitude offsets whose newest observation is older than the offset age limit.
+    package var altitudeOffsets: Int = 0
 
     /// Creates an empty summary.
     package init() {}

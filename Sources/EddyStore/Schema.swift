@@ -11,6 +11,7 @@ package enum StoreSchema {
     /// Migration identifiers, oldest first.
     package static let migrationIDs: [String] = [
         "v1-outbox-observations", "v2-nowcast-polygons", "v3-live-flights", "v4-observation-generation",
+        "v5-report-altitude-fleet-offsets",
     ]
 
     /// The migrator with every migration registered, in order.
@@ -20,6 +21,7 @@ package enum StoreSchema {
         migrator.registerMigration(migrationIDs[1], migrate: v2)
         migrator.registerMigration(migrationIDs[2], migrate: v3)
         migrator.registerMigration(migrationIDs[3], migrate: v4)
+        migrator.registerMigration(migrationIDs[4], migrate: v5)
         return migrator
     }
 
@@ -121,6 +123,31 @@ package enum StoreSchema {
         try db.execute(sql: """
             CREATE TABLE store_state (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
             INSERT INTO store_state (key, value) VALUES ('observation_generation', 0);
+            """)
+    }
+
+    /// v5: each report's altitude source, 90 % altitude uncertainty and layer-uncertain flag (nullable: reports
+    /// stored before, and reports from clients that do not send them, have none), and the fleet's cached
+    /// geometric − pressure altitude offsets (one row per H3 resolution-3 cell × layer, replaced by newer answers).
+    static func v5(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE own_report ADD COLUMN altitude_source TEXT;
+            ALTER TABLE own_report ADD COLUMN altitude_u90_ft REAL;
+            ALTER TABLE own_report ADD COLUMN layer_uncertain INTEGER;
+            ALTER TABLE observation ADD COLUMN altitude_source TEXT;
+            ALTER TABLE observation ADD COLUMN altitude_u90_ft REAL;
+            ALTER TABLE observation ADD COLUMN layer_uncertain INTEGER;
+
+            CREATE TABLE altitude_offset (
+                h3 INTEGER NOT NULL,
+                layer INTEGER NOT NULL,
+                offset_feet REAL NOT NULL,
+                uncertainty_feet REAL NOT NULL,
+                observation_count INTEGER NOT NULL,
+                newest_time REAL NOT NULL,
+                PRIMARY KEY (h3, layer)
+            ) WITHOUT ROWID;
+            CREATE INDEX altitude_offset_time ON altitude_offset (newest_time);
             """)
     }
 }

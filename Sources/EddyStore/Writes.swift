@@ -7,7 +7,7 @@ import GRDBSQLite
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// Binds and steps the observation insert with the C API: the hot path of ingest (GRDB's per-row argument
-/// boxing cost about a third of the ingest time). `statement` has the 10 parameters of the INSERT below.
+/// boxing cost about a third of the ingest time). `statement` has the 13 parameters of the INSERT below.
 private func insertObservationRow(_ statement: Statement, _ observation: ServerObservation, db: Database) throws {
     let handle = statement.sqliteStatement
     let report = observation.report
@@ -22,6 +22,9 @@ private func insertObservationRow(_ statement: Statement, _ observation: ServerO
         sqlite3_bind_text(handle, 8, report.reporterClass.rawValue, -1, sqliteTransient),
         sqlite3_bind_text(handle, 9, observation.reporterID, -1, sqliteTransient),
         sqlite3_bind_text(handle, 10, observation.source, -1, sqliteTransient),
+        report.altitudeSource.map { sqlite3_bind_text(handle, 11, $0.rawValue, -1, sqliteTransient) } ?? sqlite3_bind_null(handle, 11),
+        report.altitudeU90Feet.map { sqlite3_bind_double(handle, 12, $0) } ?? sqlite3_bind_null(handle, 12),
+        report.layerUncertain.map { sqlite3_bind_int64(handle, 13, $0 ? 1 : 0) } ?? sqlite3_bind_null(handle, 13),
     ]
     if let failure = codes.first(where: { $0 != SQLITE_OK }) {
         throw DatabaseError(resultCode: ResultCode(rawValue: failure), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
@@ -63,6 +66,9 @@ func checkFinite(_ values: Double..., what: String) throws(StoreError) {
 
 func validate(_ report: TileReport) throws(StoreError) {
     try checkFinite(report.enterTime, report.exitTime, report.edrPeak, report.edrMedian, what: "report \(report.id)")
+    if let u90 = report.altitudeU90Feet, !(u90.isFinite && u90 >= 0) {
+        throw StoreError.invalidArgument("report \(report.id) has an altitude uncertainty (u90) that is not a finite number ≥ 0 ft (\(u90))")
+    }
 }
 
 // MARK: - Own-report outbox
@@ -76,14 +82,16 @@ extension EddyStore {
         for report in reports { try validate(report) }
         return try write { db in
             let statement = try db.cachedStatement(sql: """
-                INSERT INTO own_report (id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING
+                INSERT INTO own_report (id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class,
+                    altitude_source, altitude_u90_ft, layer_uncertain, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING
                 """)
             var inserted = 0
             for report in reports {
                 try statement.execute(arguments: [
                     report.id.storeBlob, report.tile.h3.storeInt, report.tile.layer, report.enterTime, report.exitTime,
                     report.edrPeak, report.edrMedian, report.reporterClass.rawValue,
+                    report.altitudeSource?.rawValue, report.altitudeU90Feet, report.layerUncertain,
                 ])
                 inserted += db.changesCount
             }
@@ -96,8 +104,7 @@ extension EddyStore {
         if let limit, limit < 0 { throw StoreError.invalidArgument("limit must be ≥ 0, got \(limit)") }
         return try read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class
-                FROM own_report WHERE status = 0 ORDER BY exit_time, id LIMIT ?
+                SELECT \(reportColumns) FROM own_report WHERE status = 0 ORDER BY exit_time, id LIMIT ?
                 """, arguments: [limit ?? -1])
             return try rows.map { try decodeReport($0, table: "own_report") }
         }
@@ -167,12 +174,14 @@ extension EddyStore {
             try index.refresh(db)
             let insert = try db.makeStatement(sql: """
                 INSERT INTO observation
-                    (id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, source,
+                     altitude_source, altitude_u90_ft, layer_uncertain)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let update = try db.cachedStatement(sql: """
                 UPDATE observation SET layer = ?, enter_time = ?, exit_time = ?, edr_peak = ?, edr_median = ?,
-                    reporter_class = ?, reporter_id = ?, source = ? WHERE rowid = ?
+                    reporter_class = ?, reporter_id = ?, source = ?, altitude_source = ?, altitude_u90_ft = ?,
+                    layer_uncertain = ? WHERE rowid = ?
                 """)
             var inserted: [(cell: UInt64, entry: ObservationIndex.Entry)] = []
             inserted.reserveCapacity(observations.count)
@@ -186,7 +195,10 @@ extension EddyStore {
                 let entry = ObservationIndex.Entry(
                     rowid: 0, exitTime: report.exitTime, enterTime: report.enterTime, edrPeak: report.edrPeak,
                     edrMedian: report.edrMedian, idHigh: halves.high, idLow: halves.low,
-                    layer: Int32(clamping: report.tile.layer), reporterClass: ObservationIndex.Entry.code(report.reporterClass))
+                    altitudeU90Feet: report.altitudeU90Feet ?? .nan, layer: Int32(clamping: report.tile.layer),
+                    reporterClass: ObservationIndex.Entry.code(report.reporterClass),
+                    altitudeSource: ObservationIndex.Entry.code(report.altitudeSource),
+                    layerUncertain: ObservationIndex.Entry.code(report.layerUncertain))
                 var existingRowid: Int64?
                 var batchPosition: Int?
                 if let position = newInBatch[report.id], inserted[position].cell == cell {
@@ -198,7 +210,8 @@ extension EddyStore {
                 if let rowid = existingRowid {
                     update.setUncheckedArguments([
                         report.tile.layer, report.enterTime, report.exitTime, report.edrPeak, report.edrMedian,
-                        report.reporterClass.rawValue, observation.reporterID, observation.source, rowid,
+                        report.reporterClass.rawValue, observation.reporterID, observation.source,
+                        report.altitudeSource?.rawValue, report.altitudeU90Feet, report.layerUncertain, rowid,
                     ])
                     try update.execute()
                     var changed = entry
@@ -412,8 +425,13 @@ extension EddyStore {
 
 // MARK: - Row decoding
 
+/// The columns `decodeReport` reads, in its order.
+let reportColumns = """
+    id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class, altitude_source, altitude_u90_ft, layer_uncertain
+    """
+
 func decodeReport(_ row: Row, table: String) throws -> TileReport {
-    // Column order: id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class
+    // Column order: `reportColumns`.
     let id: UUID
     do {
         id = try row.decode(UUID.self, atIndex: 0)
@@ -424,8 +442,17 @@ func decodeReport(_ row: Row, table: String) throws -> TileReport {
     guard let reporterClass = AircraftClass(rawValue: className) else {
         throw StoreError.undecodableRow(table: table, detail: "unknown reporter class '\(className)'")
     }
+    var altitudeSource: AltitudeSource?
+    if let sourceName: String = row[8] {
+        guard let source = AltitudeSource(rawValue: sourceName) else {
+            throw StoreError.undecodableRow(table: table, detail: "unknown altitude source '\(sourceName)'")
+        }
+        altitudeSource = source
+    }
     let h3: Int64 = row[1]
+    let layerUncertain: Int64? = row[10]
     return TileReport(
         id: id, tile: TileID(h3: UInt64(bitPattern: h3), layer: row[2]), enterTime: row[3], exitTime: row[4],
-        edrPeak: row[5], edrMedian: row[6], reporterClass: reporterClass)
+        edrPeak: row[5], edrMedian: row[6], reporterClass: reporterClass, altitudeSource: altitudeSource,
+        altitudeU90Feet: row[9], layerUncertain: layerUncertain.map { $0 != 0 })
 }

@@ -20,8 +20,12 @@ extension EddyStore: SyncStore {
     /// history, and retrying them could never succeed).
     package func markReportsRejected(_ rejected: [RejectedReport]) throws(StoreError) { _ = try markOwnReportsSent(ids: rejected.map(\.id)) }
 
-    /// Stores a fetch answer, then its tick.
+    /// Stores a fetch answer (with the fleet altitude offsets it carries; a cell the store cannot hold is skipped),
+    /// then its tick.
     package func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) throws(StoreError) {
+        if let offsets = response.altitudeOffsets {
+            try upsertAltitudeOffsets(offsets.filter { $0.storeProblem == nil })
+        }
         switch response.dataType {
         case .turbulence:
             try upsertObservations(response.observations.map {

@@ -121,10 +121,12 @@ package final class SyncClient: Sendable {
         try authorized(path: "/v1/fetch", body: try encode(request))
     }
 
-    /// Uploads the own position.
+    /// Uploads the own position, with the aircraft's fleet altitude offset when it measured one.
     @discardableResult
-    package func uploadPosition(_ position: PositionUpload) throws(SyncError) -> TickResponse {
-        try authorized(path: "/v1/position", body: try encode(position))
+    package func uploadPosition(
+        _ position: PositionUpload, altitudeOffset: AltitudeOffsetObservation? = nil
+    ) throws(SyncError) -> TickResponse {
+        try authorized(path: "/v1/position", body: try encode(PositionUploadBody(position: position, altitudeOffset: altitudeOffset)))
     }
 
     // MARK: internals

@@ -103,7 +103,7 @@ package final class SyncScheduler: Sendable {
         var failures = 0
         var stopped: SyncError?
         var rng: SplitMix64
-        var position: PositionUpload?
+        var position: PositionUploadBody?
         var positionDirty = false
     }
     private let state: Mutex<State>
@@ -147,9 +147,10 @@ package final class SyncScheduler: Sendable {
         state.withLock { s in for key in s.nextFetch.keys { s.nextFetch[key] = clock.now() } }
     }
 
-    /// Sets the own position to upload at the next step.
-    package func updatePosition(_ position: PositionUpload) {
-        state.withLock { $0.position = position; $0.positionDirty = true }
+    /// Sets the own position to upload at the next step, with the aircraft's fleet altitude offset when it measured
+    /// one (geometric − pressure altitude; sent once, with this position).
+    package func updatePosition(_ position: PositionUpload, altitudeOffset: AltitudeOffsetObservation? = nil) {
+        state.withLock { $0.position = PositionUploadBody(position: position, altitudeOffset: altitudeOffset); $0.positionDirty = true }
     }
 
     /// Reachability as last observed (nil before the first request).
@@ -217,9 +218,9 @@ package final class SyncScheduler: Sendable {
     }
 
     private func uploadPosition() {
-        guard let position = state.withLock({ s -> PositionUpload? in s.positionDirty ? s.position : nil }) else { return }
+        guard let position = state.withLock({ s -> PositionUploadBody? in s.positionDirty ? s.position : nil }) else { return }
         do {
-            try client.uploadPosition(position)
+            try client.uploadPosition(position.position, altitudeOffset: position.altitudeOffset)
             succeeded()
             state.withLock { if $0.position == position { $0.positionDirty = false } }
         } catch {

@@ -33,6 +33,7 @@ package final class InMemorySyncStore: SyncStore {
         var nowcast: [DataAreaType: [NowcastCell]] = [:]
         var polygons: [DataAreaType: PolygonCollection] = [:]
         var flights: [DataAreaType: [LiveFlight]] = [:]
+        var altitudeOffsets: [AltitudeOffsetKey: AltitudeOffsetCell] = [:]
         var ticks: [String: Int] = [:]
     }
     private let state = Mutex(State())
@@ -81,6 +82,11 @@ package final class InMemorySyncStore: SyncStore {
         let area = request.area.type
         state.withLock { s in
             for observation in response.observations { s.observations[observation.report.id] = observation }
+            for cell in response.altitudeOffsets ?? [] {
+                let key = AltitudeOffsetKey(h3: cell.h3, layer: cell.layer)
+                if let held = s.altitudeOffsets[key], held.newestTime > cell.newestTime { continue }
+                s.altitudeOffsets[key] = cell
+            }
             switch response.dataType {
             case .nowcast where response.full: s.nowcast[area] = response.nowcast
             case .turbulencePolygons: if let polygons = response.polygons { s.polygons[area] = polygons }
@@ -113,4 +119,10 @@ package final class InMemorySyncStore: SyncStore {
     package func polygons(area: DataAreaType) -> PolygonCollection? { state.withLock { $0.polygons[area] } }
     /// Live flights held for an area.
     package func liveFlights(area: DataAreaType) -> [LiveFlight] { state.withLock { $0.flights[area] ?? [] } }
+    /// Fleet altitude offsets held (the newest per cell × layer), by h3 then layer.
+    package var altitudeOffsets: [AltitudeOffsetCell] {
+        state.withLock { $0.altitudeOffsets.values.sorted { ($0.h3, $0.layer) < ($1.h3, $1.layer) } }
+    }
+
+    private struct AltitudeOffsetKey: Hashable { var h3: UInt64; var layer: Int }
 }
