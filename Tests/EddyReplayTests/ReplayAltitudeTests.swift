@@ -19,10 +19,11 @@ struct ReplayAltitudeTests {
         report.altitudeSource = .gnssFleetOffset
         report.altitudeU90Feet = 412.46
         report.layerUncertain = true
-        let line = ReplayJSON.line(for: .tile(report), viewer: .medium)
-        #expect(line.hasSuffix(#""id":"00000000-0000-4000-8000-000000000007","altitude_source":"gnss_fleet","altitude_u90_ft":412.5}"#))
+        let line = try #require(ReplayJSON.line(for: .tile(report), viewer: .medium))
+        #expect(line.hasSuffix(#""id":"00000000-0000-4000-8000-000000000007","altitude_source":"gnss_fleet","altitude_u90_ft":412.5,"layer_uncertain":true}"#))
         report.altitudeSource = nil
-        let onlyU90 = ReplayJSON.line(for: .tile(report), viewer: .medium)
+        report.layerUncertain = false
+        let onlyU90 = try #require(ReplayJSON.line(for: .tile(report), viewer: .medium))
         #expect(onlyU90.hasSuffix(#""id":"00000000-0000-4000-8000-000000000007","altitude_u90_ft":412.5}"#))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["altitude_source"] as? String == "gnss_fleet")
