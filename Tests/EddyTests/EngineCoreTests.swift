@@ -34,6 +34,10 @@ private struct ScriptedHost {
                           dataQuery: DataQuery(), updateFrequency: .fast, session: nil)
     }
 
+    /// Fleet offsets the scripted store answers `.loadAltitudeOffsets` with, and how many reads were asked for.
+    var fleetOffsets: [AltitudeOffsetCell] = []
+    var altitudeOffsetReads = 0
+
     mutating func apply(_ step: EngineStep) {
         var pending = step.effects[...]
         var time = step.time
@@ -59,6 +63,9 @@ private struct ScriptedHost {
             case .runSyncStep:
                 syncSteps += 1
                 core.syncStepFinished(waitSeconds: 1, now: time)
+            case .loadAltitudeOffsets:
+                altitudeOffsetReads += 1
+                core.altitudeOffsetsLoaded(fleetOffsets)
             case .forgetSessionAndFetchedData, .purgeExpired, .announceCachedData, .configureSync, .setFetchArea,
                  .uploadPosition, .wakeSync:
                 break

@@ -93,6 +93,9 @@ package struct EngineCore: Sendable {
     /// The latest altitude context (nil before the first fix with an altitude).
     package private(set) var altitudeContext: AltitudeContext?
     private var deliveredAltitudeContext: AltitudeContext?
+    private var lastAltitudeOffsetRequest = -Double.infinity
+    /// Fleet offsets are read from the cache at most this often (engine time), seconds.
+    package static let altitudeOffsetRefreshSeconds = 60.0
     /// The barometer calibration (restored from the store; nil: none).
     package private(set) var barometerCalibration: BarometerCalibration?
 
@@ -485,7 +488,7 @@ package struct EngineCore: Sendable {
         if phase.phase == .airborne, fix.t - (lastPositionUpload ?? -.infinity) >= configuration.positionUploadIntervalSeconds,
            let position = positionUpload(fix, estimate) {
             lastPositionUpload = fix.t
-            effects.append(.uploadPosition(position))
+            effects.append(.uploadPosition(position, altitude.offsetObservation()))
         }
         evaluateAlerts(fix, estimate, &effects)
     }
@@ -601,6 +604,13 @@ package struct EngineCore: Sendable {
             effects.append(.persist(.barometerCalibration(background)))
             detection.updateAltitude(calibration: background)
         }
+        if hasServer, fix.t - lastAltitudeOffsetRequest >= Self.altitudeOffsetRefreshSeconds,
+           fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite {
+            lastAltitudeOffsetRequest = fix.t
+            effects.append(.loadAltitudeOffsets(AltitudeOffsetRequest(
+                latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees,
+                layer: max(-100, min(1000, estimate.layer)), maxAgeSeconds: altitude.configuration.fleetOffsetMaxAgeSeconds, now: fix.t)))
+        }
         let context = altitudeContext(estimate)
         altitudeContext = context
         if Self.changedEnough(from: deliveredAltitudeContext, to: context) {
@@ -666,6 +676,12 @@ package struct EngineCore: Sendable {
         if abs(old.pressureAltitudeU90Feet - new.pressureAltitudeU90Feet) >= 0.25 * max(1, old.pressureAltitudeU90Feet) { return true }
         if let a = old.verticalSpeedFeetPerMinute, let b = new.verticalSpeedFeetPerMinute, abs(a - b) >= 500 { return true }
         return (old.verticalSpeedFeetPerMinute == nil) != (new.verticalSpeedFeetPerMinute == nil)
+    }
+
+    /// The fleet offsets read for `.loadAltitudeOffsets`: both estimators use them from the next fix on.
+    package mutating func altitudeOffsetsLoaded(_ cells: [AltitudeOffsetCell]) {
+        altitude.fleetOffsets = cells
+        detection.updateAltitude(fleetOffsets: cells)
     }
 
     /// Manual barometer calibration from a known field elevation and QNH (on the ground, still).

@@ -32,7 +32,9 @@ package enum EngineEffect: Sendable {
     /// Set (nil: clear) a fetch area; a changed one is fetched at once, in full.
     case setFetchArea(SyncArea?, DataAreaType)
     /// Queue an own-position upload (live flights).
-    case uploadPosition(PositionUpload)
+    case uploadPosition(PositionUpload, AltitudeOffsetObservation?)
+    /// Read the cached fleet altitude offsets near a position and hand them to `EngineCore.altitudeOffsetsLoaded(_:)`.
+    case loadAltitudeOffsets(AltitudeOffsetRequest)
     /// Run one sync step inline now (flight-time sync).
     case runSyncStep
     /// Wake the background sync loop (wall-clock sync).
@@ -59,6 +61,20 @@ package enum EngineSetting: Sendable, Equatable {
     case updateFrequency(UpdateFrequency)
     /// The barometer calibration.
     case barometerCalibration(BarometerCalibration)
+}
+
+/// Which cached fleet altitude offsets to read: near a position and layer, no older than `maxAgeSeconds` at `now`.
+package struct AltitudeOffsetRequest: Sendable, Equatable {
+    /// Position, degrees.
+    package var latitudeDegrees: Double
+    /// Position, degrees.
+    package var longitudeDegrees: Double
+    /// The aircraft's layer (offsets of layers ±2 are read).
+    package var layer: Int
+    /// Oldest offset wanted, seconds.
+    package var maxAgeSeconds: Double
+    /// Engine time, Unix seconds.
+    package var now: Double
 }
 
 /// What alert candidates to read: those of `query` around `position`, for a history window, as of a data generation.

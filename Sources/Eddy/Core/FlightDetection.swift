@@ -48,6 +48,14 @@ struct FlightDetection: Sendable {
         pipeline?.altitude.calibration = calibration
     }
 
+    /// Gives the running pipeline's altitude estimator the fleet offsets (their times are Unix; the pipeline's are
+    /// Unix − time base).
+    mutating func updateAltitude(fleetOffsets: [AltitudeOffsetCell]) {
+        guard isRunning else { return }
+        pipeline?.altitude.fleetOffsets = fleetOffsets
+        pipeline?.altitude.fleetClockOffsetSeconds = timeBase
+    }
+
     /// Puts report times from `first` on back into Unix seconds. Static, and given only the base: a method of this large
     /// value called from a mutating one would copy the whole pipeline on every sample.
     private static func unshift(_ events: inout [DetectionEvent], from first: Int, timeBase: Double) {

@@ -444,8 +444,15 @@ public final class EddyEngine: Sendable {
                 scheduler()?.configure { $0 = wanted }
             case .setFetchArea(let area, let type):
                 try? scheduler()?.setArea(area, for: type)
-            case .uploadPosition(let position):
-                scheduler()?.updatePosition(position)
+            case .uploadPosition(let position, let offset):
+                scheduler()?.updatePosition(position, altitudeOffset: offset)
+            case .loadAltitudeOffsets(let request):
+                // A read failure leaves the estimators with what they had (offsets are an aid, not a requirement).
+                if let cells = try? store.altitudeOffsets(
+                    nearLatitude: request.latitudeDegrees, longitude: request.longitudeDegrees, layer: request.layer,
+                    maxAgeSeconds: request.maxAgeSeconds, now: request.now) {
+                    core.withLock { $0.altitudeOffsetsLoaded(cells) }
+                }
             case .runSyncStep:
                 runStep = true
             case .wakeSync:
