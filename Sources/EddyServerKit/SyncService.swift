@@ -52,6 +52,10 @@ package final class SyncService: Sendable {
     /// Faults queued through `POST /v1/_test/faults` (only consulted when `options.testHooks` is on).
     package let faults = FaultQueue()
     private let nowcastLock = Mutex<Bool>(false)
+    /// The resolution-3 cells of recently fetched areas (clients fetch the same route or viewport every minute).
+    private let offsetAreaCells = Mutex<[[GeoPoint]: [UInt64]]>([:])
+    /// Most areas whose cells are remembered; the memory is cleared when it is full.
+    static let offsetAreaCacheSize = 256
 
     init(database: ServerDatabase, geometry: any CellGeometry, clock: any EpochClock, options: ServerOptions, logger: Logger) throws {
         self.database = database
@@ -212,7 +216,19 @@ package final class SyncService: Sendable {
 
     /// The current fleet altitude offsets of an area (nil polygon: everywhere) in a layer range.
     func altitudeOffsets(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int, now: Double) async throws -> [AltitudeOffsetCell] {
-        let cells = polygon.map(AltitudeOffsetArea.cells(polygon:))
+        var cells: [UInt64]?
+        if let polygon {
+            if let known = offsetAreaCells.withLock({ $0[polygon] }) {
+                cells = known
+            } else {
+                let computed = AltitudeOffsetArea.cells(polygon: polygon)
+                offsetAreaCells.withLock { cache in
+                    if cache.count >= Self.offsetAreaCacheSize { cache.removeAll(keepingCapacity: true) }
+                    cache[polygon] = computed
+                }
+                cells = computed
+            }
+        }
         let inputs = try await database.altitudeOffsetObservations(
             cells: cells, minLayer: minLayer, maxLayer: maxLayer, oldestTime: now - options.altitudeOffsetWindowSeconds)
         return AltitudeOffsetAggregation.aggregate(inputs)
