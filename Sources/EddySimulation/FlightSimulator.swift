@@ -291,7 +291,12 @@ struct SimulationState {
                 if courseDegrees < 0 { courseDegrees += 360 }
                 step(distanceMeters: speed, courseDegrees: courseDegrees - turnRate / 2)
             }
-            let (altitudeFeet, rateFeetPerSecond) = profile?.state(at: t) ?? (scenario.altitudeFeet, 0)
+            var (altitudeFeet, rateFeetPerSecond) = profile?.state(at: t) ?? (scenario.altitudeFeet, 0)
+            if let profile, !profile.onGround(altitudeFeet: altitudeFeet) {
+                let wander = Self.altitudeHoldWander(t: t, seed: scenario.seed)
+                altitudeFeet += wander.feet
+                rateFeetPerSecond += wander.rate
+            }
             let mslMeters = atmosphere.mslAltitudeMeters(pressureAltitudeFeet: altitudeFeet)
             var fix = LocationSample(
                 t: t, latitudeDegrees: latitude, longitudeDegrees: longitude,
@@ -383,8 +388,42 @@ struct SimulationState {
         fix.courseDegrees = reported
     }
 
-    /// Great-circle step on a sphere of radius 6,371,008.8 m (IUGG mean Earth radius).
+    /// An autopilot's altitude-keeping wander around the profile: two slow sinusoids of 12 ft (periods 67 s and
+    /// 173 s, phases from the seed), at most ±24 ft — real aircraft hold a level within a few tens of feet (RVSM
+    /// height-keeping data put typical deviations at ±20–30 ft), so a profile is never flown to the exact foot and an
+    /// ADS-B report's 25-ft quantisation error is spread as it is in reality. Only with a profile (new flights).
+    static func altitudeHoldWander(t: Double, seed: UInt64) -> (feet: Double, rate: Double) {
+        var phases = SplitMix64(seed: seed ^ 0xA171_7D0E)
+        let p1 = Double(phases.next() >> 11) * 0x1.0p-53 * 2 * .pi, p2 = Double(phases.next() >> 11) * 0x1.0p-53 * 2 * .pi
+        let w1 = 2 * Double.pi / 67, w2 = 2 * Double.pi / 173
+        return (12 * sin(w1 * t + p1) + 12 * sin(w2 * t + p2), 12 * w1 * cos(w1 * t + p1) + 12 * w2 * cos(w2 * t + p2))
+    }
+
+    /// One second's step. With the altitude features (a phone GNSS, a profile…) the step is taken on the WGS-84
+    /// ellipsoid (meridian and prime-vertical radii of curvature at the current latitude), so that positions and the
+    /// reported ground speed agree as a real receiver's do: on the sphere they disagree by ≈ 0.3 %, 0.7 m/s at
+    /// 230 m/s, which a position filter trusting the speed turns into tens of metres. Without them: the historical
+    /// great-circle step on a sphere of radius 6,371,008.8 m (IUGG mean radius), so old flights keep their bytes.
     mutating func step(distanceMeters: Double, courseDegrees: Double) {
+        if scenario.usesAltitudeFeatures {
+            let a = 6_378_137.0, e2 = 0.006_694_379_990_14
+            let theta = courseDegrees * .pi / 180
+            // Midpoint latitude for the radii (second-order accurate over a 1 s step).
+            var phi = latitude * .pi / 180
+            let north = distanceMeters * cos(theta), east = distanceMeters * sin(theta)
+            for _ in 0..<2 {
+                let w = (1 - e2 * sin(phi) * sin(phi)).squareRoot()
+                let meridian = a * (1 - e2) / (w * w * w)
+                phi = (latitude + 0.5 * north / meridian * 180 / .pi) * .pi / 180
+            }
+            let w = (1 - e2 * sin(phi) * sin(phi)).squareRoot()
+            let meridian = a * (1 - e2) / (w * w * w), primeVertical = a / w
+            latitude = max(-90, min(90, latitude + north / meridian * 180 / .pi))
+            var lon = longitude + east / (primeVertical * max(1e-9, cos(phi))) * 180 / .pi
+            if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+            longitude = lon
+            return
+        }
         let delta = distanceMeters / 6_371_008.8
         let theta = courseDegrees * .pi / 180
         let lat1 = latitude * .pi / 180, lon1 = longitude * .pi / 180

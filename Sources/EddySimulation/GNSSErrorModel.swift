@@ -63,7 +63,7 @@ package struct GNSSErrorParameters: Sendable, Equatable {
                 horizontalSigmaMeters: 4, horizontalTauSeconds: 60, horizontalWhiteMeters: 1.5,
                 verticalSigmaMeters: 12, verticalTauSeconds: 90, verticalWhiteMeters: 2,
                 multipathPerHour: 4, multipathMeters: 20...80, multipathSeconds: 2...10,
-                reportedBaseMeters: 6, reportedSlope: 0.5, reportedWanderMeters: 2.5, reportedWanderTauSeconds: 300,
+                reportedBaseMeters: 4, reportedSlope: 0.5, reportedWanderMeters: 2.5, reportedWanderTauSeconds: 300,
                 reportedHorizontalMeters: 5...16,
                 reportedVerticalFactor: 0.8, reportedVerticalOffsetMeters: 1, reportedVerticalMeters: 4...16,
                 velocitySigmaMetersPerSecond: 0.3)
@@ -72,7 +72,7 @@ package struct GNSSErrorParameters: Sendable, Equatable {
                 horizontalSigmaMeters: 8, horizontalTauSeconds: 60, horizontalWhiteMeters: 3,
                 verticalSigmaMeters: 25, verticalTauSeconds: 90, verticalWhiteMeters: 4,
                 multipathPerHour: 8, multipathMeters: 40...160, multipathSeconds: 2...10,
-                reportedBaseMeters: 12, reportedSlope: 0.5, reportedWanderMeters: 5, reportedWanderTauSeconds: 300,
+                reportedBaseMeters: 8, reportedSlope: 0.5, reportedWanderMeters: 5, reportedWanderTauSeconds: 300,
                 reportedHorizontalMeters: 10...32,
                 reportedVerticalFactor: 0.8, reportedVerticalOffsetMeters: 2, reportedVerticalMeters: 8...32,
                 velocitySigmaMetersPerSecond: 0.6)

@@ -37,6 +37,8 @@ private struct ScriptedHost {
     /// Fleet offsets the scripted store answers `.loadAltitudeOffsets` with, and how many reads were asked for.
     var fleetOffsets: [AltitudeOffsetCell] = []
     var altitudeOffsetReads = 0
+    /// The offset observation of each position upload (nil: none), in order.
+    var uploadedOffsets: [AltitudeOffsetObservation?] = []
 
     mutating func apply(_ step: EngineStep) {
         var pending = step.effects[...]
@@ -66,8 +68,9 @@ private struct ScriptedHost {
             case .loadAltitudeOffsets:
                 altitudeOffsetReads += 1
                 core.altitudeOffsetsLoaded(fleetOffsets)
-            case .forgetSessionAndFetchedData, .purgeExpired, .announceCachedData, .configureSync, .setFetchArea,
-                 .uploadPosition, .wakeSync:
+            case .uploadPosition(_, let offset):
+                uploadedOffsets.append(offset)
+            case .forgetSessionAndFetchedData, .purgeExpired, .announceCachedData, .configureSync, .setFetchArea, .wakeSync:
                 break
             }
         }
@@ -246,3 +249,69 @@ private struct ScriptedHost {
         #expect(host.core.push(.accelerometer(AccelerometerSample(t: Self.now + 1000, x: 0, y: 0, z: 1))).isEmpty)
     }
 }
+
+/// The engine's altitude wiring from scripted inputs: an ADS-B aircraft shares its offset with its position; an
+/// aircraft with neither ADS-B nor an unpressurised barometer converts GNSS altitude with the fleet's offsets.
+@Suite struct EngineAltitudeTests {
+    static let now = 1_790_000_000.0
+
+    /// Level cruise at FL350 on an ISA+15 day: GNSS altitude ≈ 1,930 ft above pressure altitude.
+    static func fixes(adsb: Bool, seconds: Int) -> [LocationSample] {
+        let geometricFeet = BarometricAltitude.geometricThicknessFeet(fromPressureAltitudeFeet: 0, toPressureAltitudeFeet: 35_000, isaDeviationCelsius: 15)
+        return (0..<seconds).map { i in
+            LocationSample(
+                t: now + Double(i), latitudeDegrees: 47, longitudeDegrees: 8 + Double(i) * 0.003, altitudeMeters: geometricFeet * 0.3048,
+                horizontalAccuracyMeters: 6, verticalAccuracyMeters: 10, speedMetersPerSecond: 230, courseDegrees: 90,
+                pressureAltitudeFeet: adsb ? 35_000 : nil, source: adsb ? .adsb : .device)
+        }
+    }
+
+    @Test func anADSBAircraftUploadsItsOffsetWithItsPosition() throws {
+        var host = try ScriptedHost(designator: "B738") { $0.positionUploadIntervalSeconds = 30 }
+        host.start(userId: "pilot", environment: .local(port: 1), now: Self.now)
+        for fix in Self.fixes(adsb: true, seconds: 400) { host.push(.location(fix)) }
+        let offsets = host.uploadedOffsets.compactMap { $0 }
+        #expect(!host.uploadedOffsets.isEmpty)
+        let last = try #require(offsets.last)
+        let truth = BarometricAltitude.geometricThicknessFeet(fromPressureAltitudeFeet: 0, toPressureAltitudeFeet: 35_000, isaDeviationCelsius: 15) - 35_000
+        #expect(abs(last.offsetFeet - truth) < 1, "exact GNSS here: the learned offset is the atmosphere's")
+        #expect(last.pressureAltitudeFeet == 35_000)
+        #expect(host.altitudeOffsetReads >= 6, "fleet offsets are read every 60 s of flight with a server")
+        let context = try #require(host.core.altitudeContext)
+        #expect(context.source == .external && context.layer == 35 && context.heldFlightLevelFeet == 35_000)
+        #expect(context.haeMeters.map { abs($0 - (context.mslMeters ?? 0) - 48) < 5 } == true, "EGM96 N ≈ +48 m at 47° N 8–9° E")
+    }
+
+    @Test func aGNSSOnlyAircraftUsesTheFleetOffset() throws {
+        var host = try ScriptedHost(designator: "B738")
+        let truth = BarometricAltitude.geometricThicknessFeet(fromPressureAltitudeFeet: 0, toPressureAltitudeFeet: 35_000, isaDeviationCelsius: 15) - 35_000
+        let cells = Set((0..<400).compactMap { i in
+            try? H3.latLngToCell(latitude: 47, longitude: 8 + Double(i) * 0.003, resolution: AltitudeOffsetCell.h3Resolution).rawValue
+        })
+        host.fleetOffsets = cells.flatMap { cell in
+            [34, 35].map { AltitudeOffsetCell(h3: cell, layer: $0, offsetFeet: truth, uncertaintyFeet: 20, observationCount: 4, newestTime: Self.now) }
+        }
+        host.start(userId: "pilot", environment: .local(port: 1), now: Self.now)
+        for fix in Self.fixes(adsb: false, seconds: 200) { host.push(.location(fix)) }
+        let context = try #require(host.core.altitudeContext)
+        #expect(context.source == .gnssFleetOffset)
+        #expect(abs(context.pressureAltitudeFeet - 35_000) < 60)
+        #expect(context.layer == 35)
+        #expect(context.status == .gnssWithFleetOffset)
+        #expect(host.uploadedOffsets.allSatisfy { $0 == nil }, "no pressure source of its own: nothing to share")
+        let changes = host.named("didUpdateAltitudeContext").count
+        #expect(changes >= 1 && changes < 20, "on change only: \(changes) deliveries for 200 s of level flight")
+    }
+
+    @Test func offlineTheFleetIsNotAskedAndTheContextSaysSo() throws {
+        var host = try ScriptedHost(designator: "B738")
+        host.start(userId: "pilot", environment: .offline, now: Self.now)
+        for fix in Self.fixes(adsb: false, seconds: 120) { host.push(.location(fix)) }
+        #expect(host.altitudeOffsetReads == 0)
+        let context = try #require(host.core.altitudeContext)
+        #expect(context.source == .gnssStandardAtmosphere)
+        #expect(context.problems.contains(.fleetOffsetUnavailable) && context.problems.contains(.layerUncertain))
+        #expect(abs(context.pressureAltitudeFeet - 35_000) > 1_500, "ISA+15: the standard atmosphere puts it ≈ 1,900 ft high, and says so")
+    }
+}
+

@@ -12,15 +12,15 @@ package struct AltitudeConfiguration: Sendable, Equatable {
     package var qnhHectopascals: Double?
     /// 1σ of phone GNSS altitude, metres: time-correlated, and not shown by the reported vertical accuracy
     /// (research note §3: ≈ 50 m swings with the device still).
-    package var gnssVerticalSigmaMeters = 12.0
+    package var gnssVerticalSigmaMeters = 12.5
     /// Correlation time of the GNSS altitude error, seconds.
     package var gnssVerticalCorrelationSeconds = 90.0
     /// 1σ of the ISA deviation when nothing is known (climatology, troposphere), °C.
     package var isaDeviationSigmaCelsius = 10.0
     /// 1σ of QNH when nothing is known (climatology), hPa.
     package var qnhSigmaHectopascals = 12.0
-    /// Absolute accuracy of an uncalibrated barometer, 1σ, hPa (BMP280: ±1 hPa read as 2σ).
-    package var barometerSigmaHectopascals = 0.5
+    /// Absolute accuracy of an uncalibrated barometer, hPa: the bound of a uniform error (BMP280: ±1 hPa).
+    package var barometerAccuracyHectopascals = 1.0
     /// Resolution of external pressure altitude, feet (ADS-B: 25 ft; 100 ft Gillham values are detected).
     package var externalQuantumFeet = 25.0
     /// How long an external pressure altitude stays in use, seconds.
@@ -28,9 +28,17 @@ package struct AltitudeConfiguration: Sendable, Equatable {
     /// Band around a flight level that counts as "level at it", feet.
     package var flightLevelBandFeet = 150.0
     /// How long the aircraft must stay in the band before its layer is the flight level's, seconds.
-    package var flightLevelHoldSeconds = 20.0
+    package var flightLevelHoldSeconds = 10.0
     /// Distance from the held flight level that releases the hold, feet.
     package var flightLevelReleaseFeet = 250.0
+    /// Largest spread of the altitude over the hold time that still counts as level, feet (GNSS-derived altitude
+    /// noise stays within it over 10 s).
+    package var flightLevelSpreadFeet = 80.0
+    /// Vertical speed (tracked) from which the aircraft is not level: no hold starts, ft/min.
+    package var flightLevelRateFeetPerMinute = 150.0
+    /// Vertical speed (tracked) that, 30 ft or more off the held level, releases the hold (a climb or descent has
+    /// begun), ft/min.
+    package var flightLevelLeaveRateFeetPerMinute = 250.0
     /// Oldest fleet offset used, seconds.
     package var fleetOffsetMaxAgeSeconds = 3_600.0
     /// Time constant of the learned GNSS − pressure altitude offset, seconds.
@@ -71,6 +79,8 @@ package struct AltitudeEstimate: Sendable, Equatable {
     package var latitudeDegrees: Double?
     /// Position of the fix, degrees.
     package var longitudeDegrees: Double?
+    /// Horizontal 68 %/90 % uncertainty of the position, metres (the position filter's; nil when not known).
+    package var horizontalUncertaintyMeters: Uncertainty?
     /// Geoid undulation N at the position (HAE = MSL + N), metres; filled by the caller that has a geoid model.
     package var geoidUndulationMeters: Double?
     /// Height above terrain, metres; filled by the caller that has a terrain model.
@@ -135,6 +145,7 @@ package struct AltitudeEstimator: Sendable {
     private var gnssTime = -Double.infinity
     private var gnssFeet = Double.nan
     private var gnssSmoothedFeet = Double.nan
+    private var gnssRateFeetPerSecond = 0.0
     // Learned offset (GNSS − pressure altitude), feet.
     private var offsetFeet = Double.nan
     private var offsetSince = Double.nan
@@ -153,6 +164,8 @@ package struct AltitudeEstimator: Sendable {
     private var candidateLevel = Double.nan
     private var candidateSince = Double.nan
     private var heldLevel = Double.nan
+    private var candidateLow = Double.nan
+    private var candidateHigh = Double.nan
     // Ground state (from fix speeds).
     private var airborne: Bool?
     private var location: (lat: Double, lon: Double)?
@@ -207,8 +220,17 @@ package struct AltitudeEstimator: Sendable {
         if let meters = fix.altitudeMeters, meters.isFinite, abs(meters) < 30_000 {
             let feet = meters / 0.3048
             let dt = t - gnssTime
-            let alpha = dt > 0 && dt < 30 ? dt / (5 + dt) : 1   // τ = 5 s: removes the white part, keeps climbs
-            gnssSmoothedFeet = gnssSmoothedFeet.isFinite && dt > 0 && dt < 30 ? gnssSmoothedFeet + alpha * (feet - gnssSmoothedFeet) : feet
+            // α-β tracker (level and rate): removes part of the white noise without lagging a climb, as a plain
+            // low-pass would (τ = 5 s lags 180 ft at 2,200 ft/min).
+            if gnssSmoothedFeet.isFinite, dt > 0, dt < 30 {
+                let predicted = gnssSmoothedFeet + gnssRateFeetPerSecond * dt
+                let residual = feet - predicted
+                gnssSmoothedFeet = predicted + 0.5 * residual
+                gnssRateFeetPerSecond += 0.15 * residual / dt
+            } else {
+                gnssSmoothedFeet = feet
+                gnssRateFeetPerSecond = 0
+            }
             gnssFeet = feet
             gnssTime = t
         }
@@ -280,12 +302,10 @@ package struct AltitudeEstimator: Sendable {
             // Before a decision, only while the barometer agrees with GNSS as well as an unpressurised cabin would.
             guard t - gnssTime <= 5, gnssSmoothedFeet.isFinite else { return false }
             let baroFeet = BarometricAltitude.pressureAltitudeFeet(pressureHectopascals: baroPressure)
-            return abs(gnssSmoothedFeet - baroFeet) < 500 + 0.12 * abs(gnssSmoothedFeet)
+            // Any real atmosphere: QNH 980…1045 hPa is ±900 ft, ISA ±25 °C is ±10 % of the height; a cabin near the
+            // ground reads about the outside pressure anyway.
+            return abs(gnssSmoothedFeet - baroFeet) < 1_200 + 0.12 * abs(gnssSmoothedFeet)
         }
-    }
-
-    private func barometerSigmaHectopascals() -> Double {
-        calibration?.uncertaintyHectopascals ?? configuration.barometerSigmaHectopascals
     }
 
     private func gnssSigmaFeet() -> Double { configuration.gnssVerticalSigmaMeters / 0.3048 }
@@ -316,8 +336,18 @@ package struct AltitudeEstimator: Sendable {
             let bias = calibration?.biasHectopascals ?? 0
             let p = baroPressure - bias
             pressureFeet = BarometricAltitude.pressureAltitudeFeet(pressureHectopascals: p)
-            let sigma = barometerSigmaHectopascals() * BarometricAltitude.feetPerHectopascal(pressureHectopascals: p)
-            uncertainty = Uncertainty(gaussianSigma: (sigma * sigma + 1).squareRoot())
+            let feetPerHectopascal = BarometricAltitude.feetPerHectopascal(pressureHectopascals: p)
+            // The reading may be up to a second older than the fix: carried forward with the tracked vertical speed.
+            let age = max(0, min(5, t - baroTime))
+            if trackSource == .barometer { pressureFeet += trackRate * age }
+            if let calibration {
+                let sigma = calibration.uncertaintyHectopascals * feetPerHectopascal
+                uncertainty = Uncertainty(gaussianSigma: (sigma * sigma + 1).squareRoot())
+            } else {
+                // Uncalibrated: the stated absolute accuracy (BMP280 ±1 hPa) as a uniform error, plus reading noise.
+                uncertainty = Uncertainty(quantum: 2 * configuration.barometerAccuracyHectopascals * feetPerHectopascal,
+                                          gaussianSigma: (1 + pow(0.5 * trackRate * age, 2)).squareRoot())
+            }
             source = .barometer
         } else if gnssFresh {
             let gnss = gnssSigmaFeet()
@@ -380,7 +410,8 @@ package struct AltitudeEstimator: Sendable {
     /// The fleet's offset at the aircraft's altitude (docs/altitude.md "Fleet altitude assistance"): per layer, the
     /// freshest-best cell among the aircraft's res-3 cell (preferred) and its neighbours; linear interpolation between
     /// the layers around the altitude, else the nearest layer within 2,500 ft with the extrapolation's error added.
-    /// 1σ grows with age and with distance (offset drift ≈ 4 ft per 1,000 ft per °C; ~1 °C per hour or per cell).
+    /// 1σ grows with age and with distance (offset drift ≈ 4 ft per 1,000 ft per °C; ~0.25 °C per hour — a few °C a
+    /// day at a level — and ~1 °C per neighbouring res-3 cell).
     private func fleetOffset(mslFeet: Double, at t: Double) -> (offsetFeet: Double, sigmaFeet: Double)? {
         guard !fleetOffsets.isEmpty, let location,
               let here = try? H3.latLngToCell(latitude: location.lat, longitude: location.lon, resolution: AltitudeOffsetCell.h3Resolution),
@@ -388,12 +419,13 @@ package struct AltitudeEstimator: Sendable {
         else { return nil }
         let now = t + fleetClockOffsetSeconds
         let heightScale = 0.004 * max(1_000, abs(mslFeet))   // feet of offset per °C at this height
+        let driftCelsiusPerHour = 0.25   // synoptic change of temperature at a level: a few °C a day
         var layers: [(layer: Int, offset: Double, sigma: Double)] = []
         for cell in fleetOffsets where nearby.contains(where: { $0.rawValue == cell.h3 }) {
             let age = now - cell.newestTime
             guard age >= -300, age <= configuration.fleetOffsetMaxAgeSeconds, cell.offsetFeet.isFinite,
                   cell.uncertaintyFeet.isFinite, cell.uncertaintyFeet >= 0 else { continue }
-            let drift = heightScale * max(0, age) / 3600
+            let drift = heightScale * driftCelsiusPerHour * max(0, age) / 3600
             let distance = cell.h3 == here.rawValue ? 0 : heightScale
             let sigma = (cell.uncertaintyFeet * cell.uncertaintyFeet + drift * drift + distance * distance).squareRoot()
             if let i = layers.firstIndex(where: { $0.layer == cell.layer }) {
@@ -409,7 +441,9 @@ package struct AltitudeEstimator: Sendable {
             if let below, let above, above.layer - below.layer <= 2 {
                 let c0 = Double(below.layer) * 1000 + 500, c1 = Double(above.layer) * 1000 + 500
                 let w = (pressureFeet - c0) / (c1 - c0)
-                return (below.offset + w * (above.offset - below.offset), below.sigma + w * (above.sigma - below.sigma))
+                // Errors of different layers come from different aircraft: independent, so they add in quadrature.
+                let sigma = ((1 - w) * (1 - w) * below.sigma * below.sigma + w * w * above.sigma * above.sigma).squareRoot()
+                return (below.offset + w * (above.offset - below.offset), sigma)
             }
             let nearest = [below, above].compactMap { $0 }.min {
                 abs(Double($0.layer) * 1000 + 500 - pressureFeet) < abs(Double($1.layer) * 1000 + 500 - pressureFeet)
@@ -481,12 +515,24 @@ package struct AltitudeEstimator: Sendable {
     /// layer until the altitude leaves ±release.
     private mutating func flightLevelLayer(pressureFeet: Double, at t: Double) -> (Int, Double?) {
         let c = configuration
-        if heldLevel.isFinite, abs(pressureFeet - heldLevel) > c.flightLevelReleaseFeet { heldLevel = .nan }
+        let rate = abs(trackRate * 60)
+        // Released by leaving the release band, or by moving off the level (a climb or descent under way).
+        if heldLevel.isFinite, abs(pressureFeet - heldLevel) > c.flightLevelReleaseFeet
+            || (abs(pressureFeet - heldLevel) > 30 && rate > c.flightLevelLeaveRateFeetPerMinute) { heldLevel = .nan }
         if !heldLevel.isFinite {
             let nearest = (pressureFeet / 1000).rounded() * 1000
             if abs(pressureFeet - nearest) <= c.flightLevelBandFeet {
-                if candidateLevel != nearest { candidateLevel = nearest; candidateSince = t }
-                if t - candidateSince >= c.flightLevelHoldSeconds { heldLevel = nearest }
+                if candidateLevel != nearest {
+                    candidateLevel = nearest; candidateSince = t; candidateLow = pressureFeet; candidateHigh = pressureFeet
+                }
+                candidateLow = min(candidateLow, pressureFeet)
+                candidateHigh = max(candidateHigh, pressureFeet)
+                // Level: in the band for the hold time, and not passing through it (the spread stays small).
+                if t - candidateSince >= c.flightLevelHoldSeconds, candidateHigh - candidateLow <= c.flightLevelSpreadFeet,
+                   rate < c.flightLevelRateFeetPerMinute { heldLevel = nearest }
+                if candidateHigh - candidateLow > c.flightLevelSpreadFeet {
+                    candidateSince = t; candidateLow = pressureFeet; candidateHigh = pressureFeet
+                }
             } else {
                 candidateLevel = .nan
             }

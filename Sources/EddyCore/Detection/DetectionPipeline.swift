@@ -351,10 +351,12 @@ package struct DetectionPipeline: Sendable {
             trackRateDegreesPerSecond = 0
             lastCourse = nil
         }
-        let estimate = altitude.addFix(fix)
-        if let estimate, estimate.t == fix.t {
-            altitudeMeters = estimate.pressureAltitudeFeet * 0.3048
-            events.append(.altitude(estimate))
+        var estimate = altitude.addFix(fix)
+        if var placedEstimate = estimate, placedEstimate.t == fix.t {
+            placedEstimate.horizontalUncertaintyMeters = placed.uncertainty
+            estimate = placedEstimate
+            altitudeMeters = placedEstimate.pressureAltitudeFeet * 0.3048
+            events.append(.altitude(placedEstimate))
         }
         updateModel()
         var tile: TileID?

@@ -8,6 +8,8 @@ package struct FixPlacement: Sendable {
     private var filter: HorizontalPositionFilter
     private var lastWarning = -Double.infinity
     private var lastInputWarning = -Double.infinity
+    /// A rejected fix farther than this from the filtered position is a position jump (not multipath), metres.
+    package static let jumpWarningMeters = 1_000.0
     /// The latest filtered position.
     package private(set) var latest: FilteredPosition?
 
@@ -41,12 +43,18 @@ package struct FixPlacement: Sendable {
         case .rejected(let why):
             switch why {
             case .impossibleSpeed, .impossibleAcceleration, .outsideInnovationGate:
-                guard fix.t - lastWarning >= 30, let before else { return Placed(fix: nil, uncertainty: nil, warning: nil) }
-                lastWarning = fix.t
+                // Multipath excursions (tens of metres) are rejected quietly; a warning is for a jump no aircraft can
+                // fly: beyond the physical speed limit, or more than `jumpWarningMeters` from where the aircraft is.
+                let reference = filter.predicted(at: fix.t) ?? before
+                guard let reference, fix.t - lastWarning >= 30 else { return Placed(fix: nil, uncertainty: nil, warning: nil) }
                 let meters = Geodesy.distanceNM(
-                    from: (before.latitudeDegrees, before.longitudeDegrees), to: (fix.latitudeDegrees, fix.longitudeDegrees)) * 1852
+                    from: (reference.latitudeDegrees, reference.longitudeDegrees), to: (fix.latitudeDegrees, fix.longitudeDegrees)) * 1852
+                var physical = false
+                if case .impossibleSpeed = why { physical = true }
+                guard physical || meters > Self.jumpWarningMeters else { return Placed(fix: nil, uncertainty: nil, warning: nil) }
+                lastWarning = fix.t
                 return Placed(fix: nil, uncertainty: nil, warning: ConsistencyWarning(
-                    t: fix.t, kind: .positionJump(meters: meters, seconds: fix.t - before.t)))
+                    t: fix.t, kind: .positionJump(meters: meters, seconds: fix.t - (before?.t ?? fix.t))))
             case .invalidAccuracy:
                 guard fix.t - lastInputWarning >= 60 else { return Placed(fix: nil, uncertainty: nil, warning: nil) }
                 lastInputWarning = fix.t
