@@ -204,13 +204,17 @@ struct AltitudeProfileTests {
         let profile = ResolvedProfile(waypoints: scenario.altitudeProfile ?? [], groundFeet: groundFeet)
         for (index, fix) in flight.samples.location.enumerated() {
             let point = truth[index]
-            let expected = atmosphere.mslAltitudeMeters(pressureAltitudeFeet: profile.state(at: fix.t).altitudeFeet)
+            // The profile plus the autopilot's altitude-keeping wander once airborne (docs/simulation.md).
+            let nominal = profile.state(at: fix.t).altitudeFeet
+            let wander = profile.onGround(altitudeFeet: nominal) ? 0 : SimulationState.altitudeHoldWander(t: fix.t, seed: scenario.seed).feet
+            let expected = atmosphere.mslAltitudeMeters(pressureAltitudeFeet: nominal + wander)
             #expect(fix.altitudeMeters == point.mslAltitudeMeters && abs(point.mslAltitudeMeters - expected) < 1e-9)
             let baroFeet = StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: flight.samples.barometer[index].pressureHectopascals)
             #expect(abs(baroFeet - point.pressureAltitudeFeet) < 5, "t \(fix.t): baro \(baroFeet) ft vs \(point.pressureAltitudeFeet)")
         }
         let climbing = truth[360]
-        #expect(abs(climbing.verticalSpeedFeetPerMinute - (9_500 - ground.pressureAltitudeFeet) / 10) < 1e-6)
+        let wanderRate = SimulationState.altitudeHoldWander(t: climbing.t, seed: scenario.seed).rate * 60
+        #expect(abs(climbing.verticalSpeedFeetPerMinute - (9_500 - ground.pressureAltitudeFeet) / 10 - wanderRate) < 1e-6)
         #expect(climbing.mslVerticalSpeedMetersPerSecond > climbing.verticalSpeedFeetPerMinute * 0.3048 / 60)
         #expect(truth.allSatisfy { $0.cabinPressureAltitudeFeet == nil })
     }
