@@ -4,24 +4,7 @@ import Foundation
 /// H3 benchmarks: throughput of the hot EddyH3 calls on random global inputs (release build).
 enum H3Benchmarks {
     /// Deterministic xorshift generator so every run measures the same inputs.
-    private struct XorShift {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return state
-        }
-        mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-    }
 
-    /// CPU time of the calling thread in seconds. The development machine's 2 cores are shared, so the
-    /// figures are per second of CPU actually given to the benchmark (wall-clock rates are printed too).
-    private static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 
     /// Best-of-`rounds` rates (CPU-time based, wall-clock based) in operations per second of `body`, which
     /// performs `count` operations, plus a checksum of its results.
@@ -32,9 +15,9 @@ enum H3Benchmarks {
         var sink: UInt64 = 0
         for _ in 0..<rounds {
             let wall0 = DispatchTime.now().uptimeNanoseconds
-            let cpu0 = threadCPUSeconds()
+            let cpu0 = BenchSupport.threadCPUSeconds()
             sink ^= try body()
-            bestCPU = min(bestCPU, threadCPUSeconds() - cpu0)
+            bestCPU = min(bestCPU, BenchSupport.threadCPUSeconds() - cpu0)
             bestWall = min(bestWall, Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e9)
         }
         return (Double(count) / bestCPU, Double(count) / bestWall, sink)
@@ -49,7 +32,7 @@ enum H3Benchmarks {
     /// Runs the group and prints its figures.
     static func run() throws {
         let n = 1_000_000
-        var rng = XorShift(state: 0x9E37_79B9_7F4A_7C15)
+        var rng = BenchSupport.XorShift(state: 0x9E37_79B9_7F4A_7C15)
         var lats = [Double](repeating: 0, count: n)
         var lngs = [Double](repeating: 0, count: n)
         for i in 0..<n {

@@ -3,12 +3,6 @@ import Foundation
 
 /// Position filter benchmarks: updates per second of CPU of the horizontal estimators (docs/position.md §8).
 enum PositionBenchmarks {
-    /// CPU time of the calling thread in seconds (the machine's cores are shared; wall rates are printed too).
-    private static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 
     /// One hour of 10 Hz fixes on a 3 °/s turn at 120 kt with deterministic ±10 m noise and speed/course.
     private static func fixes() -> [LocationSample] {
@@ -36,9 +30,9 @@ enum PositionBenchmarks {
         for _ in 0..<5 {
             var estimator = PositionEstimator(method: method)
             let wall0 = DispatchTime.now().uptimeNanoseconds
-            let cpu0 = threadCPUSeconds()
+            let cpu0 = BenchSupport.threadCPUSeconds()
             for fix in fixes { sink += estimator.update(fix).position?.latitudeDegrees ?? 0 }
-            bestCPU = min(bestCPU, threadCPUSeconds() - cpu0)
+            bestCPU = min(bestCPU, BenchSupport.threadCPUSeconds() - cpu0)
             bestWall = min(bestWall, Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e9)
         }
         if sink.isNaN { print("# unexpected NaN") }

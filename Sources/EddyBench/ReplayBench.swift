@@ -54,7 +54,8 @@ enum ReplayBenchmarks {
             let result = try FlightReplay.run(directory: directory) { _ in events += 1 }
             replaySeconds = min(replaySeconds, Date().timeIntervalSince(start))
             summary = result
-            if events != result.positions.count + result.minutes.count + result.tiles.count { throw ReplayBenchError("event count mismatch") }
+            let expected = result.positions.count + result.minutes.count + result.tiles.count + result.altitude.count + result.warnings.count
+            if events != expected { throw ReplayBenchError("event count mismatch: \(events) delivered, \(expected) in the summary") }
         }
         let replayRate = Double(summary!.totalSamples) / replaySeconds
         print("replay_events: \(summary!.positions.count + summary!.minutes.count + summary!.tiles.count) (\(summary!.minutes.count) minutes, \(summary!.tiles.count) tiles)")
@@ -136,28 +137,11 @@ enum ReplayBenchmarks {
         let cpuBefore = childrenCPUSeconds()
         let childStart = Date()
         try child.run()
-        var peakKB = 0
-        #if os(Linux)
-        let statusPath = "/proc/\(child.processIdentifier)/status"
-        while child.isRunning {
-            if let text = try? String(contentsOfFile: statusPath, encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
-                peakKB = max(peakKB, kb)
-            }
-            usleep(2_000)
-        }
-        #endif
-        child.waitUntilExit()
+        let peakKB = BenchSupport.waitForPeakRSSKilobytes(child)
         let seconds = Date().timeIntervalSince(childStart)
         guard child.terminationStatus == 0 else {
             throw ReplayBenchError("\((executable as NSString).lastPathComponent) \(arguments.joined(separator: " ")) exited with \(child.terminationStatus)")
         }
-        #if !os(Linux)
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN, &usage)
-        peakKB = Int(usage.ru_maxrss) / 1024     // bytes on Darwin (no exec carry-over there)
-        #endif
         return ChildMeasurement(seconds: seconds, cpuSeconds: childrenCPUSeconds() - cpuBefore, peakRSSMB: Double(peakKB) / 1024)
     }
 

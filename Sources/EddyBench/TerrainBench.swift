@@ -10,23 +10,7 @@ enum TerrainBenchmarks {
     static let lookupsTarget = 5_000_000.0
 
     /// Deterministic xorshift generator so every run measures the same inputs.
-    private struct XorShift {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return state
-        }
-        mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-    }
 
-    /// CPU time of the calling thread in seconds.
-    private static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 
     /// Writes a 1″ tile of smooth synthetic terrain (big-endian Int16) with its south-west corner at (south, west).
     private static func writeOneArcSecondTile(directory: String, south: Int, west: Int) throws {
@@ -52,7 +36,7 @@ enum TerrainBenchmarks {
         // Lookups on one cached 1″ tile.
         try writeOneArcSecondTile(directory: directory, south: 47, west: 8)
         let terrain = try TerrainDirectory(path: directory)
-        var random = XorShift(state: 0x9E37_79B9_7F4A_7C15)
+        var random = BenchSupport.XorShift(state: 0x9E37_79B9_7F4A_7C15)
         let count = 1_000_000
         let points = (0..<count).map { _ in (47 + random.unit(), 8 + random.unit()) }
         var bestCPU = Double.infinity
@@ -60,14 +44,14 @@ enum TerrainBenchmarks {
         var checksum = 0.0
         for _ in 0..<5 {
             let wall0 = DispatchTime.now().uptimeNanoseconds
-            let cpu0 = threadCPUSeconds()
+            let cpu0 = BenchSupport.threadCPUSeconds()
             var sum = 0.0
             for (latitude, longitude) in points {
                 if case .meters(let m) = try terrain.elevationMeters(latitudeDegrees: latitude, longitudeDegrees: longitude) {
                     sum += m
                 }
             }
-            bestCPU = min(bestCPU, threadCPUSeconds() - cpu0)
+            bestCPU = min(bestCPU, BenchSupport.threadCPUSeconds() - cpu0)
             bestWall = min(bestWall, Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e9)
             checksum += sum
         }
@@ -111,27 +95,10 @@ enum TerrainBenchmarks {
         child.standardInput = FileHandle(forReadingAtPath: stdinPath)
         child.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try child.run()
-        var peakKB = 0
-        #if os(Linux)
-        let statusPath = "/proc/\(child.processIdentifier)/status"
-        while child.isRunning {
-            if let text = try? String(contentsOfFile: statusPath, encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
-                peakKB = max(peakKB, kb)
-            }
-            usleep(2_000)
-        }
-        #endif
-        child.waitUntilExit()
+        let peakKB = BenchSupport.waitForPeakRSSKilobytes(child)
         guard child.terminationStatus == 0 else {
             throw ReplayBenchError("eddy \(arguments.joined(separator: " ")) exited with \(child.terminationStatus)")
         }
-        #if !os(Linux)
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN, &usage)
-        peakKB = Int(usage.ru_maxrss) / 1024
-        #endif
         return Double(peakKB) / 1024
     }
 }
