@@ -100,7 +100,9 @@ import Testing
     }
 
     @Test func uploadThenFullAndDeltaFetch() async throws {
-        try await withServer { client, key in
+        // A clock that does not move: "stored in this very tick" must not depend on a 60-s tick boundary falling
+        // between the upload and the fetch (it did once on a loaded machine).
+        try await withServer(clock: ManualEpochClock(start: Date().timeIntervalSince1970)) { client, key in
             let token = try await Self.session(client, key: key)
             let auth: HTTPFields = [.authorization: "Bearer \(token)"]
             let reports = (0..<3).map { _ in Self.report(exitTime: Date().timeIntervalSince1970 - 100) }
