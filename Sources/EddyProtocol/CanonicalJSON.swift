@@ -28,29 +28,10 @@ struct CanonicalScanner {
             guard literal(#"{"dataType":"turbulence","serverTick":"#), let tick = integer(),
                   literal(#","full":"#), let full = boolean(),
                   literal(#","nowcast":[],"liveFlights":[],"observations":["#) else { return nil }
-            var observations: [Observation] = []
-            observations.reserveCapacity(count / 260)
-            if !literal("]") {
-                while true {
-                    guard let observation = observation() else { return nil }
-                    observations.append(observation)
-                    if literal(",") { continue }
-                    guard literal("]") else { return nil }
-                    break
-                }
-            }
+            guard let observations = elements(reserving: count / 260, { $0.observation() }) else { return nil }
             var offsets: [AltitudeOffsetCell]?
             if literal(#","altitudeOffsets":["#) {
-                var cells: [AltitudeOffsetCell] = []
-                if !literal("]") {
-                    while true {
-                        guard let cell = altitudeOffsetCell() else { return nil }
-                        cells.append(cell)
-                        if literal(",") { continue }
-                        guard literal("]") else { return nil }
-                        break
-                    }
-                }
+                guard let cells = elements({ $0.altitudeOffsetCell() }) else { return nil }
                 offsets = cells
             }
             guard literal("}"), position == count else { return nil }
@@ -108,19 +89,23 @@ struct CanonicalScanner {
 
         /// `{"reports":[report,…]}`
         mutating func reportBatch() -> ReportBatch? {
-            guard literal(#"{"reports":["#) else { return nil }
-            var reports: [TileReport] = []
-            if !literal("]") {
-                while true {
-                    guard let report = report() else { return nil }
-                    reports.append(report)
-                    if literal(",") { continue }
-                    guard literal("]") else { return nil }
-                    break
-                }
-            }
+            guard literal(#"{"reports":["#), let reports = elements({ $0.report() }) else { return nil }
             guard literal("}"), position == count else { return nil }
             return ReportBatch(reports: reports)
+        }
+
+        /// The elements of a JSON array whose `[` was just read, up to and including its `]`; nil when one element
+        /// does not parse or the separators are not canonical.
+        mutating func elements<Element>(reserving capacity: Int = 0, _ element: (inout CanonicalScanner) -> Element?) -> [Element]? {
+            var result: [Element] = []
+            result.reserveCapacity(capacity)
+            if literal("]") { return result }
+            while true {
+                guard let next = element(&self) else { return nil }
+                result.append(next)
+                if literal(",") { continue }
+                return literal("]") ? result : nil
+            }
         }
 
         mutating func literal(_ text: StaticString) -> Bool {
