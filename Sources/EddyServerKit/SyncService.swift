@@ -195,13 +195,13 @@ package final class SyncService: Sendable {
         guard o.latitudeDegrees.isFinite, o.longitudeDegrees.isFinite, (-90...90).contains(o.latitudeDegrees),
               (-180...180).contains(o.longitudeDegrees)
         else { throw APIError.badRequest("altitudeOffset.latitudeDegrees must be in -90...90 and longitudeDegrees in -180...180") }
-        guard o.offsetFeet.isFinite, abs(o.offsetFeet) <= 5000 else {
+        guard o.offsetFeet.isFinite, abs(o.offsetFeet) <= AltitudeOffsetCell.maximumOffsetFeet else {
             throw APIError.badRequest("altitudeOffset.offsetFeet must be finite and within ±5000 ft, got \(o.offsetFeet)")
         }
         guard o.pressureAltitudeFeet.isFinite, (-2000...60000).contains(o.pressureAltitudeFeet) else {
             throw APIError.badRequest("altitudeOffset.pressureAltitudeFeet must be in -2000...60000 ft, got \(o.pressureAltitudeFeet)")
         }
-        guard o.uncertaintyFeet.isFinite, o.uncertaintyFeet > 0, o.uncertaintyFeet <= 10000 else {
+        guard o.uncertaintyFeet.isFinite, o.uncertaintyFeet > 0, o.uncertaintyFeet <= AltitudeOffsetCell.maximumUncertaintyFeet else {
             throw APIError.badRequest("altitudeOffset.uncertaintyFeet must be > 0 and ≤ 10000 ft, got \(o.uncertaintyFeet)")
         }
         guard o.time.isFinite, o.time <= now + options.clockSkewSeconds else {

@@ -16,7 +16,12 @@ extension AltitudeOffsetCell {
         }
         guard (-100...1000).contains(layer) else { return "layer \(layer) is outside -100...1000" }
         guard offsetFeet.isFinite, newestTime.isFinite else { return "offset and time must be finite" }
-        guard uncertaintyFeet.isFinite, uncertaintyFeet >= 0 else { return "uncertainty must be finite and ≥ 0 ft" }
+        guard abs(offsetFeet) <= AltitudeOffsetCell.maximumOffsetFeet else {
+            return "offset \(offsetFeet) ft is beyond ±\(Int(AltitudeOffsetCell.maximumOffsetFeet)) ft"
+        }
+        guard uncertaintyFeet.isFinite, uncertaintyFeet >= 0, uncertaintyFeet <= AltitudeOffsetCell.maximumUncertaintyFeet else {
+            return "uncertainty must be finite, ≥ 0 and ≤ \(Int(AltitudeOffsetCell.maximumUncertaintyFeet)) ft"
+        }
         guard observationCount >= 1 else { return "observation count must be ≥ 1" }
         return nil
     }

@@ -423,8 +423,10 @@ package struct AltitudeEstimator: Sendable {
         var layers: [(layer: Int, offset: Double, sigma: Double)] = []
         for cell in fleetOffsets where nearby.contains(where: { $0.rawValue == cell.h3 }) {
             let age = now - cell.newestTime
-            guard age >= -300, age <= configuration.fleetOffsetMaxAgeSeconds, cell.offsetFeet.isFinite,
-                  cell.uncertaintyFeet.isFinite, cell.uncertaintyFeet >= 0 else { continue }
+            // A cell outside what the server accepts in an upload (|offset| ≤ 5,000 ft, σ ≤ 10,000 ft) is not an
+            // atmosphere: ignored (a 1e300 offset would otherwise make a layer no Int holds).
+            guard age >= -300, age <= configuration.fleetOffsetMaxAgeSeconds, abs(cell.offsetFeet) <= AltitudeOffsetCell.maximumOffsetFeet,
+                  cell.uncertaintyFeet >= 0, cell.uncertaintyFeet <= AltitudeOffsetCell.maximumUncertaintyFeet else { continue }
             let drift = heightScale * driftCelsiusPerHour * max(0, age) / 3600
             let distance = cell.h3 == here.rawValue ? 0 : heightScale
             let sigma = (cell.uncertaintyFeet * cell.uncertaintyFeet + drift * drift + distance * distance).squareRoot()

@@ -37,6 +37,10 @@ public struct AltitudeOffsetObservation: Sendable, Equatable, Hashable, Codable 
 ///
 /// Served by the server with the data fetch; properties are declared in the wire order.
 public struct AltitudeOffsetCell: Sendable, Equatable, Hashable, Codable {
+    /// Largest plausible |offset|, feet (ISA ±40 °C and QNH 950…1050 hPa at FL600 stay well inside it).
+    public static let maximumOffsetFeet = 5_000.0
+    /// Largest accepted 1σ uncertainty, feet.
+    public static let maximumUncertaintyFeet = 10_000.0
     /// H3 resolution of `h3` (coarse: the offset varies on the scale of weather systems, hundreds of km).
     public static let h3Resolution = 3
     /// H3 cell (resolution `h3Resolution`) as its 64-bit value.

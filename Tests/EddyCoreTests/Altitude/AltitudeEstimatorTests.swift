@@ -122,6 +122,18 @@ import Testing
         #expect(warnings.first.map { $0.t >= 50 && $0.t <= 52 } == true)
     }
 
+    @Test func anImplausibleFleetOffsetIsIgnoredNotAFault() throws {
+        let s = AltitudeScenario(pressurized: true)
+        let here = try H3.latLngToCell(latitude: 47, longitude: 8.03, resolution: AltitudeOffsetCell.h3Resolution).rawValue
+        let hostile = [1e300, -1e300, 5_001].map {
+            AltitudeOffsetCell(h3: here, layer: 35, offsetFeet: $0, uncertaintyFeet: 20, observationCount: 1, newestTime: 100)
+        } + [AltitudeOffsetCell(h3: here, layer: 35, offsetFeet: 100, uncertaintyFeet: 1e300, observationCount: 1, newestTime: 100)]
+        let run = s.run(0..<60, configuration: AltitudeConfiguration(aircraftClass: .medium), fleet: hostile)
+        let last = try #require(run.pairs.last)
+        #expect(last.1.source == .gnssStandardAtmosphere)
+        #expect(last.1.pressureAltitudeFeet.isFinite && last.1.layer == 35)
+    }
+
     @Test func badPressuresAreRefusedWithAReason() {
         var estimator = AltitudeEstimator(configuration: AltitudeConfiguration(aircraftClass: .small))
         for p in [Double.nan, 0, -1, 101.3, 1e308, -Double.infinity] {
