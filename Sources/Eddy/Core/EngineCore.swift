@@ -460,7 +460,7 @@ package struct EngineCore: Sendable {
         let raw = fused
         let placed = placement.place(fused)
         if let warning = placed.warning { effects.append(.callback(.didDetectInconsistency(warning))) }
-        let fix = placed.fix ?? raw
+        let fix = placed.estimate ?? raw
         lastFix = fix
         for change in phase.update(fix) {
             switch change.event {

@@ -325,16 +325,11 @@ package struct DetectionPipeline: Sendable {
     private mutating func handleFix(_ raw: LocationSample, into events: inout [DetectionEvent]) {
         let placed = placement.place(raw)
         if let warning = placed.warning { events.append(.warning(warning)) }
-        // A fix whose position is not used still gives its altitude and speed, at the last filtered position.
-        var fix = placed.fix ?? raw
-        if placed.fix == nil {
-            if let latest = placement.latest {
-                fix.latitudeDegrees = latest.latitudeDegrees
-                fix.longitudeDegrees = latest.longitudeDegrees
-            } else {
-                fix.latitudeDegrees = .nan
-                fix.longitudeDegrees = .nan
-            }
+        // A fix whose position is not used still gives its altitude and speed, at the filter's prediction.
+        var fix = placed.estimate ?? raw
+        if placed.estimate == nil {
+            fix.latitudeDegrees = .nan
+            fix.longitudeDegrees = .nan
         }
         lastFixTime = fix.t
         if let speed = fix.speedMetersPerSecond, speed.isFinite, speed >= 0 { groundSpeed = speed } else { groundSpeed = nil }

@@ -55,11 +55,15 @@ package struct HorizontalPositionFilter: HorizontalPositionEstimator {
     private var firstRejectedTime: Double?
     /// 68 % and 90 % radii per unit σ of the position, widened for the reported accuracy's misstatement.
     private let radius68PerSigma: Double
+    /// The reported accuracy radius in units of the per-axis σ: the circular-Gaussian radius that holds
+    /// `reportedAccuracyCoverage` of the fixes.
+    private let sigmaPerAccuracyRadius: Double
     private let radius90PerSigma: Double
 
     /// Creates a filter.
     package init(configuration: PositionFilterConfiguration = .init()) {
         self.configuration = configuration
+        sigmaPerAccuracyRadius = CircularGaussian.mixtureRadius(probability: configuration.reportedAccuracyCoverage, logSigma: 0)
         radius68PerSigma = CircularGaussian.mixtureRadius(probability: 0.68,
                                                           logSigma: configuration.reportedAccuracyLogSigma)
         radius90PerSigma = CircularGaussian.mixtureRadius(probability: 0.90,
@@ -73,7 +77,7 @@ package struct HorizontalPositionFilter: HorizontalPositionEstimator {
         case .success(let a): accuracy = a
         case .failure(let rejection): return .rejected(rejection)
         }
-        let sigma = accuracy / CircularGaussian.radius68PerSigma
+        let sigma = accuracy / sigmaPerAccuracyRadius
         var velocity: (ecef: Vector3, extraVariance: Double)?
         if let v = FixValidation.velocity(of: fix, configuration: configuration) {
             let axes = WGS84.eastNorth(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees)

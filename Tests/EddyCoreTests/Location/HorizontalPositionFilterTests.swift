@@ -78,7 +78,7 @@ import Testing
     /// A real relocation (every fix from t = 120 s on is 5 km away, consistently) is rejected at first, then the
     /// filter restarts after the configured run of rejections and tracks the new place.
     @Test func relocationRestartsAfterConsecutiveRejections() {
-        let configuration = PositionFilterConfiguration()
+        let configuration = PositionFilterConfiguration.matchingPhoneModel
         var filter = HorizontalPositionFilter(configuration: configuration)
         var model = PhoneGNSSErrorModel(seed: 5)
         var restartedAt: Double?
@@ -145,7 +145,7 @@ import Testing
     /// Between 1 Hz fixes in the turn, the prediction half a second on is as good as the filtered fixes; it answers
     /// nil before the first fix, before the last fix, for NaN and beyond the prediction limit, and grows its radius.
     @Test func predictionBetweenFixes() {
-        var filter = HorizontalPositionFilter()
+        var filter = HorizontalPositionFilter(configuration: .matchingPhoneModel)
         #expect(filter.predicted(at: 0) == nil)
         var model = PhoneGNSSErrorModel(seed: 3)
         let truth = TruthTrajectory.standardRateTurn.points(interval: 0.5)
@@ -213,7 +213,7 @@ import Testing
         let sequences: [[(Double, Double)]] = [
             [(90, 0), (90, 45), (89.99999, 180), (90, -180), (89.99995, -90)],
             [(-90, 0), (-89.99999, 10), (-90, 170)],
-            [(10, 179.99999), (10, -179.99999), (10, 180), (10, -180), (10.00001, 179.9999)],
+            [(10, 179.99999), (10, -179.99999), (10, 180), (10, -180), (10.00001, 179.99999)],
         ]
         // Without speed/course every fix is consistent (at most 6 m apart) and must be taken; with a speed and
         // course they contradict, so some are rejected — either way nothing is NaN.
@@ -261,6 +261,6 @@ extension HorizontalPositionFilter {
     /// The 68 % radius per unit σ in use (for tests).
     var radius68Scale: Double {
         CircularGaussian.mixtureRadius(probability: 0.68, logSigma: configuration.reportedAccuracyLogSigma)
-            / CircularGaussian.radius68PerSigma
+            / CircularGaussian.mixtureRadius(probability: configuration.reportedAccuracyCoverage, logSigma: 0)
     }
 }

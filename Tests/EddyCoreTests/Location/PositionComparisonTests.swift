@@ -52,7 +52,7 @@ import Testing
                 var cells: [String] = []
                 var rms: [Double] = []
                 for q in [0.3, 1, 3, 10] {
-                    var configuration = PositionFilterConfiguration()
+                    var configuration = PositionFilterConfiguration.matchingPhoneModel
                     configuration.accelerationNoiseDensity = q
                     let m = PositionEvaluation.run(.kalman, configuration: configuration, trajectory: trajectory,
                                                    seeds: 1...20, lagWindow: window, withoutVelocity: withoutVelocity)

@@ -30,7 +30,7 @@ enum PositionEvaluation {
     /// `lagWindow` limits the lag (and nothing else) to a time range; `skipSeconds` leaves out the start-up;
     /// `withoutVelocity` removes the fixes' speed and course.
     static func run(
-        _ method: PositionFilterMethod, configuration: PositionFilterConfiguration = .init(),
+        _ method: PositionFilterMethod, configuration: PositionFilterConfiguration = .matchingPhoneModel,
         trajectory: TruthTrajectory, seeds: some Sequence<UInt64>, interval: Double = 1,
         parameters: PhoneGNSSErrorModel.Parameters = .init(), lagWindow: ClosedRange<Double>? = nil,
         skipSeconds: Double = 0, withoutVelocity: Bool = false
@@ -41,7 +41,7 @@ enum PositionEvaluation {
 
     /// `run` over given truth points.
     static func run(
-        _ method: PositionFilterMethod, configuration: PositionFilterConfiguration = .init(),
+        _ method: PositionFilterMethod, configuration: PositionFilterConfiguration = .matchingPhoneModel,
         truth: [TruthPoint], seeds: some Sequence<UInt64>,
         parameters: PhoneGNSSErrorModel.Parameters = .init(), lagWindow: ClosedRange<Double>? = nil,
         skipSeconds: Double = 0, withoutVelocity: Bool = false
@@ -141,7 +141,7 @@ enum PositionEvaluation {
             var dirty = clean
             dirty.injectedExcursion = (from: 200, until: 205, east: amplitudeMeters * sin(angle),
                                        north: amplitudeMeters * cos(angle))
-            var a = HorizontalPositionFilter(), b = HorizontalPositionFilter()
+            var a = HorizontalPositionFilter(configuration: .matchingPhoneModel), b = HorizontalPositionFilter(configuration: .matchingPhoneModel)
             for point in truth {
                 let outA = a.update(clean.observe(point).fix)
                 let outB = b.update(dirty.observe(point).fix)
