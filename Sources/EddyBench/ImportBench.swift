@@ -16,7 +16,7 @@ enum ImportBenchmarks {
         let handle: FileHandle
         var buffer: [UInt8] = []
         init(_ path: String) throws {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteUnknown) }
             self.handle = handle
             buffer.reserveCapacity(1 << 20 + 4096)

@@ -73,13 +73,13 @@ public struct ImportOptions {
     public var aircraftType: String?
     /// Geoid undulation N (metres, EGM96) at a latitude/longitude, to turn ellipsoidal GNSS heights (Sensor Logger's
     /// `altitude`, IGC GNSS altitude) into MSL (h − N). Without it such heights are left out (alt_m empty).
-    public var geoidUndulationMeters: ((Double, Double) -> Double)?
+    public var geoidUndulationMeters: ((Double, Double) -> Double?)?
     /// Called with (bytes read, total bytes) as the import goes.
     public var progress: ((Int, Int) -> Void)?
 
     /// Creates options.
     public init(format: ImportFormat? = nil, aircraftClass: AircraftClass = .small, aircraftType: String? = nil,
-                geoidUndulationMeters: ((Double, Double) -> Double)? = nil, progress: ((Int, Int) -> Void)? = nil) {
+                geoidUndulationMeters: ((Double, Double) -> Double?)? = nil, progress: ((Int, Int) -> Void)? = nil) {
         self.format = format; self.aircraftClass = aircraftClass; self.aircraftType = aircraftType
         self.geoidUndulationMeters = geoidUndulationMeters; self.progress = progress
     }

@@ -139,7 +139,7 @@ enum IGCImporter: FormatImporter {
                 }
                 clock = t
                 if pressureMeters == 0 { zeroPressure += 1 }
-                let altitude = geoid.map { Double(gnssMeters) - $0(latitude, longitude) }
+                let altitude = geoid.flatMap { $0(latitude, longitude) }.map { Double(gnssMeters) - $0 }
                 try sink?.location(try LocationCheck.fix(
                     t: t, lat: latitude, lon: longitude, reader: reader, altitude: altitude, hAcc: hAcc, vAcc: nil, speed: speed,
                     course: track, pressureAltitudeFeet: pressureMeters == 0 ? nil : Double(pressureMeters) / Units.metersPerFoot, source: .external))

@@ -147,7 +147,7 @@ enum PhyphoxImporter: FormatImporter {
                 if try clock.check(t, r, "location") { continue }
                 guard let la = try r.number(lat, "latitude"), let lo = try r.number(lon, "longitude") else { continue }
                 var altitude = try r.number(msl, "altitude")
-                if msl < 0, let geoid, let h = try r.number(wgs, "Altitude WGS84 (m)") { altitude = h - geoid(la, lo) }
+                if msl < 0, let geoid, let h = try r.number(wgs, "Altitude WGS84 (m)") { altitude = geoid(la, lo).map { h - $0 } }
                 try sink.location(try LocationCheck.fix(
                     t: t, lat: la, lon: lo, reader: r, altitude: altitude, hAcc: try r.number(hacc, "horizontal accuracy"),
                     vAcc: try r.number(vacc, "vertical accuracy"), speed: try r.number(speed, "velocity"), course: try r.number(direction, "direction")))

@@ -68,7 +68,7 @@ enum SensorLogImporter: FormatImporter {
         // Pass 1 (a prefix of the file): boot epoch and the earliest stamp of every stream.
         var probe = try context.reader(source, name)
         probe.onBytes = nil
-        let columns = Columns(try probe.readHeader(allowed: [0x2C, 0x3B, 0x09], minimumColumns: 4), line: probe.lineNumber)
+        let columns = Columns(try probe.readHeader(allowed: [0x2C, 0x3B, 0x09], minimumColumns: 2), line: probe.lineNumber)
         let l = Layout(columns)
         let useRaw = l.rawAccel
         guard useRaw || l.motionAccel else {
@@ -116,7 +116,7 @@ enum SensorLogImporter: FormatImporter {
         // Pass 2: the whole file.
         probe = try context.reader(source, name)
         let reader = probe
-        _ = try reader.readHeader(allowed: [reader.delimiter], minimumColumns: 4)
+        _ = try reader.readHeader(allowed: [reader.delimiter], minimumColumns: 2)
         reader.decimalComma = reader.delimiter != 0x2C
         var accelClock = Monotonic(), gyroClock = Monotonic(), baroClock = Monotonic(), locationClock = Monotonic()
         while try reader.nextRow() {

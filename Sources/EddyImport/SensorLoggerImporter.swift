@@ -153,7 +153,7 @@ enum SensorLoggerImporter: FormatImporter {
                 let r = stream.reader
                 guard let la = try r.number(lat, "latitude"), let lo = try r.number(lon, "longitude") else { continue }
                 var altitude: Double?
-                if msl >= 0 { altitude = try r.number(msl, "altitudeAboveMeanSeaLevel") } else if let geoid, let h = try r.number(ellipsoid, "altitude") { altitude = h - geoid(la, lo) }
+                if msl >= 0 { altitude = try r.number(msl, "altitudeAboveMeanSeaLevel") } else if let geoid, let h = try r.number(ellipsoid, "altitude") { altitude = geoid(la, lo).map { h - $0 } }
                 try sink.location(try LocationCheck.fix(
                     t: t, lat: la, lon: lo, reader: r, altitude: altitude, hAcc: try r.number(hacc, "horizontalAccuracy"),
                     vAcc: try r.number(vacc, "verticalAccuracy"), speed: try r.number(speed, "speed"), course: try r.number(bearing, "bearing")))

@@ -47,7 +47,7 @@ enum WideRowImport {
                 if let last = lastFix, last.0 == la, last.1 == lo, last.2 == altitude, last.3 == speed { continue }
                 lastFix = (la, lo, altitude, speed)
                 var msl = altitude
-                if l.altitudeIsEllipsoidal { msl = altitude.flatMap { h in geoid.map { h - $0(la, lo) } } }
+                if l.altitudeIsEllipsoidal { msl = altitude.flatMap { h in geoid.flatMap { $0(la, lo) }.map { h - $0 } } }
                 try sink.location(try LocationCheck.fix(
                     t: t, lat: la, lon: lo, reader: reader, altitude: msl, hAcc: try reader.number(l.hacc, "accuracy"), vAcc: nil,
                     speed: speed, course: try reader.number(l.course, "course")))

@@ -28,7 +28,7 @@ final class TempDirectory {
     func write(_ name: String, _ bytes: [UInt8]) -> String {
         let full = file(name)
         try? FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: full, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: full, contents: Data(bytes))
         return full
     }
 }
