@@ -77,7 +77,10 @@ final class ImportedFlight {
             directory = path; temporary = false
             return
         }
-        let target = NSTemporaryDirectory() + "eddy-import-" + UUID().uuidString
+        // A directory named after the export (the replay report shows the flight's name), inside a unique temporary one.
+        let parent = NSTemporaryDirectory() + "eddy-import-" + UUID().uuidString
+        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let target = (parent as NSString).appendingPathComponent(base.isEmpty ? "flight" : base)
         let progress = ProgressReporter(label: "import", allowed: !json)
         do {
             let summary = try ImportCommand.importExport(source: path, to: target, format: "auto", aircraftClass: .small, type: nil, progress: progress)
@@ -86,13 +89,13 @@ final class ImportedFlight {
             FileHandle.standardError.write(Data("eddy replay: \(path) is not an Eddy flight; imported it:\n\(text)\n".utf8))
         } catch {
             progress.finish()
-            try? FileManager.default.removeItem(atPath: target)
+            try? FileManager.default.removeItem(atPath: parent)
             throw error
         }
         directory = target; temporary = true
     }
 
-    deinit { if temporary { try? FileManager.default.removeItem(atPath: directory) } }
+    deinit { if temporary { try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent) } }
 }
 
 /// The first and last `t` of a flight's accelerometer.csv (its second line and its tail; `t` is its first column

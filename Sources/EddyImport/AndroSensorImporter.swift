@@ -80,15 +80,8 @@ enum AndroSensorImporter: FormatImporter {
         if l.hasLocation { kinds.insert(.location) }
         let sink = try context.begin(kinds: kinds, originEpochSeconds: originEpoch)
         let origin = firstMilliseconds / 1000
-        // Replay the first row, then the rest.
-        try WideRowImport.run(FirstRowReplay.wrap(reader), l, sink, context, origin: origin) { try $0.required(time, "Time since start in ms") / 1000 }
-    }
-}
-
-/// Lets a loop see a row that was already read (the origin probe) once more.
-enum FirstRowReplay {
-    static func wrap(_ reader: DelimitedReader) -> DelimitedReader {
+        // The first row again, then the rest.
         reader.replayCurrentRow()
-        return reader
+        try WideRowImport.run(reader, l, sink, context, origin: origin) { try $0.required(time, "Time since start in ms") / 1000 }
     }
 }

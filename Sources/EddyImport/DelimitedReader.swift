@@ -28,9 +28,10 @@ final class DelimitedReader {
     private(set) var delimiter: UInt8 = 0x2C
     /// Whether numbers use a decimal comma (only with `;` or tab delimiters).
     var decimalComma = false
-    /// Cell byte ranges of the current row.
-    private var cellStarts: [Int] = []
-    private var cellEnds: [Int] = []
+    /// Cell byte ranges of the current row (fixed buffers: no exclusivity check or uniqueness test per cell).
+    private let cellStarts: UnsafeMutablePointer<Int>
+    private let cellEnds: UnsafeMutablePointer<Int>
+    private static let maxCells = 4096
     /// Cells in the current row.
     private(set) var cellCount = 0
     /// Cells in the header.
@@ -47,13 +48,14 @@ final class DelimitedReader {
         self.source = source
         self.file = file
         buffer = .allocate(capacity: capacity)
-        cellStarts.reserveCapacity(128); cellEnds.reserveCapacity(128)
+        cellStarts = .allocate(capacity: Self.maxCells + 1)
+        cellEnds = .allocate(capacity: Self.maxCells + 1)
     }
 
-    deinit { buffer.deallocate() }
+    deinit { buffer.deallocate(); cellStarts.deallocate(); cellEnds.deallocate() }
 
-    private func error(_ kind: ImportError.Kind, _ message: String, _ advice: String, line: Int? = nil) -> ImportError {
-        ImportError(kind: kind, file: file, line: line ?? lineNumber, message: message, advice: advice)
+    private func error(_ kind: ImportError.Kind, _ message: String, _ advice: String, line: Int? = nil, fileLevel: Bool = false) -> ImportError {
+        ImportError(kind: kind, file: file, line: fileLevel ? nil : (line ?? lineNumber), message: message, advice: advice)
     }
 
     /// Reads more bytes; false at the end of the file.
@@ -76,15 +78,16 @@ final class DelimitedReader {
     }
 
     /// The next line's byte range (without CR/LF), or nil at the end of the file.
+    @inline(__always)
     private func nextLine() throws -> (Int, Int)? {
         while true {
-            if start < end, let found = memchr(buffer + start, 0x0A, end - start) {
+            let lineStart = start, available = end
+            if lineStart < available, let found = memchr(buffer + lineStart, 0x0A, available - lineStart) {
                 let newline = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                let lineStart = start
                 var lineEnd = newline
                 if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 start = newline + 1
-                lineNumber += 1
+                lineNumber &+= 1
                 return (lineStart, lineEnd)
             }
             if try !refill() {
@@ -102,28 +105,28 @@ final class DelimitedReader {
     /// Splits `[lineStart, lineEnd)` into cells at `delimiter`; a cell in double quotes loses its quotes.
     @inline(__always)
     private func split(_ lineStart: Int, _ lineEnd: Int) {
-        cellStarts.removeAll(keepingCapacity: true)
-        cellEnds.removeAll(keepingCapacity: true)
+        var count = 0
         var i = lineStart
         let d = delimiter
-        while true {
-            if i < lineEnd, buffer[i] == 0x22 {
+        let b = buffer, starts = cellStarts, ends = cellEnds
+        while count < Self.maxCells {
+            if i < lineEnd, b[i] == 0x22 {
                 let cellStart = i + 1
                 var j = cellStart
-                while j < lineEnd, buffer[j] != 0x22 { j += 1 }
-                cellStarts.append(cellStart); cellEnds.append(j)
+                while j < lineEnd, b[j] != 0x22 { j += 1 }
+                starts[count] = cellStart; ends[count] = j; count += 1
                 i = j + 1
-                while i < lineEnd, buffer[i] != d { i += 1 }
+                while i < lineEnd, b[i] != d { i += 1 }
             } else {
                 let cellStart = i
-                while i < lineEnd, buffer[i] != d { i += 1 }
-                cellStarts.append(cellStart); cellEnds.append(i)
+                while i < lineEnd, b[i] != d { i += 1 }
+                starts[count] = cellStart; ends[count] = i; count += 1
             }
             if i >= lineEnd { break }
             i += 1
-            if i == lineEnd { cellStarts.append(i); cellEnds.append(i); break }
+            if i == lineEnd { starts[count] = i; ends[count] = i; count += 1; break }
         }
-        cellCount = cellStarts.count
+        cellCount = count
     }
 
     /// Reads the header row: skips a BOM, an Excel `sep=X` line and blank lines, picks the delimiter from `allowed`
@@ -132,13 +135,13 @@ final class DelimitedReader {
         _ = try refill()
         let probe = UnsafeBufferPointer(start: buffer, count: min(end, 4096))
         if probe.contains(0) {
-            throw error(.binaryFile, "holds binary data, not text (starts \(Excerpt.escaped(probe)))", "Export the recording as CSV from the app and import that", line: nil)
+            throw error(.binaryFile, "holds binary data, not text (starts \(Excerpt.escaped(probe)))", "Export the recording as CSV from the app and import that", fileLevel: true)
         }
         if end >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { start = 3 }
         var forced: UInt8?
         while true {
             guard let (lineStart, lineEnd) = try nextLine() else {
-                throw error(.emptyFile, "is empty (no header row)", "Export the recording again; the file holds no data", line: nil)
+                throw error(.emptyFile, "is empty (no header row)", "Export the recording again; the file holds no data", fileLevel: true)
             }
             let headerText = String(decoding: UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart), as: UTF8.self)
             let trimmed = headerText.trimmingCharacters(in: .whitespaces)
@@ -163,6 +166,9 @@ final class DelimitedReader {
                 let names = allowed.map { $0 == 0x09 ? "tab" : "'\(Character(Unicode.Scalar($0)))'" }.joined(separator: " or ")
                 throw error(.wrongDelimiter, "header \(Excerpt.escaped(headerText.utf8, limit: 60)) splits into \(cellCount) column(s) with \(names)",
                             "This format separates columns with \(names); export again with that separator (or convert the file)")
+            }
+            if cellCount >= Self.maxCells {
+                throw error(.binaryFile, "header has more than \(Self.maxCells) columns", "This is not a sensor export Eddy reads; check the file")
             }
             headerCount = cellCount
             decimalComma = false
@@ -227,7 +233,7 @@ final class DelimitedReader {
             var i = s
             while i < e { if buffer[i] == 0x2C { buffer[i] = 0x2E }; i += 1 }
         }
-        switch NumberParser.parse(UnsafePointer(buffer), s, e) {
+        switch NumberParser.parse(buffer, s, e) {
         case .value(let v): return v
         case .empty: return nil
         case .nonFinite:

@@ -215,8 +215,8 @@ public enum FlightImport {
                 let header = source.fileNames.first.flatMap { source.headerLine($0) }.map { " (header: \(Excerpt.escaped($0.utf8, limit: 80)))" } ?? ""
                 throw ImportError(
                     kind: .unknownFormat, file: (sourcePath as NSString).lastPathComponent,
-                    message: "is not an export Eddy recognises (files: \(sample))\(header). Known formats:\n\(knownFormatsText)\n",
-                    advice: "Pass --format to force one, or convert the file to an Eddy flight (docs/sensor-log.md)")
+                    message: "is not an export Eddy recognises (files: \(sample))\(header)",
+                    advice: "Known formats and their tell-tale files and columns:\n\(knownFormatsText)\nPass --format to force one, or convert the file to an Eddy flight (docs/sensor-log.md)")
             }
             format = best.format
         }

@@ -17,9 +17,10 @@ final class FlightSink {
     private var gyroscope: [GyroscopeSample] = []
     private var barometer: [BarometerSample] = []
     private var location: [LocationSample] = []
-    private var counts: [SensorFileKind: Int] = [:]
-    private var first: [SensorFileKind: Double] = [:]
-    private var last: [SensorFileKind: Double] = [:]
+    /// Per kind (indexed by raw value): samples flushed, first and last t (fixed buffers: no exclusivity check per sample).
+    private let counts: UnsafeMutablePointer<Int> = .allocate(capacity: 4)
+    private let first: UnsafeMutablePointer<Double> = .allocate(capacity: 4)
+    private let last: UnsafeMutablePointer<Double> = .allocate(capacity: 4)
     private(set) var droppedBeforeOrigin = 0
     private let kinds: Set<SensorFileKind>
     private static let batch = 4096
@@ -29,23 +30,30 @@ final class FlightSink {
         self.kinds = kinds
         writer = try FlightLogWriter(directory: directory, meta: meta, files: kinds, resolution: Self.resolution)
         accelerometer.reserveCapacity(Self.batch); gyroscope.reserveCapacity(Self.batch)
+        counts.initialize(repeating: 0, count: 4)
+        first.initialize(repeating: .nan, count: 4)
+        last.initialize(repeating: .nan, count: 4)
     }
 
+    deinit { counts.deallocate(); first.deallocate(); last.deallocate() }
+
     /// Samples written in total.
-    var total: Int { counts.values.reduce(0, +) + accelerometer.count + gyroscope.count + barometer.count + location.count }
+    var total: Int { (0..<4).reduce(0) { $0 + counts[$1] } + accelerometer.count + gyroscope.count + barometer.count + location.count }
 
     /// Per-file counts and spans (after `finish`).
     var sensors: [ImportSummary.Sensor] {
         SensorFileKind.allCases.filter { kinds.contains($0) }.map {
-            ImportSummary.Sensor(kind: $0, samples: counts[$0] ?? 0, firstT: first[$0], lastT: last[$0])
+            ImportSummary.Sensor(kind: $0, samples: counts[$0.rawValue], firstT: first[$0.rawValue].isNaN ? nil : first[$0.rawValue],
+                                 lastT: last[$0.rawValue].isNaN ? nil : last[$0.rawValue])
         }
     }
 
     @inline(__always)
     private func keep(_ t: Double, _ kind: SensorFileKind) -> Bool {
         if t < 0 { droppedBeforeOrigin += 1; return false }
-        if first[kind] == nil { first[kind] = t }
-        last[kind] = t
+        let index = kind.rawValue
+        if first[index].isNaN { first[index] = t }
+        last[index] = t
         return true
     }
 
@@ -82,16 +90,16 @@ final class FlightSink {
     private func flush(_ kind: SensorFileKind) throws {
         switch kind {
         case .accelerometer:
-            counts[kind, default: 0] += accelerometer.count
+            counts[kind.rawValue] += accelerometer.count
             try writer.append(accelerometer: accelerometer); accelerometer.removeAll(keepingCapacity: true)
         case .gyroscope:
-            counts[kind, default: 0] += gyroscope.count
+            counts[kind.rawValue] += gyroscope.count
             try writer.append(gyroscope: gyroscope); gyroscope.removeAll(keepingCapacity: true)
         case .barometer:
-            counts[kind, default: 0] += barometer.count
+            counts[kind.rawValue] += barometer.count
             try writer.append(barometer: barometer); barometer.removeAll(keepingCapacity: true)
         case .location:
-            counts[kind, default: 0] += location.count
+            counts[kind.rawValue] += location.count
             try writer.append(location: location); location.removeAll(keepingCapacity: true)
         }
     }

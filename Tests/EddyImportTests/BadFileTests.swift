@@ -49,6 +49,7 @@ import Testing
     @Test func binaryIsNeverEchoedRaw() throws {
         let forced = try #require(importError(bad("binary.csv"), format: .sensorlog))
         #expect(forced.kind == .binaryFile)
+        #expect(forced.line == nil)
         #expect(forced.description.contains("\\x00"))
         #expect(!forced.description.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         let detected = try #require(importError(bad("binary.csv")))
@@ -58,8 +59,8 @@ import Testing
     @Test func unknownCSVListsKnownFormats() throws {
         let error = try #require(importError(bad("unknown.csv")))
         #expect(error.kind == .unknownFormat)
-        for format in ImportFormat.allCases { #expect(error.message.contains(format.rawValue)) }
-        #expect(error.message.contains("gFx"))
+        for format in ImportFormat.allCases { #expect(error.advice.contains(format.rawValue)) }
+        #expect(error.advice.contains("gFx"))
         #expect(error.message.contains("when,value_a,value_b"))
     }
 
