@@ -37,6 +37,10 @@ let package = Package(
         .target(name: "EddyH3", swiftSettings: strictSettings),
         .target(name: "EddyCore", dependencies: ["EddyH3"], swiftSettings: strictSettings),
         .target(name: "EddySensorLog", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        // Importers for other apps' sensor exports (docs/import.md); zlib inflates zipped exports.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "EddyImport", dependencies: ["EddySensorLog", "CZlib"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyImportTests", dependencies: ["EddyImport", "EddySensorLog", "EddyCore"], swiftSettings: strictSettings),
         .target(name: "EddyReplay", dependencies: ["EddyCore", "EddySensorLog", "EddyJSON", "EddySimulation"], swiftSettings: strictSettings),
         .target(
             name: "EddyStore",
@@ -50,7 +54,7 @@ let package = Package(
             name: "EddyCLI",
             dependencies: [
                 "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync", "EddyJSON", "EddySimulation",
-                "EddyGeoid", "EddyTerrain",
+                "EddyGeoid", "EddyTerrain", "EddyImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -58,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "EddyBench",
             dependencies: ["Eddy", "EddyCore", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock", "EddySimulation",
-                           "EddyTerrain"],
+                           "EddyTerrain", "EddyImport"],
             swiftSettings: strictSettings
         ),
         // Sync: libcurl client and wire protocol.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EddyCore
 import EddyGeoid
+import EddyImport
 import EddyReplay
 import EddySensorLog
 import EddyStore
@@ -25,7 +26,7 @@ struct ReplayCommand: AsyncParsableCommand {
             future and serves only the last hours).
             """)
 
-    @Argument(help: "Flight directory (meta.json, accelerometer.csv, …).")
+    @Argument(help: "Flight directory (meta.json, accelerometer.csv, …), or a sensor-app export (file, folder, .zip) to import first (see eddy import).")
     var flight: String
 
     @Flag(help: "Print JSON Lines instead of the report.")
@@ -75,6 +76,12 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let imported: ImportedFlight
+        do { imported = try ImportedFlight(path: flight, json: json) } catch {
+            FileHandle.standardError.write(Data("eddy replay: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let flight = imported.directory
         if engine {
             var options = EngineReplayOptions(flight: flight)
             options.json = json
@@ -96,7 +103,10 @@ struct ReplayCommand: AsyncParsableCommand {
             let replay = try FlightReplay(directory: flight, options: ReplayOptions(lenient: lenient, aircraftClass: aircraftClass))
             let viewer = replay.aircraftClass
             let terrain = try dem.map { path throws(TerrainError) in try TerrainDirectory(path: path) }
+            let progress = ReplayProgress(directory: flight, json: json)
+            defer { progress.reporter.finish() }
             let summary = try replay.run { event in
+                progress.event(event)
                 guard json else { return }
                 var event = event
                 if track, case .altitude(var a) = event { Self.addEarthModels(&a, terrain: terrain); event = .altitude(a) }

@@ -1,5 +1,5 @@
 /// Outcome of parsing one CSV cell as a number.
-enum CellParse {
+package enum CellParse {
     /// A finite number.
     case value(Double)
     /// The cell is empty (or only blanks): the value is missing.
@@ -18,7 +18,7 @@ enum CellParse {
 /// result. Anything else (17-digit shortest round-trip output, big exponents) goes through the
 /// standard library's correctly rounded `Double(String)`. Either way the result is the double nearest
 /// to the decimal text, so writer → reader round-trips exactly.
-enum NumberParser {
+package enum NumberParser {
     /// 10^0 … 10^22, all exactly representable.
     static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -62,7 +62,7 @@ enum NumberParser {
 
     /// Parses the bytes `[start, end)` of a buffer.
     @inline(__always)
-    static func parse(_ base: UnsafePointer<UInt8>, _ startIndex: Int, _ endIndex: Int) -> CellParse {
+    package static func parse(_ base: UnsafePointer<UInt8>, _ startIndex: Int, _ endIndex: Int) -> CellParse {
         var start = startIndex
         var end = endIndex
         while start < end, base[start] == 0x20 || base[start] == 0x09 { start += 1 }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A header row with names normalised for matching: lower case, `²`→`2`, `^2`→`2`, `°`→`deg`, `µ`→`u`, other
+/// non-ASCII dropped (mojibake of `²` and `°` included), runs of blanks collapsed, blanks around `(`/`)`/`:` removed.
+struct Columns {
+    /// The names as written.
+    let names: [String]
+    /// The normalised names.
+    let normalized: [String]
+    /// The header's line number in its file.
+    let line: Int
+
+    init(_ names: [String], line: Int = 1) {
+        self.names = names
+        self.line = line
+        normalized = names.map(Self.normalize)
+    }
+
+    /// Normalises one name.
+    static func normalize(_ name: String) -> String {
+        var out = ""
+        var lastWasSpace = true
+        for scalar in name.lowercased().unicodeScalars {
+            switch scalar {
+            case "²": out += "2"; lastWasSpace = false
+            case "°", "º": out += "deg"; lastWasSpace = false
+            case "µ", "μ": out += "u"; lastWasSpace = false
+            case " ", "\t", "\"":
+                if !lastWasSpace { out += " " }
+                lastWasSpace = true
+            default:
+                if scalar.isASCII { out.unicodeScalars.append(scalar); lastWasSpace = false }
+            }
+        }
+        out = out.replacingOccurrences(of: "^2", with: "2")
+        for token in ["( ", " )", " :", " (", "( "] {
+            out = out.replacingOccurrences(of: token, with: token.trimmingCharacters(in: .whitespaces))
+        }
+        return out.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Index of the first column whose normalised name is one of `candidates` (normalised too), or -1.
+    func index(_ candidates: String...) -> Int {
+        for candidate in candidates {
+            let wanted = Self.normalize(candidate)
+            if let found = normalized.firstIndex(of: wanted) { return found }
+        }
+        return -1
+    }
+
+    /// Index of the first column whose normalised name starts with `prefix` (normalised), or -1.
+    func index(prefix: String) -> Int {
+        let wanted = Self.normalize(prefix)
+        return normalized.firstIndex { $0.hasPrefix(wanted) } ?? -1
+    }
+
+    /// The unit in parentheses at the end of a column's normalised name (`m/s2`, `g`, `rad/s`), or "".
+    func unit(_ index: Int) -> String {
+        guard index >= 0 else { return "" }
+        let name = normalized[index]
+        guard let open = name.lastIndex(of: "("), let close = name.lastIndex(of: ")"), open < close else { return "" }
+        return String(name[name.index(after: open)..<close])
+    }
+
+    /// Throws `missingColumns` naming what is missing, when any index is -1.
+    func require(_ pairs: [(String, Int)], file: String, format: ImportFormat) throws {
+        let missing = pairs.filter { $0.1 < 0 }.map(\.0)
+        guard missing.isEmpty else {
+            throw ImportError(kind: .missingColumns, file: file, line: line,
+                              message: "the header lacks \(missing.joined(separator: ", ")) (has: \(names.prefix(12).joined(separator: ", "))\(names.count > 12 ? ", …" : ""))",
+                              advice: "Enable that sensor in \(format.displayName) and export again, or pass the right --format")
+        }
+    }
+
+    /// Throws `mixedUnits` when the three axis columns of one quantity name different units.
+    func requireSameUnit(_ indices: [Int], what: String, file: String) throws {
+        let units = Set(indices.filter { $0 >= 0 }.map(unit))
+        guard units.count <= 1 else {
+            throw ImportError(kind: .mixedUnits, file: file, line: line, message: "\(what) columns have different units (\(units.sorted().joined(separator: ", ")))",
+                              advice: "Export again with one unit for all axes")
+        }
+    }
+}
