@@ -23,7 +23,7 @@ struct AlertScenarioTests {
         for fix in fixes() {
             let position = try #require(AlertPosition(fix: fix))
             let evaluation = try AlertEvaluator.evaluate(query: AlertQuery(), position: position, candidates: candidates(fix.t))
-            if let n = monitor.process(evaluation) { out.append((fix.t, n)) }
+            if let n = monitor.process(evaluation, at: fix.t) { out.append((fix.t, n)) }
         }
         return out
     }

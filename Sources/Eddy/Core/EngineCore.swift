@@ -105,6 +105,8 @@ package struct EngineCore: Sendable {
     private var monitor = AlertMonitor()
     private var clusterer = TurbulenceClusterer()
     private var candidates: AlertCandidates?
+    /// The tiles the aircraft has been in: own reports count as felt from the last visit of their tile.
+    private var visits = OwnTileVisits()
     /// Counts changes of the cached data (own reports stored, data fetched, cache purged): alert candidates read
     /// for an older generation are read again.
     package private(set) var dataGeneration = 0
@@ -484,6 +486,10 @@ package struct EngineCore: Sendable {
         let estimate = updateAltitude(fix, &effects)
         if isRecording { reorderForDetection(.location(raw), &effects) }
         guard placed.fix != nil else { return }   // a position the filter refused moves nothing
+        if phase.phase != .onGround, let layer = estimate?.layer ?? fix.layerAltitudeFeet.map({ TileID.layer(altitudeFeet: $0) }),
+           let cell = TileIndexer.h3Resolution5.cell(fix.latitudeDegrees, fix.longitudeDegrees) {
+            visits.record(TileID(h3: cell, layer: layer), at: fix.t)
+        }
         updateRouteArea(fix, &effects)
         if phase.phase == .airborne, fix.t - (lastPositionUpload ?? -.infinity) >= configuration.positionUploadIntervalSeconds,
            let position = positionUpload(fix, estimate) {
@@ -564,8 +570,8 @@ package struct EngineCore: Sendable {
 
     private mutating func evaluate(_ query: AlertQuery, fix: LocationSample, position: AlertPosition,
                                    candidates: [AlertCandidate], _ effects: inout [EngineEffect]) {
-        guard let evaluation = try? AlertEvaluator.evaluate(query: query, position: position, candidates: candidates),
-              let notification = monitor.process(evaluation)
+        guard let evaluation = try? AlertEvaluator.evaluate(query: query, position: position, candidates: visits.felt(candidates)),
+              let notification = monitor.process(evaluation, at: position.time)
         else { return }
         switch notification {
         case .alert(let evaluation, let newOrWorse):

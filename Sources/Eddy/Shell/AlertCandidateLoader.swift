@@ -2,7 +2,7 @@ import EddyCore
 import EddyStore
 
 /// Reads the alert candidates a core's `.loadAlertCandidates` effect asks for, from the engine's store: server reports
-/// (own ones younger than the query's exclusion excluded by the store) and own reports of the history window, in a
+/// (the server's copies of own reports left out) and own reports of the history window, in a
 /// circle of look-ahead + refresh distance + 10 NM and the layer band ± the refresh slack.
 enum AlertCandidateLoader {
     /// The candidates for `query` around `position`.
@@ -17,10 +17,11 @@ enum AlertCandidateLoader {
         let area = QueryArea.polygon(ring)
         let minimum = max(query.minimumSeverity, .light)
         let range = lower...upper
-        let serverSelection: ReportSelection = query.excludeOwnSeconds > 0
-            ? .serverExcludingOwn(timeSpanSeconds: min(query.excludeOwnSeconds, HistoryWindow.sixHours.seconds)) : .server
+        // The server's copies of own reports are left out over the whole window: the own table holds them, and the
+        // evaluator judges them as own (exclusion span from the report or the last visit of its tile).
         let server = TurbulenceQuery(area: area, altitudeRangeFeet: range, historyWindow: history, minimumSeverity: minimum,
-                                     viewer: query.viewerClass, selection: serverSelection, now: position.time)
+                                     viewer: query.viewerClass, selection: .serverExcludingOwn(timeSpanSeconds: history.seconds),
+                                     now: position.time)
         let own = TurbulenceQuery(area: area, altitudeRangeFeet: range, historyWindow: history, minimumSeverity: minimum,
                                   viewer: query.viewerClass, selection: .own(timeSpanSeconds: history.seconds),
                                   now: position.time)
