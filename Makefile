@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev proj-data
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev proj-data openssl
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=

@@ -25,13 +25,20 @@ let package = Package(
         .library(name: "EddyTesting", targets: ["EddyTesting"]),
         .library(name: "EddySimulation", targets: ["EddySimulation"]),
     ],
+    // Trait `LibcurlTransport` (default on): `CurlTransport` over the system libcurl, linked on Linux only. Apple platforms
+    // never link it (the dependency is `.when(platforms: [.linux])`), and `swift build --disable-default-traits` builds
+    // the package without it on Linux too, where `URLSessionTransport` (FoundationNetworking) is then the default.
+    traits: [
+        .trait(name: "LibcurlTransport", description: "CurlTransport over the system libcurl (Linux only)."),
+        .default(enabledTraits: ["LibcurlTransport"]),
+    ],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
-        .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(name: "EddyH3", swiftSettings: strictSettings),
@@ -65,7 +72,7 @@ let package = Package(
                            "EddyTerrain", "EddyImport"],
             swiftSettings: strictSettings
         ),
-        // Sync: libcurl client and wire protocol.
+        // Sync: the wire protocol and its HTTP transports (libcurl on Linux, URLSession everywhere; docs/sync.md).
         .systemLibrary(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
@@ -74,7 +81,10 @@ let package = Package(
         .target(name: "EddyProtocol", dependencies: ["EddyCore", "EddyJSON"], swiftSettings: strictSettings),
         .target(
             name: "EddySync",
-            dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "CCurlShim", "EddyClock"],
+            dependencies: [
+                "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddyClock",
+                .target(name: "CCurlShim", condition: .when(platforms: [.linux], traits: ["LibcurlTransport"])),
+            ],
             swiftSettings: strictSettings
         ),
         // The reference server: the library (routes, middleware, service, database) and the thin `eddy-server` executable.

@@ -262,7 +262,7 @@ final class BenchServer: @unchecked Sendable {
     }
 
     func client(userId: String, clock: any EpochClock = SystemEpochClock()) throws -> SyncClient {
-        let transport = try CurlTransport(configuration: TransportConfiguration(baseURL: "http://127.0.0.1:\(port)"))
+        let transport = try HTTPTransportFactory.platformDefault.makeTransport(TransportConfiguration(baseURL: "http://127.0.0.1:\(port)"))
         return SyncClient(transport: transport, identity: ClientIdentity(apiKey: apiKey, airline: "BEN", userId: userId), clock: clock)
     }
 

@@ -1,3 +1,5 @@
+// `Process` exists on Linux and macOS only: iOS, tvOS, watchOS and visionOS builds of EddyTesting leave this file out.
+#if os(Linux) || os(macOS)
 import Foundation
 import Synchronization
 
@@ -101,3 +103,4 @@ public struct ProcessOutput: Sendable, Equatable {
     /// Standard output's non-empty lines.
     public var lines: [Substring] { stdout.split(separator: "\n") }
 }
+#endif

@@ -1,3 +1,5 @@
+// `Process` exists on Linux and macOS only: iOS, tvOS, watchOS and visionOS builds of EddyTesting leave this file out.
+#if os(Linux) || os(macOS)
 import EddySync
 import Foundation
 import Synchronization
@@ -284,7 +286,7 @@ public final class LocalEddyServer: Sendable {
         guard isRunning else { throw .notRunning(operation: "POST \(path)") }
         let response: SyncHTTPResponse
         do {
-            let transport = try CurlTransport(configuration: TransportConfiguration(baseURL: baseURL))
+            let transport = try HTTPTransportFactory.platformDefault.makeTransport(TransportConfiguration(baseURL: baseURL))
             response = try transport.send(SyncHTTPRequest(
                 method: "POST", path: path, headers: ["Content-Type": "application/json"], body: Data(body.utf8)))
         } catch {
@@ -323,3 +325,4 @@ public final class LocalEddyServer: Sendable {
         return text
     }
 }
+#endif

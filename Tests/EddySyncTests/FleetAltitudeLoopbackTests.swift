@@ -48,7 +48,7 @@ extension Loopback {
         // B: an EddyStore-backed scheduler with a route area through A's position.
         let store = try EddyStore.open(path: folder.url.appendingPathComponent("b.sqlite").path)
         let clock = ManualEpochClock(start: now)
-        let transport = try CurlTransport(configuration: TransportConfiguration(baseURL: server.baseURL))
+        let transport = try HTTPTransportFactory.platformDefault.makeTransport(TransportConfiguration(baseURL: server.baseURL))
         let client = SyncClient(transport: transport, identity: ClientIdentity(apiKey: server.apiKey, airline: "DAL", userId: "pilot-b"), clock: clock)
         let log = EventLog()
         let b = SyncScheduler(client: client, store: store, clock: clock) { log.append($0) }

@@ -74,7 +74,7 @@ struct Aircraft {
          totalTimeout: Double = 5, configure: (inout SchedulerConfiguration) -> Void = { _ in }) throws {
         clock = ManualEpochClock(start: Date().timeIntervalSince1970)
         store = InMemorySyncStore()
-        let transport = try CurlTransport(configuration: TransportConfiguration(
+        let transport = try HTTPTransportFactory.platformDefault.makeTransport(TransportConfiguration(
             baseURL: server.baseURL, connectTimeoutSeconds: 2, totalTimeoutSeconds: totalTimeout))
         client = SyncClient(
             transport: transport,
@@ -162,7 +162,7 @@ extension Loopback {
         func stack(_ store: EddyStore, userId: String, configure: (inout SchedulerConfiguration) -> Void = { _ in }) throws
             -> (SyncScheduler, EventLog) {
             let clock = ManualEpochClock(start: now)
-            let transport = try CurlTransport(configuration: TransportConfiguration(baseURL: server.baseURL))
+            let transport = try HTTPTransportFactory.platformDefault.makeTransport(TransportConfiguration(baseURL: server.baseURL))
             let client = SyncClient(transport: transport, identity: ClientIdentity(apiKey: server.apiKey, airline: "DAL", userId: userId), clock: clock)
             var configuration = SchedulerConfiguration()
             configure(&configuration)
@@ -351,20 +351,8 @@ extension Loopback {
         #expect(a.scheduler.step() == .infinity)
     }
 
-    @Test func httpsToAPlainServerIsATLSFailureNotAnAnswer() throws {
-        let server = try LoopbackServer()
-        let transport = try CurlTransport(configuration: TransportConfiguration(
-            baseURL: "https://127.0.0.1:\(server.port)", connectTimeoutSeconds: 2, totalTimeoutSeconds: 3))
-        #expect(throws: TransportError.self) { try transport.send(SyncHTTPRequest(method: "GET", path: "/v1/tick")) }
-        do {
-            _ = try transport.send(SyncHTTPRequest(method: "GET", path: "/v1/tick"))
-        } catch {
-            guard case .tls = error else { Issue.record("expected a TLS failure, got \(error)"); return }
-        }
-        #expect(throws: TransportError.invalidConfiguration("base URL must start with http:// or https:// (got ftp://x)")) {
-            try CurlTransport(configuration: TransportConfiguration(baseURL: "ftp://x"))
-        }
-    }
+    // TLS failures, timeouts, proxy, gzip, 429 headers, large bodies and connection reuse are checked for every
+    // transport in TransportConformanceTests.
 
     @Test func oversizedBodyIs413AndLogsHoldNoSecrets() throws {
         let server = try LoopbackServer(arguments: ["--max-request-bytes", "4000", "--log-level", "debug"])

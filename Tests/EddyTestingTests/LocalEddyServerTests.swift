@@ -7,7 +7,7 @@ import Testing
 @Suite struct LocalEddyServerTests {
     /// A sync client for `server` with `apiKey` (the issued one by default).
     static func client(_ server: LocalEddyServer, apiKey: String? = nil, airline: String = "DAL") throws -> SyncClient {
-        let transport = try CurlTransport(configuration: TransportConfiguration(
+        let transport = try HTTPTransportFactory.platformDefault.makeTransport(TransportConfiguration(
             baseURL: server.baseURL, connectTimeoutSeconds: 2, totalTimeoutSeconds: 5))
         return SyncClient(
             transport: transport, identity: ClientIdentity(apiKey: apiKey ?? server.apiKey, airline: airline, userId: "tester"),

@@ -72,7 +72,7 @@ import Testing
                 let tile = try script.cTile(seenFrom: fix)
                 cTile = tile
                 let clientC = SyncClient(
-                    transport: try CurlTransport(configuration: TransportConfiguration(baseURL: server.baseURL)),
+                    transport: try HTTPTransportFactory.platformDefault.makeTransport(TransportConfiguration(baseURL: server.baseURL)),
                     identity: ClientIdentity(apiKey: server.apiKey, airline: "DAL", userId: "aircraft-C"), clock: SystemEpochClock())
                 let ack = try clientC.upload([TileReport(
                     id: UUID(), tile: tile, enterTime: fix.t - 120, exitTime: fix.t - 60, edrPeak: 0.6, edrMedian: 0.5,

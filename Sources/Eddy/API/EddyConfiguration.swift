@@ -57,6 +57,10 @@ public struct EddyConfiguration: Sendable {
     public var barometerCalibrationStaleDays: Double
     /// A directory of SRTM `.hgt` tiles for height above terrain (HAT) in the altitude context; nil: no HAT.
     public var terrainDirectory: String?
+    /// Makes the engine's HTTP transport at each start from the environment's base URL and proxy and the timeouts
+    /// above. Default ``HTTPTransportFactory/platformDefault``: `CurlTransport` on Linux, `URLSessionTransport` on
+    /// Apple platforms; ``HTTPTransportFactory/fixed(_:name:)`` injects a transport of the host's own.
+    public var transport: HTTPTransportFactory
     /// Wraps the engine's HTTP transport (tests observe each request with it); nil for none.
     package var transportWrapper: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
 
@@ -76,5 +80,6 @@ public struct EddyConfiguration: Sendable {
         requestTimeoutSeconds = 20
         syncJitterSeed = 0x5EED
         barometerCalibrationStaleDays = 3.5
+        transport = .platformDefault
     }
 }

@@ -185,12 +185,12 @@ public final class EddyEngine: Sendable {
 
         var runtime: SyncRuntime?
         if let baseURL = environment.baseURL {
-            let transport: CurlTransport
+            let transport: any HTTPTransport
             do {
-                transport = try CurlTransport(configuration: TransportConfiguration(
+                transport = try configuration.transport.makeTransport(TransportConfiguration(
                     baseURL: baseURL, proxy: environment.proxy, connectTimeoutSeconds: configuration.connectTimeoutSeconds,
                     totalTimeoutSeconds: configuration.requestTimeoutSeconds))
-            } catch { throw .environmentInvalid("\(error)") }
+            } catch { throw .environmentInvalid("\(configuration.transport.name) transport: \(error)") }
             let client = SyncClient(
                 transport: configuration.transportWrapper?(transport) ?? transport,
                 identity: ClientIdentity(apiKey: apiKey, airline: airline, userId: userId, clientVersion: configuration.clientVersion),
