@@ -10,7 +10,8 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Eddy",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // Synchronization.Mutex (engine, sync, testing) needs macOS 15 / iOS 18.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     // Library products are what a host app or a researcher imports: `Eddy` (the engine; `import Eddy` re-exports
     // EddyCore, EddyH3, EddyStore and EddySync, whose public types its API uses), `EddyTesting`, `EddyH3`,
     // `EddySensorLog`, `EddySimulation`. The other modules are reached through `import Eddy` or are Eddy's own glue.
