@@ -55,6 +55,9 @@ public struct EddyConfiguration: Sendable {
     public var qnhHectopascals: Double?
     /// A barometer calibration older than this is stale (not used; the host should recalibrate), days. Default 3.5.
     public var barometerCalibrationStaleDays: Double
+    /// How the device is installed: `.cradle` (default; a flat device is lying on a seat and measures nothing) or
+    /// `.fixed` (AHRS, logger, panel mount: flat is correct, never taken out of position by manoeuvres).
+    public var deviceMount: DeviceMount
     /// A directory of SRTM `.hgt` tiles for height above terrain (HAT) in the altitude context; nil: no HAT.
     public var terrainDirectory: String?
     /// Wraps the engine's HTTP transport (tests observe each request with it); nil for none.
@@ -76,5 +79,6 @@ public struct EddyConfiguration: Sendable {
         requestTimeoutSeconds = 20
         syncJitterSeed = 0x5EED
         barometerCalibrationStaleDays = 3.5
+        deviceMount = .cradle
     }
 }

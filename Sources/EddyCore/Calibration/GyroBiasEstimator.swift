@@ -1,0 +1,95 @@
+import Foundation
+
+/// Estimates the gyroscope's zero-rate offset (bias) in the device frame, so the hard-turn gate sees real rates
+/// (docs/detection.md §2, "Gyro bias").
+///
+/// Works on 1-s blocks of tick-mean gyro and accelerometer vectors. A block is used when
+/// - the device is **steady**: the tick-mean gyro varies by less than 0.01 rad/s (0.57 °/s) RMS and the accelerometer
+///   by less than 5 mg RMS over the block (parked, on a table, or in very smooth air): its mean rate is the bias
+///   (Earth's rate, 0.004 °/s, is below anything that matters); time constant 10 s;
+/// - or the aircraft flies **straight**: the GNSS track rate is below 1 °/s on every tick of the block and the device
+///   is in position and not handled. Then the true yaw, pitch and roll rates average ≈ 0 (turbulence makes them
+///   oscillate, ±0.2 rad/s at 0.2–1 Hz), so the mean gyro vector is the bias; time constant 60 s.
+///
+/// Until enough blocks are used the estimate is the plain running mean of the blocks (weight 1/n), so it converges as
+/// fast as the data allows; then it becomes a first-order low-pass with the time constant of the block's kind.
+/// It is `ready` after 5 blocks (5 s).
+package struct GyroBiasEstimator: Sendable {
+    /// Block length, ticks.
+    private let blockTicks: Int
+    /// Tick-mean gyro variance limit of a steady block, (rad/s)².
+    package static let steadyGyroVariance = 0.01 * 0.01
+    /// Tick-mean accelerometer variance limit of a steady block, g².
+    package static let steadyAccelerationVariance = 0.005 * 0.005
+    /// GNSS track rate below which flight is straight, degrees/s.
+    package static let straightTrackRateDegreesPerSecond = 1.0
+    /// Time constant of steady blocks, seconds.
+    package static let steadyTimeConstantSeconds = 10.0
+    /// Time constant of straight-flight blocks, seconds.
+    package static let straightTimeConstantSeconds = 60.0
+    /// Blocks needed before the estimate is used.
+    package static let blocksToBeReady = 5
+
+    private var ticks = 0
+    private var gyroTicks = 0
+    private var gyroSum = SIMD3<Double>(0, 0, 0)
+    private var gyroSquares = 0.0
+    private var accSum = SIMD3<Double>(0, 0, 0)
+    private var accSquares = 0.0
+    private var accTicks = 0
+    private var allStraight = true
+
+    /// The estimated offset, rad/s per device axis (zero before any block).
+    package private(set) var bias = SIMD3<Double>(0, 0, 0)
+    /// Blocks used so far.
+    package private(set) var blocksUsed = 0
+
+    /// Creates an estimator for the pipeline's tick rate.
+    package init(ticksPerSecond: Int) { blockTicks = max(1, ticksPerSecond) }
+
+    /// Whether enough blocks were used for the estimate to replace zero.
+    package var ready: Bool { blocksUsed >= Self.blocksToBeReady }
+
+    /// The correction to subtract from gyro readings: the estimate once ready, else zero.
+    package var correction: SIMD3<Double> { ready ? bias : .zero }
+
+    /// Adds one tick: its mean gyro vector (nil without gyro samples), mean accelerometer vector (nil without samples),
+    /// and whether the flight was straight with the device in position and unhandled on that tick.
+    package mutating func add(gyroMean: SIMD3<Double>?, accelerationMean: SIMD3<Double>?, straight: Bool) {
+        ticks += 1
+        if let g = gyroMean {
+            gyroSum += g
+            gyroSquares += (g * g).sum()
+            gyroTicks += 1
+        }
+        if let a = accelerationMean {
+            accSum += a
+            accSquares += (a * a).sum()
+            accTicks += 1
+        }
+        if !straight { allStraight = false }
+        guard ticks >= blockTicks else { return }
+        defer {
+            ticks = 0; gyroTicks = 0; gyroSum = .zero; gyroSquares = 0; accSum = .zero; accSquares = 0; accTicks = 0
+            allStraight = true
+        }
+        // A block needs gyro data on (nearly) every tick: low-rate gyros are not estimated.
+        guard gyroTicks * 10 >= blockTicks * 9 else { return }
+        let n = Double(gyroTicks)
+        let mean = gyroSum / n
+        let gyroVariance = max(0, gyroSquares / n - (mean * mean).sum())
+        var steady = false
+        if accTicks * 10 >= blockTicks * 9 {
+            let m = Double(accTicks)
+            let accMean = accSum / m
+            let accVariance = max(0, accSquares / m - (accMean * accMean).sum())
+            steady = gyroVariance < Self.steadyGyroVariance && accVariance < Self.steadyAccelerationVariance
+        }
+        guard steady || allStraight else { return }
+        let blockSeconds = 1.0
+        let tau = steady ? Self.steadyTimeConstantSeconds : Self.straightTimeConstantSeconds
+        blocksUsed += 1
+        let alpha = max(1 / Double(blocksUsed), blockSeconds / (tau + blockSeconds))
+        bias += (mean - bias) * alpha
+    }
+}
