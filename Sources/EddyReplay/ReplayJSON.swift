@@ -136,15 +136,18 @@ package enum ReplayJSON {
         var skipped = JSONObject.replayLine()
         for entry in s.skippedLines { skipped.integer(entry.file, entry.count) }
         o.raw("skipped_lines", skipped.text)
-        o.string("mount", s.mount.rawValue)
-        o.raw("notices", JSONObject.array(s.notices.map { n in
-            var g = JSONObject.replayLine()
-            noticeFields(n, into: &g)
-            return g.text
-        }))
-        var cost = JSONObject.replayLine()
-        for total in s.noticeTotals { cost.number(total.name, total.secondsCost) }
-        o.raw("seconds_not_measured_by_reason", cost.text)
+        // Only when there is something to say, so replays of flights without notices keep their bytes.
+        if s.mount != .cradle { o.string("mount", s.mount.rawValue) }
+        if !s.notices.isEmpty {
+            o.raw("notices", JSONObject.array(s.notices.map { n in
+                var g = JSONObject.replayLine()
+                noticeFields(n, into: &g)
+                return g.text
+            }))
+            var cost = JSONObject.replayLine()
+            for total in s.noticeTotals { cost.number(total.name, total.secondsCost) }
+            o.raw("seconds_not_measured_by_reason", cost.text)
+        }
         if !s.segments.isEmpty {
             let segments = s.segments.map { segment -> String in
                 var g = JSONObject.replayLine()

@@ -102,7 +102,7 @@ package enum ReplayReport {
         out.append("Why less was measured (seconds not measured while the reason held; reasons can overlap)")
         for total in totals {
             let episodes = total.episodes == 1 ? "" : ", \(total.episodes) episodes"
-            let what = total.name == "no_location" ? "s without a tile" : "s not measured"
+            let what = total.name == "no_location" ? " s without a tile" : " s not measured"
             out.append("  \(total.name): \(Int(total.secondsCost.rounded()))\(what)\(episodes): \(total.first.reason)")
         }
         for n in s.notices.prefix(20) {

@@ -21,7 +21,10 @@ struct ReplayNoticeCommandTests {
 
         let json = try eddy(["replay", flat, "--json"])
         let summary = try #require(json.lines.last)
-        #expect(summary.contains("\"mount\":\"cradle\"") && summary.contains("\"kind\":\"device_flat\""), "\(summary)")
+        #expect(summary.contains("\"kind\":\"device_flat\"") && summary.contains("\"seconds_not_measured_by_reason\":{\"device_flat\":"), "\(summary)")
+        let fixedJSON = try eddy(["replay", flat, "--json", "--mount", "fixed"])
+        let fixedSummary = try #require(fixedJSON.lines.last)
+        #expect(fixedSummary.contains("\"mount\":\"fixed\"") && !fixedSummary.contains("\"notices\""), "\(fixedSummary)")
 
         let bad = try eddy(["replay", flat, "--mount", "dashboard"])
         #expect(bad.status != 0)

@@ -11,6 +11,10 @@ import Foundation
 ///   is in position and not handled. Then the true yaw, pitch and roll rates average ≈ 0 (turbulence makes them
 ///   oscillate, ±0.2 rad/s at 0.2–1 Hz), so the mean gyro vector is the bias; time constant 60 s.
 ///
+/// A straight block is used only when the flight was straight for 5 s before it and stays straight for 5 s after it:
+/// the GNSS track rate comes from 1-Hz fixes and lags a roll-in or roll-out by seconds, so without this margin the
+/// seconds of a roll (5 °/s) at either end of a turn would be taken for bias.
+///
 /// Until enough blocks are used the estimate is the plain running mean of the blocks (weight 1/n), so it converges as
 /// fast as the data allows; then it becomes a first-order low-pass with the time constant of the block's kind.
 /// It is `ready` after 5 blocks (5 s).
@@ -38,6 +42,13 @@ package struct GyroBiasEstimator: Sendable {
     private var accSquares = 0.0
     private var accTicks = 0
     private var allStraight = true
+    private var anyTurning = false
+    /// Straight blocks waiting for their 5-s look-ahead (oldest first).
+    private var pending: [SIMD3<Double>] = []
+    /// Straight blocks still to skip after the last turning tick.
+    private var skipBlocks = 0
+    /// Look-ahead of straight blocks, blocks (seconds).
+    package static let straightLookAheadBlocks = 5
 
     /// The estimated offset, rad/s per device axis (zero before any block).
     package private(set) var bias = SIMD3<Double>(0, 0, 0)
@@ -50,13 +61,21 @@ package struct GyroBiasEstimator: Sendable {
     /// Whether enough blocks were used for the estimate to replace zero.
     package var ready: Bool { blocksUsed >= Self.blocksToBeReady }
 
-    /// The correction to subtract from gyro readings: the estimate once ready, else zero.
-    package var correction: SIMD3<Double> { ready ? bias : .zero }
+    /// Below this |bias| no correction is applied (it is within the estimate's own scatter, ≈ 0.4 °/s, and a tenth of the
+    /// 4 °/s turn gate), so a good gyro's gating stays exactly what it was, rad/s (0.5 °/s).
+    package static let smallestCorrectionRadiansPerSecond = 0.5 * Double.pi / 180
+
+    /// The correction to subtract from gyro readings: the estimate once ready and above 0.5 °/s, else zero.
+    package var correction: SIMD3<Double> {
+        let limit = Self.smallestCorrectionRadiansPerSecond
+        return ready && (bias * bias).sum() > limit * limit ? bias : .zero
+    }
 
     /// Adds one tick: its mean gyro vector (nil without gyro samples), mean accelerometer vector (nil without samples),
     /// and whether the flight was straight with the device in position and unhandled on that tick.
-    package mutating func add(gyroMean: SIMD3<Double>?, accelerationMean: SIMD3<Double>?, straight: Bool) {
+    package mutating func add(gyroMean: SIMD3<Double>?, accelerationMean: SIMD3<Double>?, straight: Bool, turning: Bool = false) {
         ticks += 1
+        if turning { anyTurning = true }
         if let g = gyroMean {
             gyroSum += g
             gyroSquares += (g * g).sum()
@@ -67,11 +86,11 @@ package struct GyroBiasEstimator: Sendable {
             accSquares += (a * a).sum()
             accTicks += 1
         }
-        if !straight { allStraight = false }
+        if !straight { allStraight = false; pending.removeAll(keepingCapacity: true); skipBlocks = Self.straightLookAheadBlocks + 1 }
         guard ticks >= blockTicks else { return }
         defer {
             ticks = 0; gyroTicks = 0; gyroSum = .zero; gyroSquares = 0; accSum = .zero; accSquares = 0; accTicks = 0
-            allStraight = true
+            allStraight = true; anyTurning = false
         }
         // A block needs gyro data on (nearly) every tick: low-rate gyros are not estimated.
         guard gyroTicks * 10 >= blockTicks * 9 else { return }
@@ -83,11 +102,23 @@ package struct GyroBiasEstimator: Sendable {
             let m = Double(accTicks)
             let accMean = accSum / m
             let accVariance = max(0, accSquares / m - (accMean * accMean).sum())
-            steady = gyroVariance < Self.steadyGyroVariance && accVariance < Self.steadyAccelerationVariance
+            // A constant-rate turn in smooth air looks steady too: not while the GNSS track says the aircraft turns.
+            steady = !anyTurning && gyroVariance < Self.steadyGyroVariance && accVariance < Self.steadyAccelerationVariance
         }
-        guard steady || allStraight else { return }
+        if steady {
+            use(mean, timeConstantSeconds: Self.steadyTimeConstantSeconds)
+        } else if allStraight, skipBlocks > 0 {
+            skipBlocks -= 1
+        } else if allStraight {
+            pending.append(mean)
+            if pending.count > Self.straightLookAheadBlocks {
+                use(pending.removeFirst(), timeConstantSeconds: Self.straightTimeConstantSeconds)
+            }
+        }
+    }
+
+    private mutating func use(_ mean: SIMD3<Double>, timeConstantSeconds tau: Double) {
         let blockSeconds = 1.0
-        let tau = steady ? Self.steadyTimeConstantSeconds : Self.straightTimeConstantSeconds
         blocksUsed += 1
         let alpha = max(1 / Double(blocksUsed), blockSeconds / (tau + blockSeconds))
         bias += (mean - bias) * alpha

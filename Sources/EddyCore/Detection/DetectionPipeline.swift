@@ -321,7 +321,8 @@ package struct DetectionPipeline: Sendable {
         if configuration.estimateGyroBias {
             let straight = fixFresh && lastCourse != nil && trackRate < GyroBiasEstimator.straightTrackRateDegreesPerSecond
                 && calibrator.inPosition && !calibrator.handledTick
-            gyroBias.add(gyroMean: gyroMean, accelerationMean: hasAccelerometer ? mean : nil, straight: straight)
+            let gnssTurning = fixFresh && lastCourse != nil && trackRate >= GyroBiasEstimator.straightTrackRateDegreesPerSecond
+            gyroBias.add(gyroMean: gyroMean, accelerationMean: hasAccelerometer ? mean : nil, straight: straight, turning: gnssTurning)
         }
         if let gyroMean { turnRate += (gyroMean - gyroBias.correction - turnRate) * turnAlpha }
         let gyroTurning = (turnRate * turnRate).sum() > turnRateGateSquare
