@@ -4,9 +4,12 @@ import Foundation
 /// (docs/detection.md §2, "Gyro bias").
 ///
 /// Works on 1-s blocks of tick-mean gyro and accelerometer vectors. A block is used when
-/// - the device is **steady**: the tick-mean gyro varies by less than 0.01 rad/s (0.57 °/s) RMS and the accelerometer
-///   by less than 5 mg RMS over the block (parked, on a table, or in very smooth air): its mean rate is the bias
-///   (Earth's rate, 0.004 °/s, is below anything that matters); time constant 10 s;
+/// - the device is **steady on the ground**: the tick-mean gyro varies by less than 0.01 rad/s (0.57 °/s) RMS and the
+///   accelerometer by less than 5 mg RMS over the block, with a fresh fix below the ground-speed gate (parked, taxi
+///   stops): its mean rate is the bias (Earth's rate, 0.004 °/s, is below anything that matters); time constant 10 s.
+///   Only on the ground: in the air a coordinated roll-in in smooth air is a constant rotation with the specific force
+///   fixed in the device frame, which a steady test cannot tell from an offset (it took a 10 °/s roll-in for 0.9 °/s
+///   of bias and un-gated the roll-in of the next turn);
 /// - or the aircraft flies **straight**: the GNSS track rate is below 1 °/s on every tick of the block and the device
 ///   is in position and not handled. Then the true yaw, pitch and roll rates average ≈ 0 (turbulence makes them
 ///   oscillate, ±0.2 rad/s at 0.2–1 Hz), so the mean gyro vector is the bias; time constant 60 s.
@@ -43,6 +46,9 @@ package struct GyroBiasEstimator: Sendable {
     private var accTicks = 0
     private var allStraight = true
     private var anyTurning = false
+    /// Whether every tick of the block was on the ground (a fresh fix below the ground-speed gate).
+    private var allOnGround = true
+    private var anyOnGround = false
     /// Straight blocks waiting for their 5-s look-ahead (oldest first).
     private var pending: [SIMD3<Double>] = []
     /// Straight blocks still to skip after the last turning tick.
@@ -73,7 +79,9 @@ package struct GyroBiasEstimator: Sendable {
 
     /// Adds one tick: its mean gyro vector (nil without gyro samples), mean accelerometer vector (nil without samples),
     /// and whether the flight was straight with the device in position and unhandled on that tick.
-    package mutating func add(gyroMean: SIMD3<Double>?, accelerationMean: SIMD3<Double>?, straight: Bool, turning: Bool = false) {
+    package mutating func add(gyroMean: SIMD3<Double>?, accelerationMean: SIMD3<Double>?, straight: Bool, turning: Bool = false,
+                              onGround: Bool = false) {
+        if onGround { anyOnGround = true } else { allOnGround = false }
         ticks += 1
         if turning { anyTurning = true }
         if let g = gyroMean {
@@ -90,7 +98,7 @@ package struct GyroBiasEstimator: Sendable {
         guard ticks >= blockTicks else { return }
         defer {
             ticks = 0; gyroTicks = 0; gyroSum = .zero; gyroSquares = 0; accSum = .zero; accSquares = 0; accTicks = 0
-            allStraight = true; anyTurning = false
+            allStraight = true; anyTurning = false; allOnGround = true; anyOnGround = false
         }
         // A block needs gyro data on (nearly) every tick: low-rate gyros are not estimated.
         guard gyroTicks * 10 >= blockTicks * 9 else { return }
@@ -103,7 +111,7 @@ package struct GyroBiasEstimator: Sendable {
             let accMean = accSum / m
             let accVariance = max(0, accSquares / m - (accMean * accMean).sum())
             // A constant-rate turn in smooth air looks steady too: not while the GNSS track says the aircraft turns.
-            steady = !anyTurning && gyroVariance < Self.steadyGyroVariance && accVariance < Self.steadyAccelerationVariance
+            steady = allOnGround && anyOnGround && !anyTurning && gyroVariance < Self.steadyGyroVariance && accVariance < Self.steadyAccelerationVariance
         }
         if steady {
             use(mean, timeConstantSeconds: Self.steadyTimeConstantSeconds)

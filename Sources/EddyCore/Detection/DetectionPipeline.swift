@@ -318,18 +318,19 @@ package struct DetectionPipeline: Sendable {
         // A fix's speed and track rate are used only while the fix is fresh (`groundSpeedMaxAgeSeconds`).
         let fixFresh = tickTime - lastFixTime <= groundSpeedMaxAge
         let trackRate = fixFresh ? trackRateDegreesPerSecond : 0
+        let onGround = groundSpeed.map { $0 < groundSpeedGateMetersPerSecond && tickTime - groundSpeedTime <= groundSpeedMaxAge } ?? false
         if configuration.estimateGyroBias {
             let straight = fixFresh && lastCourse != nil && trackRate < GyroBiasEstimator.straightTrackRateDegreesPerSecond
                 && calibrator.inPosition && !calibrator.handledTick
             let gnssTurning = fixFresh && lastCourse != nil && trackRate >= GyroBiasEstimator.straightTrackRateDegreesPerSecond
-            gyroBias.add(gyroMean: gyroMean, accelerationMean: hasAccelerometer ? mean : nil, straight: straight, turning: gnssTurning)
+            gyroBias.add(gyroMean: gyroMean, accelerationMean: hasAccelerometer ? mean : nil, straight: straight, turning: gnssTurning,
+                         onGround: onGround)
         }
         if let gyroMean { turnRate += (gyroMean - gyroBias.correction - turnRate) * turnAlpha }
         let gyroTurning = (turnRate * turnRate).sum() > turnRateGateSquare
         let trackTurning = trackRate > turnRateGateDegreesPerSecond
         let turning = gyroTurning || trackTurning
         if gyroTurning && !trackTurning && fixFresh { secondGyroOnlyTurn = true }
-        let onGround = groundSpeed.map { $0 < groundSpeedGateMetersPerSecond && tickTime - groundSpeedTime <= groundSpeedMaxAge } ?? false
         if deviceGate || calibrator.recalibrated {
             deviceBlockedUntilTick = max(deviceBlockedUntilTick, tick + 1 + mountSettleTicks)
         }

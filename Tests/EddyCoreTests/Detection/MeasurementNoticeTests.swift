@@ -190,18 +190,30 @@ private func addGyroOffset(_ offset: SIMD3<Double>) -> (inout [SensorSample]) ->
         #expect((error * error).sum().squareRoot() < 0.5 * .pi / 180, "error \(error)")
     }
 
-    /// A steady device (parked) gives the offset within seconds, without GNSS.
+    /// A steady device on the ground (parked) gives the offset within seconds.
     @Test func steadyDevice() {
         var estimator = GyroBiasEstimator(ticksPerSecond: 25)
         let offset = SIMD3<Double>(-0.07, 0.04, 0.02)
         var rng = Xoshiro256StarStar(seed: 4)
         for _ in 0..<(25 * 6) {
             let noise = SIMD3<Double>(rng.nextGaussian(), rng.nextGaussian(), rng.nextGaussian()) * 0.0015
-            estimator.add(gyroMean: offset + noise, accelerationMean: [0, 0.1, 0.99], straight: false)
+            estimator.add(gyroMean: offset + noise, accelerationMean: [0, 0.1, 0.99], straight: false, onGround: true)
         }
         #expect(estimator.ready)
         let error = estimator.bias - offset
         #expect((error * error).sum().squareRoot() < 0.001)
+    }
+
+    /// In the air a coordinated roll-in in smooth air is a steady rotation (specific force fixed in the device frame):
+    /// it is not taken for an offset, so it cannot un-gate the roll-in of a turn (a perfect gyro keeps a zero estimate).
+    @Test func steadyRotationInTheAirIsNotAnOffset() {
+        var estimator = GyroBiasEstimator(ticksPerSecond: 25)
+        let rollRate = SIMD3<Double>(0.17, 0, 0)   // ≈ 10 °/s
+        for _ in 0..<(25 * 8) {
+            estimator.add(gyroMean: rollRate, accelerationMean: [0, 0, 1], straight: false, turning: false, onGround: false)
+        }
+        #expect(estimator.blocksUsed == 0)
+        #expect(estimator.correction == .zero)
     }
 
     /// A 2–5 °/s offset per axis on a simulated flight: the same minutes as without it (within the acceptance's ±10 %
