@@ -55,6 +55,9 @@ public struct EddyConfiguration: Sendable {
     public var qnhHectopascals: Double?
     /// A barometer calibration older than this is stale (not used; the host should recalibrate), days. Default 3.5.
     public var barometerCalibrationStaleDays: Double
+    /// How the device is installed: `.cradle` (default; a flat device is lying on a seat and measures nothing) or
+    /// `.fixed` (AHRS, logger, panel mount: flat is correct, never taken out of position by manoeuvres).
+    public var deviceMount: DeviceMount
     /// A directory of SRTM `.hgt` tiles for height above terrain (HAT) in the altitude context; nil: no HAT.
     public var terrainDirectory: String?
     /// Makes the engine's HTTP transport at each start from the environment's base URL and proxy and the timeouts
@@ -81,5 +84,6 @@ public struct EddyConfiguration: Sendable {
         syncJitterSeed = 0x5EED
         barometerCalibrationStaleDays = 3.5
         transport = .platformDefault
+        deviceMount = .cradle
     }
 }

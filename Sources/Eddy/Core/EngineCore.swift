@@ -24,6 +24,8 @@ package struct EngineCoreConfiguration: Sendable {
     package var qnhHectopascals: Double?
     /// Age beyond which a barometer calibration is stale, seconds.
     package var barometerCalibrationStaleSeconds: Double
+    /// How the device is installed (detection's flat and handling rules).
+    package var deviceMount: DeviceMount
 
     /// Takes the core's settings from an engine configuration.
     package init(_ configuration: EddyConfiguration) {
@@ -37,6 +39,7 @@ package struct EngineCoreConfiguration: Sendable {
         qnhHectopascals = configuration.qnhHectopascals.flatMap { $0.isFinite && $0 >= 900 && $0 <= 1_100 ? $0 : nil }
         let days = configuration.barometerCalibrationStaleDays
         barometerCalibrationStaleSeconds = (days.isFinite && days > 0 ? days : 3.5) * 86_400
+        deviceMount = configuration.deviceMount
     }
 }
 
@@ -407,6 +410,7 @@ package struct EngineCore: Sendable {
                 flight.flatMap { $0.isTemporary ? nil : $0.key } ?? "", String(Int(timeBase)), aircraft.designator,
             ])
             detectionConfiguration.altitude = Self.altitudeConfiguration(configuration, aircraft.aircraftClass)
+            detectionConfiguration.mount = configuration.deviceMount
             detection.begin(timeBase: timeBase, configuration: detectionConfiguration)
             detection.updateAltitude(calibration: usableCalibration(at: sample.t))
         }
@@ -428,6 +432,8 @@ package struct EngineCore: Sendable {
                 break
             case .warning:
                 break   // the engine's own estimator warns the host (it also runs when not recording)
+            case .notice(let notice):
+                effects.append(.callback(.didReceiveMeasurementNotice(notice)))
             case .tile(let report):
                 // Stored before anything else happens to it; the cached data changes with it.
                 effects.append(.storeOwnReport(DetectedTurbulence(report: report, severity: report.severity(for: aircraft.aircraftClass))))
