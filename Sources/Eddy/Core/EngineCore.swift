@@ -181,6 +181,32 @@ package struct EngineCore: Sendable {
         ]
     }
 
+    /// The store query that answers the data query for one of its areas (nil when that area is not set): the area,
+    /// history window, altitude range and **minimum severity** for the aircraft's class, at engine time. The route
+    /// area without a route polygon is the `autoRouteRadiusNM` circle around the latest position.
+    package func turbulenceQuery(for areaType: DataAreaType) -> TurbulenceQuery? {
+        let q = dataQuery
+        let area: QueryArea
+        switch areaType {
+        case .global:
+            guard q.globalEnabled else { return nil }
+            area = .everywhere
+        case .viewport:
+            guard let viewport = q.viewport else { return nil }
+            area = .polygon(viewport)
+        case .route:
+            if let polygon = q.routePolygon {
+                area = .polygon(polygon)
+            } else if let centre = autoRouteCentre ?? lastFix.map({ ($0.latitudeDegrees, $0.longitudeDegrees) }) {
+                area = .polygon(EngineGeometry.circle(latitude: centre.0, longitude: centre.1, radiusNM: configuration.autoRouteRadiusNM))
+            } else {
+                return nil
+            }
+        }
+        return TurbulenceQuery(area: area, altitudeRangeFeet: q.altitudeRangeFeet, historyWindow: q.historyWindow,
+                               minimumSeverity: q.minimumSeverity, viewer: aircraft.aircraftClass, now: currentTime)
+    }
+
     // MARK: start / stop
 
     /// Starts a session (the shell checked the identity, validated the key and persisted the session).

@@ -289,6 +289,14 @@ public final class EddyEngine: Sendable {
         wakeSync()
     }
 
+    /// The cached turbulence the data query asks for in one of its areas (worst report per tile): its history window,
+    /// altitude range and `minimumSeverity` for the aircraft's class, at engine time. Empty when that area is not set
+    /// (the route area without a route polygon is the circle around the latest position).
+    public func turbulence(in areaType: DataAreaType) throws(EddyError) -> [TurbulenceItem] {
+        guard let query = core.withLock({ $0.turbulenceQuery(for: areaType) }) else { return [] }
+        do { return try store.turbulence(query) } catch { throw .storeFailure(error, storePath: configuration.storePath) }
+    }
+
     /// Runs one sync step now on the calling thread (uploads the outbox, the position and whatever fetch is due).
     /// Useful at the end of a replay and in tests; live hosts need not call it.
     public func syncNow() {
