@@ -148,13 +148,14 @@ import Testing
         // Starting again with the same (good) identity after a 403 is not a no-op either: it re-validates.
         _ = try server.runCLI(["keys", "revoke", "--db", server.databasePath, "2"])
         engine.push(.location(cruise(from: now + 1, seconds: 1)[0]))
-        let revokedAgain = try server.addKey(airline: "DAL")
+        let thirdKey = try server.addKey(airline: "DAL")
+        try engine.fetchData(refresh: true)
         engine.syncNow()
         #expect(!engine.isRecording)
         #expect(throws: EddyError.self) {
             try engine.startNow(apiKey: newKey, airline: "DAL", userId: "pilot", environment: .local(port: server.port))
         }
-        try engine.startNow(apiKey: revokedAgain, airline: "DAL", userId: "pilot", environment: .local(port: server.port))
+        try engine.startNow(apiKey: thirdKey, airline: "DAL", userId: "pilot", environment: .local(port: server.port))
         #expect(engine.isRecording)
     }
 

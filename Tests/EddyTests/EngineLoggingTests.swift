@@ -91,7 +91,7 @@ private struct TokenObservingTransport: HTTPTransport {
             if i % 100 == 0 { file.flush() }
         }
         file.flush()
-        let sizes = (0..<3).map { (try? FileManager.default.attributesOfItem(atPath: file.fileURL($0).path)[.size] as? NSNumber)??.intValue }
+        let sizes = (0..<3).map { (try? FileManager.default.attributesOfItem(atPath: file.fileURL($0).path)[.size] as? NSNumber)?.intValue }
         #expect(sizes[0].map { $0 <= 4096 } == true && sizes[1].map { $0 <= 4096 } == true, "\(sizes)")
         #expect(sizes[2] == nil, "only two files are kept")
         let export = URL(fileURLWithPath: folder.path("export.log"))
@@ -114,6 +114,6 @@ private struct TokenObservingTransport: HTTPTransport {
         engine.reportLocationFailure("GPS receiver disconnected")
         let text = String(decoding: try Data(contentsOf: engine.exportLogs()), as: UTF8.self)
         #expect(!text.contains("INFO"), "info is below the default level")
-        #expect(text.contains("WARNING location"), text)
+        #expect(text.contains("WARNING location"), "\(text)")
     }
 }

@@ -95,7 +95,7 @@ package final class RollingLogFile: Sendable {
         guard !data.isEmpty else { return }
         let url = fileURL(0)
         if !FileManager.default.fileExists(atPath: url.path) {
-            FileManager.default.createFile(atPath: url.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         }
         guard let handle = try? FileHandle(forWritingTo: url) else { return }
         defer { try? handle.close() }
