@@ -64,6 +64,9 @@ public struct EddyConfiguration: Sendable {
     /// above. Default ``HTTPTransportFactory/platformDefault``: `CurlTransport` on Linux, `URLSessionTransport` on
     /// Apple platforms; ``HTTPTransportFactory/fixed(_:name:)`` injects a transport of the host's own.
     public var transport: HTTPTransportFactory
+    /// The engine's log: directory, level (default warning) and rolling-file size cap (default `eddy-logs/` next to the
+    /// store, 2 files × 1 MiB); `EddyEngine.exportLogs()` returns it as one file.
+    public var logging: EddyLogConfiguration
     /// Wraps the engine's HTTP transport (tests observe each request with it); nil for none.
     package var transportWrapper: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
 
@@ -85,5 +88,6 @@ public struct EddyConfiguration: Sendable {
         barometerCalibrationStaleDays = 3.5
         transport = .platformDefault
         deviceMount = .cradle
+        logging = .besideStore(storePath)
     }
 }
