@@ -554,6 +554,7 @@ public final class EddyEngine: Sendable {
         switch callback {
         case .didFailToAccessStore(let failure): logger.error("store: \(failure)")
         case .didDetectInconsistency(let warning): logger.warning("inconsistency: \(warning)")
+        case .didReceiveMeasurementNotice(let notice): logger.notice("measurement: \(notice.phase.rawValue) \(notice.kindName): \(notice.reason)")
         case .locationManagerDidFail(let error): logger.warning("location: \(error)")
         case .didFailToFetchNewData(let error): logger.warning("fetch failed: \(error)")
         case .didUpdateRecordingStatus(let on): logger.info("recording \(on ? "on" : "off")")
