@@ -80,7 +80,9 @@ package final class RollingLogFile: Sendable {
         var chunk = Data()
         for line in text {
             let bytes = Data(line.utf8)
-            if size > 0, size + chunk.count + bytes.count > maximumFileBytes {
+            // The current file holds `size` bytes on disk plus `chunk`; a line that would take it over the cap starts
+            // the next file (a file is never left empty, so a single line longer than the cap still gets written).
+            if size + chunk.count > 0, size + chunk.count + bytes.count > maximumFileBytes {
                 write(chunk)
                 chunk.removeAll(keepingCapacity: true)
                 roll()
