@@ -51,6 +51,13 @@ package struct DetectionConfiguration: Sendable {
     /// Altitude estimation (sources, cabin, flight-level hold).
     package var altitude: AltitudeConfiguration
 
+    /// Creates a configuration for `aircraftClass` whose response is the type's own where `typeDesignator` is known
+    /// (`AircraftResponseParameters.forType`), the class's otherwise.
+    package init(aircraftClass: AircraftClass, typeDesignator: String?) {
+        self.init(aircraftClass: aircraftClass)
+        response = .forType(designator: typeDesignator, aircraftClass: aircraftClass)
+    }
+
     /// Creates a configuration with the documented defaults for `aircraftClass`.
     package init(aircraftClass: AircraftClass) {
         self.aircraftClass = aircraftClass
