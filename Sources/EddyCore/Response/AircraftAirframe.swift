@@ -88,6 +88,14 @@ package enum AircraftAirframeTable {
         }
     }
 
+    /// The `responseGain` fitted on JSBSim's 6-DOF model of the type, where one exists (docs/detection.md §Calibration):
+    /// B738 ← JSBSim `737`, C172 ← `c172p`, B788 ← `787-8`, DHC6 ← `DHC6`. Other types take their class's gain.
+    package static func calibratedResponseGain(designator: String) -> Double? {
+        calibratedGains[designator.trimmingCharacters(in: .whitespaces).uppercased()]
+    }
+
+    private static let calibratedGains: [String: Double] = ["B738": 0.67, "C172": 0.93, "B788": 0.54, "DHC6": 0.64]
+
     /// Every row, in table order.
     package static let all: [AircraftAirframe] = rows.map {
         AircraftAirframe(

@@ -62,7 +62,8 @@ package struct AircraftResponseParameters: Sendable, Equatable {
 
     /// The type's own response where its airframe is in `AircraftAirframeTable` and its class is `aircraftClass`:
     /// wing loading at the typical flying mass, C_Lα from the planform at the typical cruise Mach, typical cruise
-    /// speed and altitude; band and `responseGain` stay the class's (docs/detection.md §Per-type response).
+    /// speed and altitude, and the type's JSBSim-calibrated `responseGain` where one exists; the band stays the class's
+    /// (docs/detection.md §Per-type response).
     /// Otherwise (no designator, unknown type, or a class override that disagrees with the type) the class table.
     package static func forType(designator: String?, aircraftClass: AircraftClass) -> AircraftResponseParameters {
         var parameters = forClass(aircraftClass)
@@ -72,13 +73,14 @@ package struct AircraftResponseParameters: Sendable, Equatable {
         parameters.liftCurveSlopePerRadian = airframe.liftCurveSlopePerRadian
         parameters.nominalTrueAirspeedMetersPerSecond = airframe.cruiseTrueAirspeedMetersPerSecond
         parameters.nominalAltitudeMeters = airframe.cruiseAltitudeMeters
+        if let gain = AircraftAirframeTable.calibratedResponseGain(designator: type.designator) { parameters.responseGain = gain }
         return parameters
     }
 
     /// The class's parameters (docs/detection.md §Aircraft classes): W/S and C_Lα are those of the class's
-    /// representative type (`AircraftAirframeTable.representativeDesignator`), so a simulated flight (class model)
-    /// and its replay under the type written in its meta.json use the same response; the nominal speed / altitude,
-    /// the band and the JSBSim-calibrated `responseGain` are the class's own.
+    /// representative type (`AircraftAirframeTable.representativeDesignator`), and so is its JSBSim-calibrated
+    /// `responseGain` where the type has one, so a simulated flight (class model) and its replay under the type written
+    /// in its meta.json use the same response; the nominal speed / altitude and the band are the class's own.
     package static func forClass(_ aircraftClass: AircraftClass) -> AircraftResponseParameters {
         var parameters: AircraftResponseParameters
         switch aircraftClass {
@@ -98,10 +100,12 @@ package struct AircraftResponseParameters: Sendable, Equatable {
                 nominalTrueAirspeedMetersPerSecond: 250, nominalAltitudeMeters: 11_278,
                 bandLowHz: 0.1, bandHighHz: 2.0, responseGain: 0.7)
         }
-        if let airframe = AircraftAirframeTable.airframe(designator: AircraftAirframeTable.representativeDesignator(aircraftClass)) {
+        let representative = AircraftAirframeTable.representativeDesignator(aircraftClass)
+        if let airframe = AircraftAirframeTable.airframe(designator: representative) {
             parameters.wingLoadingNewtonsPerSquareMeter = airframe.wingLoadingNewtonsPerSquareMeter
             parameters.liftCurveSlopePerRadian = airframe.liftCurveSlopePerRadian
         }
+        if let gain = AircraftAirframeTable.calibratedResponseGain(designator: representative) { parameters.responseGain = gain }
         return parameters
     }
 }
