@@ -38,14 +38,16 @@ import Testing
         #expect(abs(ask21.cruiseMach - 0.083) < 0.002)
     }
 
-    /// Every row is physical (positive figures, span² / area a plausible aspect ratio, mass fraction in (0, 1]) and
+    /// Every row is physical (plausible aspect ratio, mass fraction in (0.5, 1], C_Lα between 4 /rad and 2π/β) and
     /// every airframe belongs to a type in the designator table.
     @Test func everyRowIsPlausible() {
         for row in AircraftAirframeTable.all {
             #expect(AircraftTypeTable.type(designator: row.designator) != nil, "\(row.designator) not in AircraftTypeTable")
             #expect(row.aspectRatio > 5 && row.aspectRatio < 30, "\(row.designator): A \(row.aspectRatio)")
             #expect(row.typicalMassFraction > 0.5 && row.typicalMassFraction <= 1, "\(row.designator)")
-            #expect(row.liftCurveSlopePerRadian > 4 && row.liftCurveSlopePerRadian < 2 * Double.pi, "\(row.designator)")
+            // above 4 /rad, below the compressible 2D slope 2π/β (Prandtl–Glauert)
+            let ceiling = 2 * Double.pi / (1 - row.cruiseMach * row.cruiseMach).squareRoot()
+            #expect(row.liftCurveSlopePerRadian > 4 && row.liftCurveSlopePerRadian < ceiling, "\(row.designator): \(row.liftCurveSlopePerRadian)")
             #expect(row.cruiseMach < 0.9, "\(row.designator): M \(row.cruiseMach)")
         }
         for type in AircraftTypeTable.all {
