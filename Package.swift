@@ -130,7 +130,10 @@ let package = Package(
         // The engine and helpers for host apps' own tests.
         .target(
             name: "Eddy",
-            dependencies: ["EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddyGeoid", "EddyTerrain"],
+            dependencies: [
+                "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddyGeoid", "EddyTerrain",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(

@@ -15,6 +15,8 @@ struct EngineReplayOptions {
     var lenient = false
     /// Class override (`--class`): the aircraft becomes that class's representative type.
     var aircraftClass: AircraftClass?
+    /// Device mount override (else meta.json's device.mount, else cradle).
+    var mount: DeviceMount?
     /// Engine store path; nil for a temporary store removed afterwards.
     var db: String?
     /// Sync server base URL; nil for an offline engine.
@@ -109,8 +111,10 @@ enum EngineReplay {
         storeOptions.cacheSizeKiB = storeCacheKiB
         let engine: EddyEngine
         do {
-            engine = try EddyEngine(configuration: EddyConfiguration(
-                storePath: storePath, storeOptions: storeOptions, delivery: .callerThread, syncTiming: .flightTime))
+            var configuration = EddyConfiguration(
+                storePath: storePath, storeOptions: storeOptions, delivery: .callerThread, syncTiming: .flightTime)
+            configuration.deviceMount = options.mount ?? meta.device?.mount ?? .cradle
+            engine = try EddyEngine(configuration: configuration)
         } catch {
             throw EngineReplayFailure("cannot open the engine store\(temporaryStore ? "" : " --db \(storePath)"): \(error)")
         }

@@ -40,7 +40,8 @@ final class EngineTimeline: Sendable {
     ]
     /// Callbacks added after the summary format was fixed: counted in the summary only when they occurred, so an
     /// engine replay's output stays what it was wherever they do not occur.
-    static let laterCallbackNames = ["didFailToAccessStore", "didUpdateAltitudeContext", "didDetectInconsistency"]
+    static let laterCallbackNames = ["didFailToAccessStore", "didUpdateAltitudeContext", "didDetectInconsistency",
+                                     "didReceiveMeasurementNotice"]
 
     private struct State {
         var output = OutputBuffer()
@@ -164,6 +165,14 @@ final class EngineTimeline: Sendable {
             o.raw("problems", JSONObject.array(c.problems.map { String($0.rawValue) }))
         case .didDetectInconsistency(let w):
             o.string("warning", Self.warningText(w.kind))
+        case .didReceiveMeasurementNotice(let n):
+            o.string("phase", n.phase.rawValue)
+            o.string("kind", n.kindName)
+            o.number("start", logTime(n.start))
+            if let end = n.end { o.number("end", logTime(end)) }
+            o.integer("count", n.count)
+            o.number("seconds_cost", n.secondsCost)
+            o.string("reason", n.reason)
         }
         return o.text
     }
@@ -228,6 +237,9 @@ final class EngineTimeline: Sendable {
                 + " from \(c.source.rawValue); cabin \(c.cabin.rawValue); barometer \(c.barometerCalibration.name)"
                 + (c.problems.isEmpty ? "" : "; codes " + c.problems.map { String($0.rawValue) }.joined(separator: ","))
         case .didDetectInconsistency(let w): details = Self.warningText(w.kind)
+        case .didReceiveMeasurementNotice(let n):
+            details = "\(n.phase.rawValue) \(Self.clock(logTime(n.start)))" + (n.end.map { "–\(Self.clock(logTime($0)))" } ?? "")
+                + ": \(n.reason)" + (n.phase == .ended ? " (\(n.count)×, \(Int(n.secondsCost.rounded())) s not measured)" : "")
         case .didReceiveAlert(let alert):
             if alert.isCleared {
                 details = "cleared"

@@ -44,6 +44,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("class"), help: "Use this aircraft class instead of meta.json's (small, medium, large).", transform: parseClass)
     var aircraftClass: AircraftClass?
 
+    @Option(help: "Device mount instead of meta.json's device.mount: cradle (default; flat = lying on a seat, not measured) or fixed (AHRS, logger, panel mount: flat is correct, never out of position by manoeuvres).", transform: parseMount)
+    var mount: DeviceMount?
+
     @Option(help: "Store the flight's tile reports (own-report outbox) in this Eddy store file; created if absent. With --engine: the engine's store (default: a temporary file, removed afterwards).")
     var db: String?
 
@@ -87,6 +90,7 @@ struct ReplayCommand: AsyncParsableCommand {
             options.json = json
             options.lenient = lenient
             options.aircraftClass = aircraftClass
+            options.mount = mount
             options.db = db
             options.server = server
             options.apiKey = apiKey ?? (server == nil ? nil : ProcessInfo.processInfo.environment["EDDY_API_KEY"])
@@ -100,7 +104,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         let output = OutputBuffer()
         do {
-            let replay = try FlightReplay(directory: flight, options: ReplayOptions(lenient: lenient, aircraftClass: aircraftClass))
+            let replay = try FlightReplay(directory: flight, options: ReplayOptions(lenient: lenient, aircraftClass: aircraftClass, mount: mount))
             let viewer = replay.aircraftClass
             let terrain = try dem.map { path throws(TerrainError) in try TerrainDirectory(path: path) }
             let progress = ReplayProgress(directory: flight, json: json)

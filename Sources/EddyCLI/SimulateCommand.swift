@@ -190,6 +190,14 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 }
 
+/// Parses `--mount` values with a message listing the choices.
+func parseMount(_ text: String) throws -> DeviceMount {
+    guard let value = DeviceMount(rawValue: text.lowercased()) else {
+        throw ValidationError("--mount \"\(text)\": must be cradle (tablet or phone in a cradle) or fixed (AHRS, logger, panel mount)")
+    }
+    return value
+}
+
 /// Parses `--class` values with a message listing the choices.
 func parseClass(_ text: String) throws -> AircraftClass {
     guard let value = AircraftClass(rawValue: text.lowercased()) else {

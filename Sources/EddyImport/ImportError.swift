@@ -1,3 +1,5 @@
+import EddySensorLog
+
 /// A problem with an export being imported: names the file, the line (when there is one), what is wrong and what to do.
 ///
 /// `description` reads like `Accelerometer.csv:17: cell "abc" in column x is not a number. Fix or delete the line`.
@@ -55,10 +57,7 @@ public struct ImportError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     /// `file:line: message. advice`
-    public var description: String {
-        let place = line.map { "\(file):\($0)" } ?? file
-        return advice.isEmpty ? "\(place): \(message)" : "\(place): \(message). \(advice)"
-    }
+    public var description: String { LocatedErrorText.format(file: file, line: line, message: message, advice: advice) }
 }
 
 /// Printable excerpts of untrusted bytes: never echoes control characters or invalid UTF-8 raw.

@@ -42,29 +42,25 @@ enum PhyphoxImporter: FormatImporter {
         return nil
     }
 
-    private final class Stream {
-        let reader: DelimitedReader
-        let columns: Columns
-        let time: Int
-        init(_ source: ExportSource, _ name: String, _ context: ImportContext) throws {
-            reader = try context.reader(source, name)
-            columns = Columns(try reader.readHeader(allowed: [0x2C, 0x3B, 0x09], minimumColumns: 2), line: reader.lineNumber)
-            reader.decimalComma = reader.delimiter != 0x2C
-            time = columns.index("Time (s)")
-            try columns.require([("Time (s)", time)], file: reader.file, format: .phyphox)
-        }
-        func axes(_ prefixes: [String], unit: String) throws -> (Int, Int, Int) {
-            var found = (-1, -1, -1)
-            for prefix in prefixes {
-                let x = columns.index("\(prefix)x (\(unit))"), y = columns.index("\(prefix)y (\(unit))"), z = columns.index("\(prefix)z (\(unit))")
-                if x >= 0, y >= 0, z >= 0 { found = (x, y, z); break }
-            }
-            try columns.require([("\(prefixes[0])x (\(unit))", found.0), ("\(prefixes[0])y (\(unit))", found.1), ("\(prefixes[0])z (\(unit))", found.2)],
-                                file: reader.file, format: .phyphox)
-            return found
-        }
+    private static func openStream(_ source: ExportSource, _ name: String, _ context: ImportContext) throws -> SensorCSVStream {
+        try SensorCSVStream(source, name, context, timeColumn: "Time (s)", format: format)
     }
+}
 
+private extension SensorCSVStream {
+    func axes(_ prefixes: [String], unit: String) throws -> (Int, Int, Int) {
+        var found = (-1, -1, -1)
+        for prefix in prefixes {
+            let x = columns.index("\(prefix)x (\(unit))"), y = columns.index("\(prefix)y (\(unit))"), z = columns.index("\(prefix)z (\(unit))")
+            if x >= 0, y >= 0, z >= 0 { found = (x, y, z); break }
+        }
+        try columns.require([("\(prefixes[0])x (\(unit))", found.0), ("\(prefixes[0])y (\(unit))", found.1), ("\(prefixes[0])z (\(unit))", found.2)],
+                            file: reader.file, format: .phyphox)
+        return found
+    }
+}
+
+extension PhyphoxImporter {
     static func run(_ source: ExportSource, _ context: ImportContext) throws {
         guard let accel = accelerometerFile(source) else {
             throw ImportError(kind: .missingColumns, file: (source.path as NSString).lastPathComponent, message: "no phyphox Accelerometer.csv with \"Time (s)\" and \"Acceleration x (m/s^2)\"",
@@ -77,7 +73,7 @@ enum PhyphoxImporter: FormatImporter {
         context.expectBytes(source.totalSize(used))
         var earliest = Double.infinity
         for name in used {
-            let stream = try Stream(source, name, context)
+            let stream = try openStream(source, name, context)
             stream.reader.onBytes = nil
             if try stream.reader.nextRow(), let t = try stream.reader.number(stream.time, "Time (s)") { earliest = min(earliest, t) }
         }
@@ -92,7 +88,7 @@ enum PhyphoxImporter: FormatImporter {
         context.unitMappings.append("Acceleration x, y, z (m/s^2) × (−1/9.80665) → ax, ay, az g (phyphox uses Android's sign: +9.81 on z at rest)")
         let scale = -1 / Units.standardGravity
         do {
-            let stream = try Stream(source, accel, context)
+            let stream = try openStream(source, accel, context)
             let (x, y, z) = try stream.axes(["Acceleration ", ""], unit: "m/s^2")
             var clock = Monotonic()
             let r = stream.reader
@@ -104,7 +100,7 @@ enum PhyphoxImporter: FormatImporter {
         }
         if let gyro {
             context.unitMappings.append("Gyroscope x, y, z (rad/s) → wx, wy, wz")
-            let stream = try Stream(source, gyro, context)
+            let stream = try openStream(source, gyro, context)
             let (x, y, z) = try stream.axes(["Gyroscope ", ""], unit: "rad/s")
             var clock = Monotonic()
             let r = stream.reader
@@ -116,7 +112,7 @@ enum PhyphoxImporter: FormatImporter {
         }
         if let pressure {
             context.unitMappings.append("Pressure (hPa) → pressure_hpa")
-            let stream = try Stream(source, pressure, context)
+            let stream = try openStream(source, pressure, context)
             let p = stream.columns.index("Pressure (hPa)")
             try stream.columns.require([("Pressure (hPa)", p)], file: stream.reader.file, format: format)
             var clock = Monotonic()
@@ -128,7 +124,7 @@ enum PhyphoxImporter: FormatImporter {
             }
         }
         if let location {
-            let stream = try Stream(source, location, context)
+            let stream = try openStream(source, location, context)
             let c = stream.columns
             let lat = c.index("Latitude (°)"), lon = c.index("Longitude (°)")
             let msl = c.index("Altitude (m)", "Height (m)"), wgs = c.index("Altitude WGS84 (m)")

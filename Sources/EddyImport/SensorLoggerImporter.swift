@@ -20,35 +20,31 @@ enum SensorLoggerImporter: FormatImporter {
     }
 
     /// One per-sensor file being read: its time column as exact nanoseconds.
-    private final class Stream {
-        let reader: DelimitedReader
-        let columns: Columns
-        let time: Int
-        init(_ source: ExportSource, _ name: String, _ context: ImportContext) throws {
-            reader = try context.reader(source, name)
-            columns = Columns(try reader.readHeader(allowed: [0x2C, 0x3B, 0x09], minimumColumns: 2), line: reader.lineNumber)
-            reader.decimalComma = reader.delimiter != 0x2C
-            time = columns.index("time")
-            try columns.require([("time", time)], file: reader.file, format: .sensorlogger)
-        }
-        /// The row's time in epoch nanoseconds.
-        func nanoseconds() throws -> Int64 {
-            guard let value = reader.withCell(time, { TimeParsing.integer($0) }) else {
-                throw reader.lineError(.badTime, "time \(Excerpt.escaped(reader.text(at: time).utf8)) is not an integer of nanoseconds", "Sensor Logger writes Unix epoch nanoseconds; fix or delete the line")
-            }
-            return value
-        }
-        func axes() throws -> (Int, Int, Int) {
-            let x = columns.index("x"), y = columns.index("y"), z = columns.index("z")
-            try columns.require([("x", x), ("y", y), ("z", z)], file: reader.file, format: .sensorlogger)
-            return (x, y, z)
-        }
+    private static func openStream(_ source: ExportSource, _ name: String, _ context: ImportContext) throws -> SensorCSVStream {
+        try SensorCSVStream(source, name, context, timeColumn: "time", format: format)
     }
+}
 
+private extension SensorCSVStream {
+    /// The row's time in epoch nanoseconds.
+    func nanoseconds() throws -> Int64 {
+        guard let value = reader.withCell(time, { TimeParsing.integer($0) }) else {
+            throw reader.lineError(.badTime, "time \(Excerpt.escaped(reader.text(at: time).utf8)) is not an integer of nanoseconds", "Sensor Logger writes Unix epoch nanoseconds; fix or delete the line")
+        }
+        return value
+    }
+    func axes() throws -> (Int, Int, Int) {
+        let x = columns.index("x"), y = columns.index("y"), z = columns.index("z")
+        try columns.require([("x", x), ("y", y), ("z", z)], file: reader.file, format: .sensorlogger)
+        return (x, y, z)
+    }
+}
+
+extension SensorLoggerImporter {
     /// The first time stamp of a file (files are in time order, so the earliest).
     private static func firstTime(_ source: ExportSource, _ name: String?, _ context: ImportContext) throws -> Int64? {
         guard let name else { return nil }
-        let stream = try Stream(source, name, context)
+        let stream = try openStream(source, name, context)
         stream.reader.onBytes = nil
         return try stream.reader.nextRow() ? try stream.nanoseconds() : nil
     }
@@ -93,9 +89,9 @@ enum SensorLoggerImporter: FormatImporter {
             : "Accelerometer.csv + Gravity.csv x, y, z m/s² × (\(android ? "−" : "+")1/9.80665) → ax, ay, az g (\(android ? "Android" : "iOS") sign)")
 
         // Accelerometer (with gravity joined when needed).
-        let stream = try Stream(source, accelFile, context)
+        let stream = try openStream(source, accelFile, context)
         let (x, y, z) = try stream.axes()
-        var gravityCursor = try total == nil ? GravityCursor(Stream(source, gravity!, context)) : nil
+        var gravityCursor = try total == nil ? GravityCursor(openStream(source, gravity!, context)) : nil
         var clock = Monotonic()
         while try stream.reader.nextRow() {
             let ns = try stream.nanoseconds()
@@ -111,7 +107,7 @@ enum SensorLoggerImporter: FormatImporter {
         }
         if let gyro {
             context.unitMappings.append("Gyroscope.csv x, y, z rad/s → wx, wy, wz (same on both platforms)")
-            let stream = try Stream(source, gyro, context)
+            let stream = try openStream(source, gyro, context)
             let (x, y, z) = try stream.axes()
             var clock = Monotonic()
             while try stream.reader.nextRow() {
@@ -122,7 +118,7 @@ enum SensorLoggerImporter: FormatImporter {
         }
         if let baro {
             context.unitMappings.append("Barometer.csv pressure mbar = hPa → pressure_hpa")
-            let stream = try Stream(source, baro, context)
+            let stream = try openStream(source, baro, context)
             let pressure = stream.columns.index("pressure")
             try stream.columns.require([("pressure", pressure)], file: stream.reader.file, format: format)
             var clock = Monotonic()
@@ -133,7 +129,7 @@ enum SensorLoggerImporter: FormatImporter {
             }
         }
         if let location {
-            let stream = try Stream(source, location, context)
+            let stream = try openStream(source, location, context)
             let c = stream.columns
             let lat = c.index("latitude"), lon = c.index("longitude"), msl = c.index("altitudeAboveMeanSeaLevel"), ellipsoid = c.index("altitude")
             let speed = c.index("speed"), bearing = c.index("bearing"), hacc = c.index("horizontalAccuracy"), vacc = c.index("verticalAccuracy")
@@ -163,13 +159,13 @@ enum SensorLoggerImporter: FormatImporter {
 
     /// Latest gravity sample at or before a time (the first one before any).
     private struct GravityCursor {
-        let stream: Stream
+        let stream: SensorCSVStream
         let x: Int, y: Int, z: Int
         var current: (Double, Double, Double)?
         var pending: (Int64, (Double, Double, Double))?
         var ended = false
 
-        init(_ stream: Stream) throws {
+        init(_ stream: SensorCSVStream) throws {
             self.stream = stream
             (x, y, z) = try stream.axes()
         }

@@ -9,12 +9,15 @@ package struct ReplayOptions: Sendable, Equatable {
     package var aircraftClass: AircraftClass?
     /// Salt of the tile-report ids; nil derives it from the flight (`FlightReplay.flightSalt`).
     package var reportSalt: UInt64?
+    /// Device mount to use instead of `meta.json`'s `device.mount` (default there: cradle).
+    package var mount: DeviceMount?
 
     /// Creates options.
-    package init(lenient: Bool = false, aircraftClass: AircraftClass? = nil, reportSalt: UInt64? = nil) {
+    package init(lenient: Bool = false, aircraftClass: AircraftClass? = nil, reportSalt: UInt64? = nil, mount: DeviceMount? = nil) {
         self.lenient = lenient
         self.aircraftClass = aircraftClass
         self.reportSalt = reportSalt
+        self.mount = mount
     }
 }
 
@@ -32,6 +35,8 @@ package final class FlightReplay {
     package let meta: FlightMeta
     /// The class the pipeline runs with: the `--class` override, else meta.json's.
     package let aircraftClass: AircraftClass
+    /// The device mount in force: the `--mount` override, else meta.json's, else cradle.
+    package let mount: DeviceMount
     private let reader: FlightLogReader
     private var used = false
 
@@ -42,6 +47,7 @@ package final class FlightReplay {
         reader = try FlightLogReader(directory: directory, options: .init(lenient: options.lenient))
         meta = reader.meta
         aircraftClass = options.aircraftClass ?? reader.meta.aircraft.aircraftClass
+        mount = options.mount ?? reader.meta.device?.mount ?? .cradle
     }
 
     /// The report-id salt of a flight: FNV-1a 64 of the directory name, `time_origin` and aircraft.
@@ -60,6 +66,7 @@ package final class FlightReplay {
         used = true
         var configuration = DetectionConfiguration(aircraftClass: aircraftClass, typeDesignator: meta.aircraft.type)
         configuration.reportSalt = options.reportSalt ?? Self.flightSalt(directoryName: Self.lastPathComponent(directory), meta: meta)
+        configuration.mount = mount
         var pipeline = DetectionPipeline(configuration: configuration)
         var collector = EventCollector()
         var events: [DetectionEvent] = []
@@ -87,7 +94,8 @@ package final class FlightReplay {
             flightName: Self.lastPathComponent(directory), meta: meta, aircraftClass: aircraftClass,
             sampleCounts: reader.sampleCounts, firstTime: firstTime, lastTime: firstTime == nil ? nil : lastTime,
             positions: collector.positions, minutes: collector.minutes, tiles: collector.tiles,
-            skippedLines: reader.skippedLines, segments: [], altitude: collector.altitude, warnings: collector.warnings)
+            skippedLines: reader.skippedLines, segments: [], altitude: collector.altitude, warnings: collector.warnings,
+            notices: collector.notices, mount: mount)
         summary.segments = TruthComparison.segments(summary: summary)
         return summary
     }
@@ -114,6 +122,7 @@ struct EventCollector {
     var minutes: [MinuteEvent] = []
     var tiles: [TileReport] = []
     var warnings: [ConsistencyWarning] = []
+    var notices: [MeasurementNotice] = []
     var altitude = AltitudeTally()
 
     mutating func add(_ event: DetectionEvent) {
@@ -123,6 +132,7 @@ struct EventCollector {
         case .tile(let t): tiles.append(t)
         case .altitude(let a): altitude.add(a)
         case .warning(let w): warnings.append(w)
+        case .notice(let n): if n.phase == .ended { notices.append(n) }
         }
     }
 }

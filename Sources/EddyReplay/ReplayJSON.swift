@@ -77,8 +77,35 @@ package enum ReplayJSON {
                 o.string("kind", "invalid_input")
                 o.string("reason", reason)
             }
+        case .notice(let n):
+            o.string("type", "notice")
+            noticeFields(n, into: &o)
         }
         return o.text
+    }
+
+    /// The fields of a notice (event line and summary list).
+    static func noticeFields(_ n: MeasurementNotice, into o: inout JSONObject) {
+        o.string("phase", n.phase.rawValue)
+        o.string("kind", n.kindName)
+        o.number("start", n.start)
+        if let end = n.end { o.number("end", end) }
+        o.integer("count", n.count)
+        o.number("seconds_cost", n.secondsCost)
+        switch n.kind {
+        case .sampleRateBelowMinimum(let rate, let minimum):
+            o.number("rate_hz", (rate * 1000).rounded() / 1000)
+            o.number("minimum_hz", minimum)
+        case .deviceFlat(let mount): o.string("mount", mount.rawValue)
+        case .gyroOffset(let b):
+            o.raw("offset_deg_s", JSONObject.array([b.x, b.y, b.z].map { String(format: "%.3f", $0) }))
+        case .noLocation: break
+        case .unitsLookWrong(.accelerationInMetersPerSecondSquared(let m)), .unitsLookWrong(.accelerationInMilliG(let m)):
+            o.number("magnitude", (m * 1000).rounded() / 1000)
+        case .unitsLookWrong(.timeInMilliseconds(let step)): o.number("step", (step * 1000).rounded() / 1000)
+        case .timeGap(let longest): o.number("longest_s", (longest * 1000).rounded() / 1000)
+        }
+        o.string("reason", n.reason)
     }
 
     /// The closing `summary` line.
@@ -109,6 +136,18 @@ package enum ReplayJSON {
         var skipped = JSONObject.replayLine()
         for entry in s.skippedLines { skipped.integer(entry.file, entry.count) }
         o.raw("skipped_lines", skipped.text)
+        // Only when there is something to say, so replays of flights without notices keep their bytes.
+        if s.mount != .cradle { o.string("mount", s.mount.rawValue) }
+        if !s.notices.isEmpty {
+            o.raw("notices", JSONObject.array(s.notices.map { n in
+                var g = JSONObject.replayLine()
+                noticeFields(n, into: &g)
+                return g.text
+            }))
+            var cost = JSONObject.replayLine()
+            for total in s.noticeTotals { cost.number(total.name, total.secondsCost) }
+            o.raw("seconds_not_measured_by_reason", cost.text)
+        }
         if !s.segments.isEmpty {
             let segments = s.segments.map { segment -> String in
                 var g = JSONObject.replayLine()

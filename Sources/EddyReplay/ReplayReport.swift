@@ -34,6 +34,8 @@ package enum ReplayReport {
         if let peak = s.minutes.max(by: { $0.edrPeak < $1.edrPeak }) {
             out.append("Worst    EDR peak \(edr(peak.edrPeak)) in the minute ending \(clock(peak.t, s)) (\(peak.severity.name))")
         }
+        if s.mount != .cradle { out.append("Mount    \(s.mount.rawValue) (flat is the correct orientation; never out of position by manoeuvres)") }
+        noticeSection(s, into: &out)
 
         if !s.segments.isEmpty {
             out.append("")
@@ -67,7 +69,7 @@ package enum ReplayReport {
         out.append("")
         if s.minutes.count <= listLimit {
             out.append("Minutes (t = end of minute)")
-            if s.minutes.isEmpty { out.append("  (none: detection was never active for a full minute)") }
+            if s.minutes.isEmpty { out.append("  (none: " + noneReason(s, forTiles: false) + ")") }
             else { out.append(pad(["end", "median", "peak", "severity", "valid s"], [11, 7, 7, 15, 7])) }
             for m in s.minutes {
                 out.append(pad([clock(m.t, s), edr(m.edrMedian), edr(m.edrPeak), m.severity.name, String(m.validSeconds)], [11, 7, 7, 15, 7]))
@@ -79,7 +81,7 @@ package enum ReplayReport {
         out.append("")
         if s.tiles.count <= listLimit {
             out.append("Tiles (H3 res 5 × 1000 ft layer)")
-            if s.tiles.isEmpty { out.append("  (none: no location, or no crossing with enough valid seconds)") }
+            if s.tiles.isEmpty { out.append("  (none: " + noneReason(s, forTiles: true) + ")") }
             else { out.append(pad(["h3", "layer", "enter", "exit", "severity", "median", "peak"], [16, 6, 11, 11, 15, 7, 7])) }
             for r in s.tiles {
                 out.append(pad([r.tile.h3String, String(r.tile.layer), clock(r.enterTime, s), clock(r.exitTime, s),
@@ -90,6 +92,32 @@ package enum ReplayReport {
         }
         altitudeSection(s, into: &out)
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The "Why" section: every reason less was measured, with its episodes, count and the seconds it cost.
+    static func noticeSection(_ s: ReplaySummary, into out: inout [String]) {
+        let totals = s.noticeTotals
+        guard !totals.isEmpty else { return }
+        out.append("")
+        out.append("Why less was measured (seconds not measured while the reason held; reasons can overlap)")
+        for total in totals {
+            let episodes = total.episodes == 1 ? "" : ", \(total.episodes) episodes"
+            let what = total.name == "no_location" ? " s without a tile" : " s not measured"
+            out.append("  \(total.name): \(Int(total.secondsCost.rounded()))\(what)\(episodes): \(total.first.reason)")
+        }
+        for n in s.notices.prefix(20) {
+            out.append("    \(clock(n.start, s)) – \(clock(n.end ?? n.start, s))  \(n.kindName) ×\(n.count)")
+        }
+        if s.notices.count > 20 { out.append("    (\(s.notices.count - 20) more episodes with --json)") }
+    }
+
+    /// Why no minute (or no tile) was measured: the reasons that held, else the generic explanation.
+    static func noneReason(_ s: ReplaySummary, forTiles: Bool) -> String {
+        let names = s.noticeTotals.filter { forTiles || $0.name != "no_location" }.map { total -> String in
+            "\(total.first.reason) [\(Int(total.secondsCost.rounded())) s]"
+        }
+        if !names.isEmpty { return names.joined(separator: "; ") }
+        return forTiles ? "no crossing with enough valid seconds" : "detection was never active for a full minute"
     }
 
     /// The altitude section: where the layers came from, the cabin decision, the uncertainty, the warnings.

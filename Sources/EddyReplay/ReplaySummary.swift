@@ -29,6 +29,28 @@ package struct ReplaySummary: Sendable {
     package var altitude = AltitudeTally()
     /// Consistency warnings, in order.
     package var warnings: [ConsistencyWarning] = []
+    /// Why nothing or less was measured: every ended notice episode, in order (docs/detection.md §9).
+    package var notices: [MeasurementNotice] = []
+    /// The device mount the pipeline ran with.
+    package var mount: DeviceMount = .cradle
+
+    /// Notice episodes added up per kind name, in order of first appearance: episodes, count, seconds not measured,
+    /// and the first episode's notice (its reason text).
+    package var noticeTotals: [(name: String, episodes: Int, count: Int, secondsCost: Double, first: MeasurementNotice)] {
+        var order: [String] = []
+        var totals: [String: (episodes: Int, count: Int, secondsCost: Double, first: MeasurementNotice)] = [:]
+        for n in notices {
+            let name = n.kindName
+            if var t = totals[name] {
+                t.episodes += 1; t.count += n.count; t.secondsCost += n.secondsCost
+                totals[name] = t
+            } else {
+                order.append(name)
+                totals[name] = (1, n.count, n.secondsCost, n)
+            }
+        }
+        return order.compactMap { name in totals[name].map { (name, $0.episodes, $0.count, $0.secondsCost, $0.first) } }
+    }
 
     /// Total samples read.
     package var totalSamples: Int { sampleCounts.values.reduce(0, +) }

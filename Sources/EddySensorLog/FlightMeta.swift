@@ -59,15 +59,33 @@ public struct FlightMeta: Codable, Sendable, Equatable {
         public var model: String?
         /// Whether the device sits in a pressurised cabin (its barometer then reads cabin pressure).
         public var pressurizedCabin: Bool?
+        /// How the device is installed (`cradle` or `fixed`); nil: a cradle (optional, absent in older files).
+        public var mount: DeviceMount?
 
         /// Creates the block.
-        public init(model: String? = nil, pressurizedCabin: Bool? = nil) {
-            self.model = model; self.pressurizedCabin = pressurizedCabin
+        public init(model: String? = nil, pressurizedCabin: Bool? = nil, mount: DeviceMount? = nil) {
+            self.model = model; self.pressurizedCabin = pressurizedCabin; self.mount = mount
         }
 
         enum CodingKeys: String, CodingKey {
             case model
             case pressurizedCabin = "pressurized_cabin"
+            case mount
+        }
+
+        /// Decodes the block; an unknown mount is a `SensorLogError.Kind.invalidMeta` naming the known ones.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            model = try container.decodeIfPresent(String.self, forKey: .model)
+            pressurizedCabin = try container.decodeIfPresent(Bool.self, forKey: .pressurizedCabin)
+            if let name = try container.decodeIfPresent(String.self, forKey: .mount) {
+                guard let value = DeviceMount(rawValue: name) else {
+                    throw SensorLogError(
+                        kind: .invalidMeta, file: "meta.json", message: "device.mount \"\(name)\" is not one of cradle, fixed",
+                        advice: "Set device.mount to cradle (tablet or phone in a cradle) or fixed (AHRS, logger, panel mount), or leave it out")
+                }
+                mount = value
+            }
         }
     }
 

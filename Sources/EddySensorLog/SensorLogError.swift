@@ -58,10 +58,7 @@ public struct SensorLogError: Error, CustomStringConvertible, Equatable, Sendabl
     }
 
     /// `file:line: message. advice`
-    public var description: String {
-        let place = line.map { "\(file):\($0)" } ?? file
-        return advice.isEmpty ? "\(place): \(message)" : "\(place): \(message). \(advice)"
-    }
+    public var description: String { LocatedErrorText.format(file: file, line: line, message: message, advice: advice) }
 
     /// Whether lenient mode may skip the offending line and go on (line-level problems only).
     public var isSkippableLine: Bool {
@@ -89,5 +86,14 @@ public struct SkippedLines: Sendable, Equatable {
     /// Creates a record.
     public init(file: String, count: Int = 0, first: SensorLogError? = nil) {
         self.file = file; self.count = count; self.first = first
+    }
+}
+
+/// The one text form of an input error located in a file (sensor logs, imported exports).
+package enum LocatedErrorText {
+    /// `file:line: message. advice` (the line and the advice left out when absent).
+    package static func format(file: String, line: Int?, message: String, advice: String) -> String {
+        let place = line.map { "\(file):\($0)" } ?? file
+        return advice.isEmpty ? "\(place): \(message)" : "\(place): \(message). \(advice)"
     }
 }

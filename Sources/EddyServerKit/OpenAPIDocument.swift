@@ -290,9 +290,11 @@ components:
         edr: {type: number}
     LiveFlight:
       type: object
+      description: 'Another aircraft''s latest position. flightId is the server''s random id for that flight (never the pilot''s user id); flightNumber only reaches clients of the same airline.'
       required: [flightId, aircraftType, lat, lng, altitudeFeet, headingDegrees, speedKnots, time]
       properties:
         flightId: {type: string, minLength: 1, maxLength: 32}
+        flightNumber: {type: string, minLength: 1, maxLength: 16}
         aircraftType: {type: string, minLength: 1, maxLength: 8}
         lat: {type: number, minimum: -90, maximum: 90}
         lng: {type: number, minimum: -180, maximum: 180}
@@ -313,10 +315,11 @@ components:
         uncertaintyFeet: {type: number, exclusiveMinimum: 0, maximum: 10000, description: '1 sigma, feet.'}
     PositionUpload:
       type: object
-      description: 'LiveFlight fields plus an optional fleet altitude offset (absent or null: none).'
+      description: 'LiveFlight fields plus an optional fleet altitude offset (absent or null: none). flightId is a random id per flight chosen by the client (never a user id); the optional flightNumber is shown to the same airline only.'
       required: [flightId, aircraftType, lat, lng, altitudeFeet, headingDegrees, speedKnots, time]
       properties:
         flightId: {type: string, minLength: 1, maxLength: 32}
+        flightNumber: {type: string, minLength: 1, maxLength: 16}
         aircraftType: {type: string, minLength: 1, maxLength: 8}
         lat: {type: number, minimum: -90, maximum: 90}
         lng: {type: number, minimum: -180, maximum: 180}

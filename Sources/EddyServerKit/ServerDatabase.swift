@@ -137,6 +137,21 @@ package final class ServerDatabase: Sendable {
                 CREATE INDEX altitude_offsets_time ON altitude_offsets(time);
                 """)
         }
+        // v3 (issue 13): live flights never carry the pilot's identity. Each uploader's flight (reporter × the client's
+        // flight id) gets a random public id, the only id served; the flight number and the uploader's airline are kept
+        // so that only the same airline sees the number. Live positions expire within minutes, so the old table is
+        // dropped rather than converted.
+        migrator.registerMigration("v3-private-live-flights") { db in
+            try db.execute(sql: """
+                DROP TABLE flights;
+                CREATE TABLE flights (
+                    reporter_id TEXT NOT NULL, flight_id TEXT NOT NULL, public_id TEXT NOT NULL UNIQUE, airline TEXT NOT NULL,
+                    flight_number TEXT, aircraft_type TEXT NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL,
+                    altitude_feet REAL NOT NULL, heading REAL NOT NULL, speed_knots REAL NOT NULL, time REAL NOT NULL,
+                    updated_at REAL NOT NULL, PRIMARY KEY (reporter_id, flight_id));
+                CREATE INDEX flights_reporter ON flights(reporter_id, updated_at);
+                """)
+        }
         return migrator
     }
 
@@ -247,9 +262,14 @@ package final class ServerDatabase: Sendable {
         var center: GeoPoint
     }
 
-    /// Inserts reports (ignoring ids already held); returns the ids that were new.
-    func ingest(_ rows: [IngestRow], reporterId: String, tick: Int, now: Double) async throws -> Set<UUID> {
+    /// Inserts reports (ignoring ids already held); returns the ids that were new. The reporter id stored (and served)
+    /// with them is the public id of the uploader's live flight updated within `flightExpiry` seconds, else a random id
+    /// for this batch: never the session's per-user reporter id, so reports of different flights cannot be linked.
+    func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID> {
         try await pool.write { db in
+            let served = try String.fetchOne(db, sql: """
+                SELECT public_id FROM flights WHERE reporter_id = ? AND updated_at >= ? ORDER BY updated_at DESC LIMIT 1
+                """, arguments: [reporterId, now - flightExpiry]) ?? Self.publicFlightID()
             let statement = try db.cachedStatement(sql: """
                 INSERT OR IGNORE INTO observations
                 (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick, received_at,
@@ -261,7 +281,7 @@ package final class ServerDatabase: Sendable {
                 let r = row.report
                 try statement.execute(arguments: [
                     Self.blob(r.id), Int64(bitPattern: r.tile.h3), r.tile.layer, row.center.lat, row.center.lng,
-                    r.enterTime, r.exitTime, r.edrPeak, r.edrMedian, r.reporterClass.rawValue, reporterId, tick, now,
+                    r.enterTime, r.exitTime, r.edrPeak, r.edrMedian, r.reporterClass.rawValue, served, tick, now,
                     r.altitudeSource?.rawValue, r.altitudeU90Feet, r.layerUncertain,
                 ])
                 if db.changesCount > 0 { fresh.insert(r.id) }
@@ -392,23 +412,29 @@ package final class ServerDatabase: Sendable {
 
     // MARK: flights
 
-    /// Stores a position (one row per flight id) and drops flights older than `expiry` seconds; in the same
-    /// transaction stores `altitudeOffset` (see `storeAltitudeOffset`) and drops fleet altitude offsets measured
-    /// before `altitudeOffsetsOlderThan`.
+    /// A random public flight id: `f` and 16 hex digits (served instead of whatever id the uploader chose).
+    static func publicFlightID() -> String { "f" + randomHex(bytes: 8) }
+
+    /// Stores a position (one row per uploader × flight id, with a random public id drawn at its first position) and
+    /// drops flights older than `expiry` seconds; in the same transaction stores `altitudeOffset` (see
+    /// `storeAltitudeOffset`) and drops fleet altitude offsets measured before `altitudeOffsetsOlderThan`.
     func upsertFlight(
-        _ flight: LiveFlight, reporterId: String, now: Double, expiry: Double,
+        _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
         altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)? = nil, altitudeOffsetsOlderThan: Double? = nil
     ) async throws {
         try await pool.write { db in
             try db.execute(sql: """
-                INSERT INTO flights (flight_id, reporter_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(flight_id) DO UPDATE SET reporter_id = excluded.reporter_id, aircraft_type = excluded.aircraft_type,
+                INSERT INTO flights (reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet,
+                    heading, speed_knots, time, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(reporter_id, flight_id) DO UPDATE SET airline = excluded.airline,
+                    flight_number = excluded.flight_number, aircraft_type = excluded.aircraft_type,
                     lat = excluded.lat, lng = excluded.lng, altitude_feet = excluded.altitude_feet, heading = excluded.heading,
                     speed_knots = excluded.speed_knots, time = excluded.time, updated_at = excluded.updated_at
                 """, arguments: [
-                    flight.flightID, reporterId, flight.aircraftType, flight.latitude, flight.longitude, flight.altitudeFeet,
-                    flight.headingDegrees, flight.groundSpeedKnots, flight.time, now,
+                    reporterId, flight.flightID, Self.publicFlightID(), airline, flight.flightNumber, flight.aircraftType,
+                    flight.latitude, flight.longitude, flight.altitudeFeet, flight.headingDegrees, flight.groundSpeedKnots,
+                    flight.time, now,
                 ])
             try db.execute(sql: "DELETE FROM flights WHERE updated_at < ?", arguments: [now - expiry])
             if let altitudeOffset {
@@ -421,16 +447,19 @@ package final class ServerDatabase: Sendable {
         }
     }
 
-    /// Flights updated in the last `expiry` seconds inside an area, excluding the asking reporter's own.
-    func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String) async throws -> [LiveFlight] {
+    /// Flights updated in the last `expiry` seconds inside an area, excluding the asking reporter's own, under their
+    /// public ids; the flight number only for a viewer of the same airline.
+    func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT flight_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time FROM flights
-                WHERE updated_at >= ? AND reporter_id <> ? ORDER BY flight_id
+                SELECT public_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, airline, flight_number FROM flights
+                WHERE updated_at >= ? AND reporter_id <> ? ORDER BY public_id
                 """, arguments: [now - expiry, excludingReporter]).compactMap { row in
+                let airline: String = row[8]
                 let flight = LiveFlight(
                     flightID: row[0], latitude: row[2], longitude: row[3], altitudeFeet: row[4],
-                    headingDegrees: row[5], groundSpeedKnots: row[6], aircraftType: row[1], time: row[7])
+                    headingDegrees: row[5], groundSpeedKnots: row[6], aircraftType: row[1],
+                    flightNumber: airline == viewerAirline ? row[9] : nil, time: row[7])
                 if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: flight.latitude, lng: flight.longitude)) { return nil }
                 return flight
             }

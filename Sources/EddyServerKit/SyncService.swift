@@ -144,7 +144,8 @@ package final class SyncService: Sendable {
             rows.append(.init(report: report, center: geometry.center(of: report.tile.h3)))
         }
         let tick = currentTick()
-        let fresh = try await database.ingest(rows, reporterId: session.reporterId, tick: tick, now: clock.now())
+        let fresh = try await database.ingest(
+            rows, reporterId: session.reporterId, flightExpiry: options.settings.liveFlightExpirySeconds, tick: tick, now: clock.now())
         let accepted = rows.map(\.report.id)
         return ReportBatchAck(
             acceptedIds: accepted, newCount: fresh.count, duplicateCount: accepted.count - fresh.count,
@@ -172,6 +173,9 @@ package final class SyncService: Sendable {
         guard (1...32).contains(flight.flightID.unicodeScalars.count), (1...8).contains((flight.aircraftType ?? "").unicodeScalars.count) else {
             throw APIError.badRequest("flightId must have 1–32 characters and aircraftType 1–8")
         }
+        if let number = flight.flightNumber, !(1...LiveFlight.maximumFlightNumberLength).contains(number.unicodeScalars.count) {
+            throw APIError.badRequest("flightNumber must have 1–\(LiveFlight.maximumFlightNumberLength) characters when present")
+        }
         guard (-90...90).contains(flight.latitude), (-180...180).contains(flight.longitude), (-2000...70000).contains(flight.altitudeFeet),
               (0...360).contains(flight.headingDegrees ?? .nan), (0...2000).contains(flight.groundSpeedKnots ?? .nan), flight.time.isFinite
         else { throw APIError.badRequest("position out of range (lat, lng, altitudeFeet, headingDegrees, speedKnots)") }
@@ -184,7 +188,7 @@ package final class SyncService: Sendable {
         }
         // Expired offsets go with the expired flights, on every position upload.
         try await database.upsertFlight(
-            flight, reporterId: session.reporterId, now: now, expiry: options.settings.liveFlightExpirySeconds,
+            flight, reporterId: session.reporterId, airline: session.airline, now: now, expiry: options.settings.liveFlightExpirySeconds,
             altitudeOffset: stored, altitudeOffsetsOlderThan: oldest)
     }
 
@@ -281,7 +285,8 @@ package final class SyncService: Sendable {
             return DeltaFetchResponse(dataType: .nowcast, serverTick: tick, full: true, nowcast: cells)
         case .liveFlights:
             let flights = try await database.flights(
-                polygon: polygon, now: now, expiry: options.settings.liveFlightExpirySeconds, excludingReporter: session.reporterId)
+                polygon: polygon, now: now, expiry: options.settings.liveFlightExpirySeconds, excludingReporter: session.reporterId,
+                viewerAirline: session.airline)
             return DeltaFetchResponse(dataType: .liveFlights, serverTick: tick, full: true, liveFlights: flights)
         }
     }

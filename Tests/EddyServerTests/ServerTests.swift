@@ -286,7 +286,13 @@ struct SquareGrid: CellGeometry {
         let flight = LiveFlight(flightID: "DAL12", latitude: 10.5, longitude: 10.5, altitudeFeet: 35000,
                                 headingDegrees: 90, groundSpeedKnots: 450, aircraftType: "B738", time: clock.now())
         try await service.uploadPosition(flight, session: other)
-        #expect(try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: session).liveFlights == [flight])
+        // Served under the server's random public id, never the uploader's id (issue 13).
+        let served = try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: session).liveFlights
+        #expect(served.count == 1)
+        #expect(served.first?.flightID != flight.flightID && served.first?.flightID.hasPrefix("f") == true)
+        var renamed = flight
+        renamed.flightID = served.first?.flightID ?? ""
+        #expect(served == [renamed])
         #expect(try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: other).liveFlights.isEmpty)
         clock.advance(by: 601)
         #expect(try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: session).liveFlights.isEmpty)

@@ -190,7 +190,8 @@ extension Loopback {
             area: .route(route, widthNM: 20), altitudeRangeFeet: 30000...40000, historyWindow: .twoHours,
             aggregation: .everyReport, selection: .server, now: now, includeReporterDetails: true))
         #expect(Set(everything.map(\.report.id)) == Set(flight.map(\.id)))
-        #expect(everything.allSatisfy { $0.origin == .server && $0.reporterID?.hasPrefix("r_") == true })
+        // Served under a random per-flight id (`f` + 16 hex digits), never the per-user reporter id `r_…` (issue 13).
+        #expect(everything.allSatisfy { $0.origin == .server && $0.reporterID?.hasPrefix("f") == true && $0.reporterID?.count == 17 })
         let moderate = try storeB.turbulence(TurbulenceQuery(
             area: .route(route, widthNM: 20), historyWindow: .twoHours, minimumSeverity: .moderate, now: now))
         #expect(Set(moderate.map(\.report.id)) == Set(flight.filter { $0.severity(for: .medium) >= .moderate }.map(\.id)))

@@ -27,10 +27,14 @@ import Testing
                                 groundSpeedKnots: 450, aircraftType: "B738", flightNumber: "DL12", departure: "KATL",
                                 tile: TileID(h3: 1, layer: 35), time: 1_800_000_000)
         let text = try json(flight)
-        #expect(text == #"{"aircraftType":"B738","altitudeFeet":35000,"flightId":"DAL12","headingDegrees":90,"lat":10.5,"lng":-20.25,"speedKnots":450,"time":1800000000}"#)
+        #expect(text == #"{"aircraftType":"B738","altitudeFeet":35000,"flightId":"DAL12","flightNumber":"DL12","headingDegrees":90,"lat":10.5,"lng":-20.25,"speedKnots":450,"time":1800000000}"#)
         let decoded = try JSONDecoder().decode(LiveFlight.self, from: Data(text.utf8))
         #expect(decoded == LiveFlight(flightID: "DAL12", latitude: 10.5, longitude: -20.25, altitudeFeet: 35000, headingDegrees: 90,
-                                      groundSpeedKnots: 450, aircraftType: "B738", time: 1_800_000_000))
+                                      groundSpeedKnots: 450, aircraftType: "B738", flightNumber: "DL12", time: 1_800_000_000))
+        // The flight number is optional (left out when nil; another airline's flights never carry it).
+        var anonymous = flight
+        anonymous.flightNumber = nil
+        #expect(try !json(anonymous).contains("flightNumber"))
         // Every wire field is required.
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(LiveFlight.self, from: Data(#"{"flightId":"A","lat":1,"lng":2,"altitudeFeet":3,"headingDegrees":4,"speedKnots":5,"time":6}"#.utf8))

@@ -55,12 +55,18 @@ public struct EddyConfiguration: Sendable {
     public var qnhHectopascals: Double?
     /// A barometer calibration older than this is stale (not used; the host should recalibrate), days. Default 3.5.
     public var barometerCalibrationStaleDays: Double
+    /// How the device is installed: `.cradle` (default; a flat device is lying on a seat and measures nothing) or
+    /// `.fixed` (AHRS, logger, panel mount: flat is correct, never taken out of position by manoeuvres).
+    public var deviceMount: DeviceMount
     /// A directory of SRTM `.hgt` tiles for height above terrain (HAT) in the altitude context; nil: no HAT.
     public var terrainDirectory: String?
     /// Makes the engine's HTTP transport at each start from the environment's base URL and proxy and the timeouts
     /// above. Default ``HTTPTransportFactory/platformDefault``: `CurlTransport` on Linux, `URLSessionTransport` on
     /// Apple platforms; ``HTTPTransportFactory/fixed(_:name:)`` injects a transport of the host's own.
     public var transport: HTTPTransportFactory
+    /// The engine's log: directory, level (default warning) and rolling-file size cap (default `eddy-logs/` next to the
+    /// store, 2 files × 1 MiB); `EddyEngine.exportLogs()` returns it as one file.
+    public var logging: EddyLogConfiguration
     /// Wraps the engine's HTTP transport (tests observe each request with it); nil for none.
     package var transportWrapper: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
 
@@ -81,5 +87,7 @@ public struct EddyConfiguration: Sendable {
         syncJitterSeed = 0x5EED
         barometerCalibrationStaleDays = 3.5
         transport = .platformDefault
+        deviceMount = .cradle
+        logging = .besideStore(storePath)
     }
 }

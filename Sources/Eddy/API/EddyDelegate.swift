@@ -40,6 +40,9 @@ public protocol EddyDelegate: AnyObject, Sendable {
     func didUpdateAltitudeContext(_ context: AltitudeContext)
     /// Something no plausible motion explains (a pressure jump, a position jump) or an unusable reading.
     func didDetectInconsistency(_ warning: ConsistencyWarning)
+    /// A reason detection measures nothing or less began or ended (rate below the minimum, device flat, gyro offset, no
+    /// location, units that look wrong, time gaps); once per episode, with its start, end, count and cost.
+    func didReceiveMeasurementNotice(_ notice: MeasurementNotice)
 }
 
 extension EddyDelegate {
@@ -69,6 +72,8 @@ extension EddyDelegate {
     public func didUpdateAltitudeContext(_ context: AltitudeContext) {}
     /// Default: ignored.
     public func didDetectInconsistency(_ warning: ConsistencyWarning) {}
+    /// Default: ignored.
+    public func didReceiveMeasurementNotice(_ notice: MeasurementNotice) {}
 }
 
 /// A tile crossing of this aircraft, as `detectedTurbulence(_:)` delivers it.
@@ -115,6 +120,8 @@ public enum EddyCallback: Sendable, Equatable {
     case didUpdateAltitudeContext(AltitudeContext)
     /// `didDetectInconsistency(_:)`.
     case didDetectInconsistency(ConsistencyWarning)
+    /// `didReceiveMeasurementNotice(_:)`.
+    case didReceiveMeasurementNotice(MeasurementNotice)
 
     /// The delegate method's name (`didReceiveAlert`).
     public var name: String {
@@ -135,6 +142,7 @@ public enum EddyCallback: Sendable, Equatable {
         case .didUpdateFetchingStatus: "didUpdateFetchingStatus"
         case .didUpdateAltitudeContext: "didUpdateAltitudeContext"
         case .didDetectInconsistency: "didDetectInconsistency"
+        case .didReceiveMeasurementNotice: "didReceiveMeasurementNotice"
         }
     }
 
@@ -158,6 +166,7 @@ public enum EddyCallback: Sendable, Equatable {
             delegate.didUpdateFetchingStatus(to: status, areaType: area, dataType: data)
         case .didUpdateAltitudeContext(let context): delegate.didUpdateAltitudeContext(context)
         case .didDetectInconsistency(let warning): delegate.didDetectInconsistency(warning)
+        case .didReceiveMeasurementNotice(let notice): delegate.didReceiveMeasurementNotice(notice)
         }
     }
 }

@@ -42,6 +42,8 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidLocation(String)
     /// The terrain directory could not be used (missing, unreadable, a bad tile): the terrain error says what to do.
     case terrain(TerrainError)
+    /// The log could not be exported (logging off, or the directory not writable): the message says what to do.
+    case logging(String)
 
     /// What went wrong and what to do.
     public var description: String {
@@ -63,6 +65,7 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownAircraft(let m): "\(m)"
         case .invalidLocation(let m): "unusable location: \(m)"
         case .terrain(let e): "terrain: \(e)"
+        case .logging(let m): "logs: \(m)"
         }
     }
 

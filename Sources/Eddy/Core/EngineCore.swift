@@ -24,6 +24,8 @@ package struct EngineCoreConfiguration: Sendable {
     package var qnhHectopascals: Double?
     /// Age beyond which a barometer calibration is stale, seconds.
     package var barometerCalibrationStaleSeconds: Double
+    /// How the device is installed (detection's flat and handling rules).
+    package var deviceMount: DeviceMount
 
     /// Takes the core's settings from an engine configuration.
     package init(_ configuration: EddyConfiguration) {
@@ -37,6 +39,7 @@ package struct EngineCoreConfiguration: Sendable {
         qnhHectopascals = configuration.qnhHectopascals.flatMap { $0.isFinite && $0 >= 900 && $0 <= 1_100 ? $0 : nil }
         let days = configuration.barometerCalibrationStaleDays
         barometerCalibrationStaleSeconds = (days.isFinite && days > 0 ? days : 3.5) * 86_400
+        deviceMount = configuration.deviceMount
     }
 }
 
@@ -114,6 +117,10 @@ package struct EngineCore: Sendable {
     // Sync bookkeeping.
     private var autoRouteCentre: (latitude: Double, longitude: Double)?
     private var lastPositionUpload: Double?
+    /// Draws the random per-flight id sent with position uploads (seeded by the shell from the system's generator).
+    private var flightIDGenerator: SplitMix64
+    /// The current flight's wire id: random per flight, never derived from the user id (nil until the first upload).
+    package private(set) var wireFlightID: String?
     private var nextSyncStep = -Double.infinity
     private var lastPurge = -Double.infinity
 
@@ -122,8 +129,10 @@ package struct EngineCore: Sendable {
 
     /// A core with restored settings (nil: defaults) and no session.
     package init(configuration: EngineCoreConfiguration, aircraft: AircraftType, flight: Flight?, dataQuery: DataQuery,
-                 updateFrequency: UpdateFrequency, session: PersistedSession?, barometerCalibration: BarometerCalibration? = nil) {
+                 updateFrequency: UpdateFrequency, session: PersistedSession?, barometerCalibration: BarometerCalibration? = nil,
+                 flightIDSeed: UInt64 = 0) {
         self.configuration = configuration
+        flightIDGenerator = SplitMix64(seed: flightIDSeed)
         self.barometerCalibration = barometerCalibration
         altitude = AltitudeEstimator(configuration: Self.altitudeConfiguration(configuration, aircraft.aircraftClass))
         self.aircraft = aircraft
@@ -179,6 +188,32 @@ package struct EngineCore: Sendable {
             (q.viewport.map { SyncArea(type: .viewport, polygon: EngineGeometry.geoPoints($0)) }, .viewport),
             (q.globalEnabled ? SyncArea.global : nil, .global),
         ]
+    }
+
+    /// The store query that answers the data query for one of its areas (nil when that area is not set): the area,
+    /// history window, altitude range and **minimum severity** for the aircraft's class, at engine time. The route
+    /// area without a route polygon is the `autoRouteRadiusNM` circle around the latest position.
+    package func turbulenceQuery(for areaType: DataAreaType) -> TurbulenceQuery? {
+        let q = dataQuery
+        let area: QueryArea
+        switch areaType {
+        case .global:
+            guard q.globalEnabled else { return nil }
+            area = .everywhere
+        case .viewport:
+            guard let viewport = q.viewport else { return nil }
+            area = .polygon(viewport)
+        case .route:
+            if let polygon = q.routePolygon {
+                area = .polygon(polygon)
+            } else if let centre = autoRouteCentre ?? lastFix.map({ ($0.latitudeDegrees, $0.longitudeDegrees) }) {
+                area = .polygon(EngineGeometry.circle(latitude: centre.0, longitude: centre.1, radiusNM: configuration.autoRouteRadiusNM))
+            } else {
+                return nil
+            }
+        }
+        return TurbulenceQuery(area: area, altitudeRangeFeet: q.altitudeRangeFeet, historyWindow: q.historyWindow,
+                               minimumSeverity: q.minimumSeverity, viewer: aircraft.aircraftClass, now: currentTime)
     }
 
     // MARK: start / stop
@@ -249,6 +284,7 @@ package struct EngineCore: Sendable {
         if self.flight != flight {
             closeFlightDetection(&effects)
             self.flight = flight
+            wireFlightID = nil
             if flight != nil, let change = phase.leaveLowPower(at: currentTime), case .lowPower(let on) = change.event {
                 effects.append(.callback(.didUpdateLowPowerMode(on)))
             }
@@ -408,6 +444,7 @@ package struct EngineCore: Sendable {
                 flight.flatMap { $0.isTemporary ? nil : $0.key } ?? "", String(Int(timeBase)), aircraft.designator,
             ])
             detectionConfiguration.altitude = Self.altitudeConfiguration(configuration, aircraft.aircraftClass)
+            detectionConfiguration.mount = configuration.deviceMount
             detection.begin(timeBase: timeBase, configuration: detectionConfiguration)
             detection.updateAltitude(calibration: usableCalibration(at: sample.t))
         }
@@ -429,6 +466,8 @@ package struct EngineCore: Sendable {
                 break
             case .warning:
                 break   // the engine's own estimator warns the host (it also runs when not recording)
+            case .notice(let notice):
+                effects.append(.callback(.didReceiveMeasurementNotice(notice)))
             case .tile(let report):
                 // Stored before anything else happens to it; the cached data changes with it.
                 effects.append(.storeOwnReport(DetectedTurbulence(report: report, severity: report.severity(for: aircraft.aircraftClass))))
@@ -470,12 +509,14 @@ package struct EngineCore: Sendable {
             case .airborne:
                 if flight == nil {
                     flight = Flight(isTemporary: true)
+                    wireFlightID = nil
                     effects.append(.persist(.flight(flight)))
                 }
             case .landed:
                 if flight?.isTemporary == true {
                     closeFlightDetection(&effects)
                     flight = nil
+                    wireFlightID = nil
                     effects.append(.persist(.flight(nil)))
                 }
             case .lowPower(let on):
@@ -493,7 +534,7 @@ package struct EngineCore: Sendable {
         }
         updateRouteArea(fix, &effects)
         if phase.phase == .airborne, fix.t - (lastPositionUpload ?? -.infinity) >= configuration.positionUploadIntervalSeconds,
-           let position = positionUpload(fix, estimate) {
+           let position = positionUpload(fix, estimate, flightID: currentWireFlightID()) {
             lastPositionUpload = fix.t
             effects.append(.uploadPosition(position, altitude.offsetObservation()))
         }
@@ -512,13 +553,24 @@ package struct EngineCore: Sendable {
         }
     }
 
-    private func positionUpload(_ fix: LocationSample, _ estimate: AltitudeEstimate?) -> PositionUpload? {
-        guard let altitude = estimate?.pressureAltitudeFeet ?? fix.layerAltitudeFeet, let session else { return nil }
+    /// The current flight's wire id, drawn at its first position upload: `f` and 16 hex digits, random per flight.
+    private mutating func currentWireFlightID() -> String {
+        if let wireFlightID { return wireFlightID }
+        let hex = String(flightIDGenerator.next(), radix: 16)
+        let id = "f" + String(repeating: "0", count: 16 - hex.count) + hex
+        wireFlightID = id
+        return id
+    }
+
+    /// The own position for the live-flights layer: the random per-flight id, never the user id; the host's flight
+    /// number travels separately and the server shows it only to the same airline (docs/protocol.md).
+    private func positionUpload(_ fix: LocationSample, _ estimate: AltitudeEstimate?, flightID: String) -> PositionUpload? {
+        guard let altitude = estimate?.pressureAltitudeFeet ?? fix.layerAltitudeFeet, session != nil else { return nil }
+        let number = flight.flatMap(\.flightNumber).flatMap { (1...LiveFlight.maximumFlightNumberLength).contains($0.unicodeScalars.count) ? $0 : nil }
         return PositionUpload(
-            flightID: flight.flatMap(\.flightNumber) ?? "\(session.airline)-\(session.userId)",
-            latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees, altitudeFeet: altitude,
+            flightID: flightID, latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees, altitudeFeet: altitude,
             headingDegrees: fix.courseDegrees ?? 0, groundSpeedKnots: (fix.speedMetersPerSecond ?? 0) * 3600 / 1852,
-            aircraftType: aircraft.designator, time: fix.t)
+            aircraftType: aircraft.designator, flightNumber: number, time: fix.t)
     }
 
     // MARK: alerts

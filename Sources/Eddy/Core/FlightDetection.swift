@@ -65,6 +65,10 @@ struct FlightDetection: Sendable {
                 report.enterTime += timeBase
                 report.exitTime += timeBase
                 events[i] = .tile(report)
+            } else if case .notice(var notice) = events[i] {
+                notice.start += timeBase
+                notice.end = notice.end.map { $0 + timeBase }
+                events[i] = .notice(notice)
             }
         }
     }

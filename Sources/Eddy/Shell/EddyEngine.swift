@@ -6,6 +6,7 @@ import EddyStore
 import EddySync
 import EddyTerrain
 import Foundation
+import Logging
 import Synchronization
 
 /// The Eddy engine: the one object a host app starts (docs/engine.md).
@@ -33,6 +34,12 @@ public final class EddyEngine: Sendable {
     private let terrain: TerrainDirectory?
     /// The latest altitude context as delivered (with HAT filled in by the shell).
     private let deliveredAltitude = Mutex<AltitudeContext?>(nil)
+    /// The engine's log (nil when `configuration.logging.directory` is nil): written by the shell only, never under
+    /// the core's lock; lines are queued for a writer thread (docs/engine.md "Logging").
+    private let logger: Logger?
+    private let logFile: RollingLogFile?
+    /// Removes the API key, user id and tokens from every log line.
+    private let redactor = LogRedactor()
 
     private struct SyncRuntime: Sendable {
         var client: SyncClient
@@ -63,6 +70,16 @@ public final class EddyEngine: Sendable {
             throw .terrain(error)
         }
         dispatcher = CallbackDispatcher(delivery: configuration.delivery)
+        if let directory = configuration.logging.directory {
+            let file = RollingLogFile(directory: URL(fileURLWithPath: directory), maximumFileBytes: configuration.logging.maximumFileBytes,
+                                      fileCount: configuration.logging.fileCount)
+            let (redactor, level) = (redactor, configuration.logging.level.swiftLogLevel)
+            logFile = file
+            logger = Logger(label: "eddy.engine") { _ in EngineLogHandler(file: file, redactor: redactor, level: level) }
+        } else {
+            logFile = nil
+            logger = nil
+        }
         let defaultAircraft = AircraftTypeTable.type(designator: "B738") ?? AircraftTypeTable.all[0]
         let aircraft = (try? store.configuration(AircraftType.self, forKey: Self.aircraftKey)) ?? nil
         let flight = (try? store.configuration(Flight.self, forKey: Self.flightKey)) ?? nil
@@ -74,7 +91,7 @@ public final class EddyEngine: Sendable {
         core = EngineLock(EngineCore(
             configuration: EngineCoreConfiguration(configuration), aircraft: aircraft ?? defaultAircraft, flight: flight,
             dataQuery: query ?? DataQuery(), updateFrequency: frequency ?? .fast, session: session,
-            barometerCalibration: calibration))
+            barometerCalibration: calibration, flightIDSeed: UInt64.random(in: .min ... .max)))
     }
 
     deinit {
@@ -170,6 +187,19 @@ public final class EddyEngine: Sendable {
 
     /// The blocking start (`start(…)` runs it off the caller's thread).
     public func startNow(apiKey: String, airline: String, userId: String, environment: EddyEnvironment) throws(EddyError) {
+        redactor.add(apiKey)
+        redactor.add(userId)
+        logger?.info("start", metadata: ["airline": "\(airline)", "server": "\(environment.baseURL ?? "offline")"])
+        do {
+            try startLogged(apiKey: apiKey, airline: airline, userId: userId, environment: environment)
+        } catch {
+            logger?.warning("start failed: \(error)")
+            throw error
+        }
+        logger?.info("started", metadata: ["recording": "\(isRecording)"])
+    }
+
+    private func startLogged(apiKey: String, airline: String, userId: String, environment: EddyEnvironment) throws(EddyError) {
         guard !apiKey.isEmpty else { throw .apiKeyInvalid("the API key is empty") }
         guard airline.unicodeScalars.count == 3, airline.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
             throw .userIdOrAirlineInvalid("airline \"\(airline)\" is not a 3-character ICAO code in upper case (e.g. DAL)")
@@ -179,8 +209,12 @@ public final class EddyEngine: Sendable {
         }
         try environment.validate()
         let session = PersistedSession(apiKey: apiKey, airline: airline, userId: userId, environment: environment)
-        let (alreadyStarted, persisted) = core.withLock { ($0.isStarted && $0.session == session, $0.session) }
-        if alreadyStarted { return }
+        // Already running with this identity: nothing to do. After the server refused the key or client (403, 401,
+        // 426: started but not recording), a start is a restart: the key is validated again, the cache is kept.
+        let (alreadyStarted, refused, persisted) = core.withLock {
+            ($0.isStarted && $0.isRecording && $0.session == session, $0.isStarted && !$0.isRecording, $0.session)
+        }
+        if alreadyStarted { logger?.debug("start: already started with this identity"); return }
         stopSync()
 
         var runtime: SyncRuntime?
@@ -191,12 +225,14 @@ public final class EddyEngine: Sendable {
                     baseURL: baseURL, proxy: environment.proxy, connectTimeoutSeconds: configuration.connectTimeoutSeconds,
                     totalTimeoutSeconds: configuration.requestTimeoutSeconds))
             } catch { throw .environmentInvalid("\(configuration.transport.name) transport: \(error)") }
+            let observed = configuration.transportWrapper?(transport) ?? transport
             let client = SyncClient(
-                transport: configuration.transportWrapper?(transport) ?? transport,
+                transport: logger.map { LoggingTransport(base: observed, logger: $0) } ?? observed,
                 identity: ClientIdentity(apiKey: apiKey, airline: airline, userId: userId, clientVersion: configuration.clientVersion),
                 clock: clock)
-            if persisted != session {
-                // First start with this identity: the key must be validated by the server.
+            if persisted != session || refused {
+                logger?.info(refused ? "session: validating the key again after the server refused it" : "session: validating the key")
+                // First start with this identity, or a restart after a refusal: the key must be validated by the server.
                 do { try client.startSession() } catch { throw EddyError.starting(error) }
             }
             let scheduler = SyncScheduler(client: client, store: store, clock: clock, configuration: core.withLock { $0.schedulerConfiguration },
@@ -223,6 +259,7 @@ public final class EddyEngine: Sendable {
     /// every fetched datum are deleted (SkyPath semantics). Own reports not yet acknowledged stay in the outbox and are
     /// uploaded after the next `start`. Call `start` again to resume.
     public func stop() {
+        logger?.info("stop: sync stopped, session and fetched data deleted, outbox kept")
         stopSync()
         let now = hostNow()
         apply(core.withLock { $0.stop(now: now) })
@@ -287,6 +324,14 @@ public final class EddyEngine: Sendable {
         scheduler.fetchNow()
         core.withLock { $0.fetchRequested() }
         wakeSync()
+    }
+
+    /// The cached turbulence the data query asks for in one of its areas (worst report per tile): its history window,
+    /// altitude range and `minimumSeverity` for the aircraft's class, at engine time. Empty when that area is not set
+    /// (the route area without a route polygon is the circle around the latest position).
+    public func turbulence(in areaType: DataAreaType) throws(EddyError) -> [TurbulenceItem] {
+        guard let query = core.withLock({ $0.turbulenceQuery(for: areaType) }) else { return [] }
+        do { return try store.turbulence(query) } catch { throw .storeFailure(error, storePath: configuration.storePath) }
     }
 
     /// Runs one sync step now on the calling thread (uploads the outbox, the position and whatever fetch is due).
@@ -370,6 +415,7 @@ public final class EddyEngine: Sendable {
     // MARK: sync events
 
     private func handle(_ event: SyncEvent) {
+        log(event)
         let now = hostNow()
         apply(core.withLock { $0.syncEvent(event, now: now) })
     }
@@ -459,9 +505,65 @@ public final class EddyEngine: Sendable {
                 wake = true
             }
         }
+        if let logger { for callback in callbacks { log(callback, logger) } }
         dispatcher.emit(callbacks, at: time)
         if runStep { syncNow() }
         if wake { wakeSync() }
+    }
+
+    // MARK: logging
+
+    /// The log as one file, oldest line first (`exportLogs.log` in the log directory, replaced at each call), for a
+    /// pilot's problem report. Throws when logging is off or the file cannot be written.
+    public func exportLogs() throws(EddyError) -> URL {
+        guard let logFile else { throw .logging("logging is off: set EddyConfiguration.logging.directory") }
+        let destination = logFile.directory.appendingPathComponent("exportLogs.log")
+        do {
+            try FileManager.default.createDirectory(at: logFile.directory, withIntermediateDirectories: true)
+            try logFile.export(to: destination)
+        } catch {
+            throw .logging("could not write \(destination.path): \(error.localizedDescription). Check the directory is writable.")
+        }
+        return destination
+    }
+
+    /// Waits until every queued log line is in the file.
+    package func flushLogs() { logFile?.flush() }
+
+    /// A sync event at its level (uploads info, data debug, failures warning with the back-off, refusals error).
+    private func log(_ event: SyncEvent) {
+        guard let logger else { return }
+        switch event {
+        case .reachabilityChanged(let reachable): logger.notice("sync: server \(reachable ? "reachable" : "unreachable")")
+        case .fetchingStatusChanged(let area, let dataType, let status): logger.trace("sync: \(area.rawValue) \(dataType.rawValue) \(status)")
+        case .receivedData(let area, let dataType, let count, let full):
+            logger.debug("sync: received \(dataType.rawValue) for \(area.rawValue)", metadata: ["items": "\(count)", "full": "\(full)"])
+        case .uploaded(let accepted, let duplicates, let rejected):
+            logger.info("sync: reports uploaded", metadata: ["accepted": "\(accepted)", "duplicates": "\(duplicates)", "rejected": "\(rejected)"])
+        case .failed(let error):
+            let retry = sync.withLock { $0?.scheduler.retryNotBefore } ?? 0
+            let wait = retry > 0 ? String(format: "%.0f", max(0, retry - clock.now())) : "0"
+            logger.warning("sync: request failed: \(error)", metadata: ["backoffSeconds": "\(wait)"])
+        case .recordingStopped(let error):
+            logger.error("sync: the server refused this client, recording stopped (start again with a valid key): \(error)")
+        }
+    }
+
+    /// A callback at its level (store failures error; inconsistencies, location failures, fetch failures warning).
+    private func log(_ callback: EddyCallback, _ logger: Logger) {
+        switch callback {
+        case .didFailToAccessStore(let failure): logger.error("store: \(failure)")
+        case .didDetectInconsistency(let warning): logger.warning("inconsistency: \(warning)")
+        case .didReceiveMeasurementNotice(let notice): logger.notice("measurement: \(notice.phase.rawValue) \(notice.kindName): \(notice.reason)")
+        case .locationManagerDidFail(let error): logger.warning("location: \(error)")
+        case .didFailToFetchNewData(let error): logger.warning("fetch failed: \(error)")
+        case .didUpdateRecordingStatus(let on): logger.info("recording \(on ? "on" : "off")")
+        case .didUpdateLowPowerMode(let on): logger.info("low power \(on ? "on" : "off")")
+        case .didReceiveAlert(let alert): logger.info("alert: \(alert.items.count) items")
+        case .detectedTurbulence(let detected):
+            logger.debug("detected \(detected.severity.name)", metadata: ["layer": "\(detected.report.tile.layer)", "edrPeak": "\(detected.report.edrPeak)"])
+        default: logger.trace("callback \(callback.name)")
+        }
     }
 
     /// Fills HAT from the terrain directory (I/O at the edge, outside the lock): HAT = MSL − terrain elevation, the

@@ -44,6 +44,7 @@ package struct MountCalibrator: Sendable {
     private let horizontalCosine: Double
     private let noiseOnSquare: Double
     private let noiseOffSquare: Double
+    private let fixedMount: Bool
 
     private var fast = SIMD3<Double>(0, 0, 0)
     private var slow = SIMD3<Double>(0, 0, 0)
@@ -82,6 +83,7 @@ package struct MountCalibrator: Sendable {
         horizontalCosine = cos(c.horizontalAngleDegrees * .pi / 180)
         noiseOnSquare = c.noiseThresholdG * c.noiseThresholdG
         noiseOffSquare = 0.25 * noiseOnSquare
+        fixedMount = c.mount == .fixed
     }
 
     /// Unit apparent vertical (slow gravity estimate) in the device frame.
@@ -122,10 +124,14 @@ package struct MountCalibrator: Sendable {
             if (across * across).sum() > transverseSquareLimit { handled = true }
             noiseLevel += (tick.withinTickVariance - noiseLevel) * noiseAlpha
         }
+        // A fixed mount is never handled: attitude changes and accelerations are the aircraft's (docs/detection.md §2).
+        if fixedMount { handled = false }
         handledTick = handled
         if inNoise { if noiseLevel < noiseOffSquare { inNoise = false } } else if noiseLevel > noiseOnSquare { inNoise = true }
 
-        if inPosition {
+        if inPosition, fixedMount {
+            // Fixed mount: calibrated once, never out of position; only the pipeline's sensor-health gates apply.
+        } else if inPosition {
             // Moves are judged on the τ = 2 s direction: turbulence swings the fast one by several degrees.
             let cosine = (steadyDirection * calibratedDirection).sum()
             offAxisTicks = cosine < moveCosine ? offAxisTicks + 1 : 0
@@ -147,7 +153,7 @@ package struct MountCalibrator: Sendable {
                 calibratedDirection = steadyDirection
                 slow = steady
                 inPosition = true
-                horizontal = abs(steadyDirection.z) > horizontalCosine
+                horizontal = !fixedMount && abs(steadyDirection.z) > horizontalCosine
                 recalibrated = true
                 offAxisTicks = 0
             }

@@ -18,6 +18,12 @@ package struct DetectionConfiguration: Sendable {
     package var sensorNoiseRMSg: Double
     /// Below this ground speed the aircraft is on the ground and nothing is measured, knots. Default 50.
     package var groundSpeedGateKnots: Double
+    /// A fix's speed is used by the ground gate only while the fix is at most this old, seconds. Default 3.
+    package var groundSpeedMaxAgeSeconds: Double
+    /// How the device is installed: `.cradle` (flat = lying on a seat) or `.fixed` (flat is correct). Default `.cradle`.
+    package var mount: DeviceMount
+    /// Estimate and remove the gyroscope's zero-rate offset before the turn gate. Default true.
+    package var estimateGyroBias: Bool
     /// Turn rate (gyro |ω̄| low-passed with τ = 2 s, or GNSS track rate) above which a turn is "hard", degrees/s. Default 4.
     package var turnRateGateDegreesPerSecond: Double
     /// A gyro reading above this means the device is handled, rad/s. Default 1.
@@ -51,6 +57,10 @@ package struct DetectionConfiguration: Sendable {
     /// Altitude estimation (sources, cabin, flight-level hold).
     package var altitude: AltitudeConfiguration
 
+    /// Accelerometer rate below which nothing is measured: 2.5 × the top of the EDR band (Nyquist, 2×, plus a margin
+    /// so that power folded back from above the band top stays out of the band), Hz. Jets 5 Hz, light aircraft 10 Hz.
+    package var minimumSampleRateHz: Double { 2.5 * response.bandHighHz }
+
     /// Creates a configuration for `aircraftClass` whose response is the type's own where `typeDesignator` is known
     /// (`AircraftResponseParameters.forType`), the class's otherwise.
     package init(aircraftClass: AircraftClass, typeDesignator: String?) {
@@ -68,6 +78,9 @@ package struct DetectionConfiguration: Sendable {
         gravityTimeConstantSeconds = 5
         sensorNoiseRMSg = 0.0015
         groundSpeedGateKnots = 50
+        groundSpeedMaxAgeSeconds = 3
+        mount = .cradle
+        estimateGyroBias = true
         turnRateGateDegreesPerSecond = 4
         handlingGyroPeakRadiansPerSecond = 1
         handlingGyroRMSRadiansPerSecond = 0.5

@@ -36,6 +36,27 @@ package struct DetectionPipeline: Sendable {
     private var emptyTicks = 0
     private var samplesPerTick = 2.0
 
+    // Say why (docs/detection.md §9): input rate, gaps, units, episodes.
+    private let groundSpeedMaxAge: Double
+    private let minimumSampleRateHz: Double
+    private var lastAccTime = -Double.infinity
+    private var meanIntervalSeconds = 0.0
+    private var intervalsSeen = 0
+    private var millisecondLikeRun = 0
+    private var lastLongInterval = 0.0
+    private var secondMagnitudeSum = 0.0
+    private var secondMagnitudeTicks = 0
+    private var secondGyroOnlyTurn = false
+    private var gyroBias: GyroBiasEstimator
+    private var rateEpisode = NoticeEpisode(onsetSeconds: 3, releaseSeconds: 5)
+    private var flatEpisode = NoticeEpisode(onsetSeconds: 1, releaseSeconds: 1)
+    private var gyroEpisode = NoticeEpisode(onsetSeconds: 1, releaseSeconds: 30)
+    private var locationEpisode = NoticeEpisode(onsetSeconds: 10, releaseSeconds: 10)
+    private var unitsEpisode = NoticeEpisode(onsetSeconds: 2, releaseSeconds: 5)
+    private var timeUnitsEpisode = NoticeEpisode(onsetSeconds: 1, releaseSeconds: 5)
+    private var gapEpisode = NoticeEpisode(onsetSeconds: 1, releaseSeconds: 60)
+    private var longestGap = 0.0
+
     // Per tick.
     private var calibrator: MountCalibrator
     private var filter: BandPassFilter
@@ -64,6 +85,7 @@ package struct DetectionPipeline: Sendable {
 
     // Location, model.
     private var groundSpeed: Double?
+    private var groundSpeedTime = -Double.infinity
     private var lastFixTime = -Double.infinity
     private var lastCourse: (t: Double, degrees: Double)?
     private var trackRateDegreesPerSecond = 0.0
@@ -93,6 +115,9 @@ package struct DetectionPipeline: Sendable {
         mountSettleTicks = Int((configuration.mountSettleSeconds * Double(ticksPerSecond)).rounded())
         gateSettleTicks = Int((configuration.gateSettleSeconds * Double(ticksPerSecond)).rounded())
         window = max(1, configuration.windowSeconds)
+        groundSpeedMaxAge = configuration.groundSpeedMaxAgeSeconds.isFinite ? max(0, configuration.groundSpeedMaxAgeSeconds) : 3
+        minimumSampleRateHz = configuration.minimumSampleRateHz
+        gyroBias = GyroBiasEstimator(ticksPerSecond: ticksPerSecond)
         altitude = AltitudeEstimator(configuration: configuration.altitude)
         calibrator = MountCalibrator(tickSeconds: 1 / Double(ticksPerSecond), configuration: configuration)
         let p = configuration.response
@@ -123,6 +148,8 @@ package struct DetectionPipeline: Sendable {
     package var unitVariance: Double { model.unitVariance }
     /// Equivalent degrees of freedom of one window variance under the model.
     package var degreesOfFreedom: Double { model.degreesOfFreedom }
+    /// The gyroscope zero-rate offset in use, rad/s per device axis (zero until estimated).
+    package var gyroBiasRadiansPerSecond: SIMD3<Double> { gyroBias.correction }
 
     /// Feed one sample (any kind, time-ordered); events are appended (rarely) to `events`.
     @inline(__always)
@@ -131,6 +158,10 @@ package struct DetectionPipeline: Sendable {
         case .accelerometer(let a):
             if a.t >= tickEnd || !started { guard advance(to: a.t, into: &events) else { return } }
             guard (a.x + a.y + a.z).isFinite else { return }   // a host pushing NaN / ∞ must not poison the state
+            let interval = a.t - lastAccTime
+            lastAccTime = a.t
+            if interval > 0.5 || intervalsSeen < 8 { longInterval(interval, endingAt: a.t, into: &events) }
+            else if interval > 0 { meanIntervalSeconds += (interval - meanIntervalSeconds) * 0.02 }
             accSum.x += a.x; accSum.y += a.y; accSum.z += a.z
             accSquares += a.x * a.x + a.y * a.y + a.z * a.z
             let along = a.x * vertical.x + a.y * vertical.y + a.z * vertical.z
@@ -166,9 +197,41 @@ package struct DetectionPipeline: Sendable {
         }
     }
 
-    /// Flush at end of stream: closes the open tile crossing; a partial minute is dropped (it is not a full minute).
+    /// Flush at end of stream: closes the open tile crossing and the open notice episodes; a partial minute is dropped
+    /// (it is not a full minute).
     package mutating func finish(into events: inout [DetectionEvent]) {
         tracker.finish(at: lastTime, into: &events)
+        rateEpisode.close(at: lastTime, into: &events)
+        flatEpisode.close(at: lastTime, into: &events)
+        gyroEpisode.close(at: lastTime, into: &events)
+        locationEpisode.close(at: lastTime, into: &events)
+        unitsEpisode.close(at: lastTime, into: &events)
+        timeUnitsEpisode.close(at: lastTime, into: &events)
+        if gapEpisode.active { gapEpisode.kind = .timeGap(longestSeconds: longestGap) }
+        gapEpisode.close(at: lastTime, into: &events)
+    }
+
+    /// The rare path of an accelerometer interval (> 0.5 s, or one of the first few): rate estimate, gaps, `t` in ms.
+    private mutating func longInterval(_ interval: Double, endingAt t: Double, into events: inout [DetectionEvent]) {
+        guard interval.isFinite, interval > 0 else { return }
+        intervalsSeen += 1
+        if intervalsSeen == 1 { meanIntervalSeconds = interval }
+        // `t` in milliseconds: steps of 2.5–1100 "s" (200 Hz … 1 Hz in ms), ten in a row within ±50 % of each other.
+        if interval > 2.5, interval < 1_100, lastLongInterval > 0, abs(interval / lastLongInterval - 1) < 0.5 {
+            millisecondLikeRun += 1
+        } else if interval > 2.5, interval < 1_100 {
+            millisecondLikeRun = 1
+        } else {
+            millisecondLikeRun = 0
+        }
+        lastLongInterval = interval
+        let gapLimit = max(1.0, 5 * meanIntervalSeconds)
+        if interval > gapLimit, millisecondLikeRun < 10 {
+            longestGap = gapEpisode.active ? max(longestGap, interval) : interval
+            gapEpisode.gap(from: t - interval, to: t, kind: .timeGap(longestSeconds: longestGap), into: &events)
+        } else {
+            meanIntervalSeconds += (interval - meanIntervalSeconds) * (intervalsSeen <= 8 ? 1 / Double(intervalsSeen) : 0.02)
+        }
     }
 
     // MARK: - Ticks
@@ -224,6 +287,8 @@ package struct DetectionPipeline: Sendable {
             }
             lastMean = mean
             emptyTicks = 0
+            secondMagnitudeSum += (mean * mean).sum().squareRoot()
+            secondMagnitudeTicks += 1
             samplesPerTick += (n - samplesPerTick) * 0.01
         } else {
             emptyTicks += 1
@@ -248,10 +313,24 @@ package struct DetectionPipeline: Sendable {
         gyroSum = .zero; gyroSquares = 0; gyroPeakSquare = 0; gyroCount = 0
 
         // Gates.
+        let tickTime = Double(tick + 1) * tickSeconds
         let deviceGate = !calibrator.inPosition || calibrator.horizontal || calibrator.inNoise || emptyTicks > ticksPerSecond / 2
-        if let gyroMean { turnRate += (gyroMean - turnRate) * turnAlpha }
-        let turning = (turnRate * turnRate).sum() > turnRateGateSquare || trackRateDegreesPerSecond > turnRateGateDegreesPerSecond
-        let onGround = groundSpeed.map { $0 < groundSpeedGateMetersPerSecond } ?? false
+        // A fix's speed and track rate are used only while the fix is fresh (`groundSpeedMaxAgeSeconds`).
+        let fixFresh = tickTime - lastFixTime <= groundSpeedMaxAge
+        let trackRate = fixFresh ? trackRateDegreesPerSecond : 0
+        let onGround = groundSpeed.map { $0 < groundSpeedGateMetersPerSecond && tickTime - groundSpeedTime <= groundSpeedMaxAge } ?? false
+        if configuration.estimateGyroBias {
+            let straight = fixFresh && lastCourse != nil && trackRate < GyroBiasEstimator.straightTrackRateDegreesPerSecond
+                && calibrator.inPosition && !calibrator.handledTick
+            let gnssTurning = fixFresh && lastCourse != nil && trackRate >= GyroBiasEstimator.straightTrackRateDegreesPerSecond
+            gyroBias.add(gyroMean: gyroMean, accelerationMean: hasAccelerometer ? mean : nil, straight: straight, turning: gnssTurning,
+                         onGround: onGround)
+        }
+        if let gyroMean { turnRate += (gyroMean - gyroBias.correction - turnRate) * turnAlpha }
+        let gyroTurning = (turnRate * turnRate).sum() > turnRateGateSquare
+        let trackTurning = trackRate > turnRateGateDegreesPerSecond
+        let turning = gyroTurning || trackTurning
+        if gyroTurning && !trackTurning && fixFresh { secondGyroOnlyTurn = true }
         if deviceGate || calibrator.recalibrated {
             deviceBlockedUntilTick = max(deviceBlockedUntilTick, tick + 1 + mountSettleTicks)
         }
@@ -280,6 +359,18 @@ package struct DetectionPipeline: Sendable {
     // MARK: - Seconds, minutes
 
     private mutating func closeSecond(_ second: Int, into events: inout [DetectionEvent]) {
+        // Input that cannot be measured (rate below the minimum, values in the wrong unit): nothing is reported as a
+        // severity, and minutes / tiles holding such a second are dropped like device trouble.
+        let secondStart = Double(second)
+        let rateHz = intervalsSeen > 0 && meanIntervalSeconds > 0 ? 1 / meanIntervalSeconds : Double.infinity
+        let lowRate = intervalsSeen >= 2 && rateHz < minimumSampleRateHz && millisecondLikeRun < 10
+        let magnitude = secondMagnitudeTicks > 0 ? secondMagnitudeSum / Double(secondMagnitudeTicks) : 1
+        secondMagnitudeSum = 0; secondMagnitudeTicks = 0
+        var unitsProblem: UnitsProblem?
+        if magnitude > 6, magnitude < 14 { unitsProblem = .accelerationInMetersPerSecondSquared(magnitude: magnitude) }
+        else if magnitude > 600, magnitude < 1_400 { unitsProblem = .accelerationInMilliG(magnitude: magnitude) }
+        let millisecondTime = millisecondLikeRun >= 10
+        if lowRate || unitsProblem != nil || millisecondTime { secondValid = false; secondDisturbed = true }
         let slot = ((second % window) + window) % window   // seconds before the time origin are negative
         ringSum[slot] = secondSum
         ringSquares[slot] = secondSquares
@@ -304,6 +395,27 @@ package struct DetectionPipeline: Sendable {
             minutePeak = max(minutePeak, edr)
         }
         tracker.addSecond(edr: edr, disturbed: secondDisturbed, at: Double(second + 1))
+        let lost = edr == nil
+        rateEpisode.second(
+            held: lowRate, kind: .sampleRateBelowMinimum(rateHz: rateHz, minimumHz: minimumSampleRateHz),
+            at: secondStart, cost: lost, into: &events)
+        flatEpisode.second(held: calibrator.horizontal, kind: .deviceFlat(mount: configuration.mount), at: secondStart, cost: lost, into: &events)
+        let bias = gyroBias.correction
+        let biasDegrees = bias * (180 / Double.pi)
+        gyroEpisode.second(
+            held: (biasDegrees * biasDegrees).sum() > 1, kind: .gyroOffset(offsetDegreesPerSecond: biasDegrees),
+            at: secondStart, cost: lost && secondGyroOnlyTurn, into: &events)
+        let located = Double(second + 1) - lastFixTime <= groundSpeedMaxAge
+        locationEpisode.second(held: !located, kind: .noLocation, at: secondStart, cost: true, into: &events)
+        unitsEpisode.second(held: unitsProblem != nil, kind: unitsProblem.map { MeasurementNotice.Kind.unitsLookWrong($0) }, at: secondStart, cost: lost, into: &events)
+        timeUnitsEpisode.second(
+            held: millisecondTime, kind: .unitsLookWrong(.timeInMilliseconds(stepSeconds: lastLongInterval)),
+            at: secondStart, cost: lost, into: &events)
+        if gapEpisode.active, secondStart - gapEpisode.lastHeld >= Double(gapEpisode.releaseSeconds) {
+            gapEpisode.kind = .timeGap(longestSeconds: longestGap)
+            gapEpisode.close(at: gapEpisode.lastHeld, into: &events)
+        }
+        secondGyroOnlyTurn = false
         secondSum = 0; secondSquares = 0; secondTicks = 0; secondValid = true; secondDisturbed = false
         // Noise floor: nominal white noise, averaged over the samples of a tick, through the band.
         let sigma = configuration.sensorNoiseRMSg
@@ -332,7 +444,16 @@ package struct DetectionPipeline: Sendable {
             fix.longitudeDegrees = .nan
         }
         lastFixTime = fix.t
-        if let speed = fix.speedMetersPerSecond, speed.isFinite, speed >= 0 { groundSpeed = speed } else { groundSpeed = nil }
+        // The fix's own speed, else the position filter's velocity when it is known to ±10 m/s (68 %): a fix without
+        // speed must not lift the ground gate, nor may the filter's first guess (0 ± 100 m/s) set it.
+        if let speed = raw.speedMetersPerSecond, speed.isFinite, speed >= 0 {
+            groundSpeed = speed; groundSpeedTime = fix.t
+        } else if let speed = fix.speedMetersPerSecond, speed.isFinite, speed >= 0,
+                  let latest = placement.latest, latest.velocityUncertainty68MetersPerSecond <= 10 {
+            groundSpeed = speed; groundSpeedTime = fix.t
+        } else {
+            groundSpeed = nil
+        }
         if let course = fix.courseDegrees, course.isFinite, course >= 0 {
             if let last = lastCourse, fix.t > last.t, fix.t - last.t <= 5 {
                 var delta = course - last.degrees

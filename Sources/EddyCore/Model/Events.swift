@@ -45,4 +45,6 @@ package enum DetectionEvent: Sendable, Equatable {
     case altitude(AltitudeEstimate)
     /// Something no plausible motion explains, or an input refused (a typed warning with its time).
     case warning(ConsistencyWarning)
+    /// A reason nothing or less is measured began or ended (once per episode; docs/detection.md §9).
+    case notice(MeasurementNotice)
 }

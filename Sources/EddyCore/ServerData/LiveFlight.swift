@@ -4,12 +4,13 @@ import Foundation
 /// The last known position of a live flight (traffic): what an aircraft uploads (`POST /v1/position`), what the
 /// server hands out, what the store keeps and what host apps read.
 ///
-/// On the wire (JSON) it carries exactly `flightId`, `aircraftType`, `lat`, `lng`, `altitudeFeet`,
-/// `headingDegrees`, `speedKnots` and `time` (`docs/openapi.yaml`, all required); the store-only fields
-/// (`flightNumber`, `departure`, `destination`, `tile`) are not sent, and a decoded flight has `tile == nil`
+/// On the wire (JSON) it carries `flightId`, `aircraftType`, `lat`, `lng`, `altitudeFeet`,
+/// `headingDegrees`, `speedKnots` and `time` (`docs/openapi.yaml`, all required) and the optional `flightNumber`;
+/// the store-only fields (`departure`, `destination`, `tile`) are not sent, and a decoded flight has `tile == nil`
 /// (the store places it with `positionTile`).
 public struct LiveFlight: Sendable, Equatable, Hashable {
-    /// Flight id: callsign or any per-flight id (unique key; wire `flightId`).
+    /// Flight id (unique key; wire `flightId`): random per flight, never the pilot's user id. The server serves its own
+    /// random id per flight, whatever the uploader sent (docs/protocol.md "Live flights").
     public var flightID: String
     /// Latitude, degrees (wire `lat`).
     public var latitude: Double
@@ -23,12 +24,15 @@ public struct LiveFlight: Sendable, Equatable, Hashable {
     public var groundSpeedKnots: Double?
     /// ICAO aircraft type (e.g. `B738`), when known (always present on the wire).
     public var aircraftType: String?
-    /// Flight number (only visible within the same company), when known; not on the wire.
+    /// Flight number, when known. Sent with the own position (wire `flightNumber`, optional, 1–16 characters); the
+    /// server serves it only to clients of the same airline.
     public var flightNumber: String?
     /// Departure airport, when known; not on the wire.
     public var departure: String?
     /// Destination airport, when known; not on the wire.
     public var destination: String?
+    /// The longest flight number the wire carries, characters (Unicode scalars).
+    public static let maximumFlightNumberLength = 16
     /// Tile of the position; nil until placed (the wire does not carry it).
     public var tile: TileID?
     /// Time of the position, Unix epoch seconds.
@@ -71,10 +75,10 @@ extension LiveFlight: Codable {
     /// The wire's field names.
     private enum CodingKeys: String, CodingKey {
         case flightID = "flightId", aircraftType, latitude = "lat", longitude = "lng", altitudeFeet, headingDegrees
-        case groundSpeedKnots = "speedKnots", time
+        case groundSpeedKnots = "speedKnots", time, flightNumber
     }
 
-    /// Reads the wire fields (all required); the store-only fields stay nil.
+    /// Reads the wire fields (all required but `flightNumber`); the store-only fields stay nil.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let flightID = try container.decode(String.self, forKey: .flightID)
@@ -85,9 +89,11 @@ extension LiveFlight: Codable {
         let headingDegrees = try container.decode(Double.self, forKey: .headingDegrees)
         let groundSpeedKnots = try container.decode(Double.self, forKey: .groundSpeedKnots)
         let time = try container.decode(Double.self, forKey: .time)
+        let flightNumber = try container.decodeIfPresent(String.self, forKey: .flightNumber)
         self.init(
             flightID: flightID, latitude: latitude, longitude: longitude, altitudeFeet: altitudeFeet,
-            headingDegrees: headingDegrees, groundSpeedKnots: groundSpeedKnots, aircraftType: aircraftType, time: time)
+            headingDegrees: headingDegrees, groundSpeedKnots: groundSpeedKnots, aircraftType: aircraftType,
+            flightNumber: flightNumber, time: time)
     }
 
     /// Writes the wire fields in the wire order (a field that is nil is left out).
@@ -101,5 +107,6 @@ extension LiveFlight: Codable {
         try container.encodeIfPresent(headingDegrees, forKey: .headingDegrees)
         try container.encodeIfPresent(groundSpeedKnots, forKey: .groundSpeedKnots)
         try container.encode(time, forKey: .time)
+        try container.encodeIfPresent(flightNumber, forKey: .flightNumber)
     }
 }

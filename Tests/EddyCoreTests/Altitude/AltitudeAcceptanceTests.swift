@@ -163,7 +163,7 @@ import Testing
                 if r.tile.layer == trueLayer { tally.tilesRightLayer += 1 } else if r.layerUncertain != true { tally.wrongLayerUnflagged += 1 }
             case .warning:
                 tally.warnings += 1
-            case .position, .minute:
+            case .position, .minute, .notice:
                 break
             }
         }

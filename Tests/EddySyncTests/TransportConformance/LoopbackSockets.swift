@@ -157,15 +157,7 @@ final class LoopbackHTTPReader {
     /// The next message, or nil when the peer closed. `bodyToEnd` reads the body until the peer closes (a response
     /// without a length); `Transfer-Encoding: chunked` bodies are de-chunked.
     func next(bodyToEnd: Bool = false) -> LoopbackHTTPMessage? {
-        let separator = Data("\r\n\r\n".utf8)
-        var headEnd = buffer.range(of: separator)
-        while headEnd == nil {
-            let more = LoopbackSocket.read(fd)
-            if more.isEmpty { return nil }
-            buffer.append(more)
-            headEnd = buffer.range(of: separator)
-        }
-        guard let headEnd else { return nil }
+        guard let headEnd = readUntil(Data("\r\n\r\n".utf8)) else { return nil }
         let head = String(decoding: buffer[buffer.startIndex..<headEnd.lowerBound], as: UTF8.self)
         buffer = Data(buffer[headEnd.upperBound...])
         var lines = head.components(separatedBy: "\r\n")
@@ -193,6 +185,16 @@ final class LoopbackHTTPReader {
         return message
     }
 
+    /// Reads until `separator` is in the buffer: its range, or nil when the peer closed first.
+    private func readUntil(_ separator: Data) -> Range<Data.Index>? {
+        while true {
+            if let found = buffer.range(of: separator) { return found }
+            let more = LoopbackSocket.read(fd)
+            if more.isEmpty { return nil }
+            buffer.append(more)
+        }
+    }
+
     private func fill(to count: Int) -> Bool {
         while buffer.count < count {
             let more = LoopbackSocket.read(fd)
@@ -206,14 +208,7 @@ final class LoopbackHTTPReader {
         var body = Data()
         let crlf = Data("\r\n".utf8)
         while true {
-            var lineEnd = buffer.range(of: crlf)
-            while lineEnd == nil {
-                let more = LoopbackSocket.read(fd)
-                if more.isEmpty { return body }
-                buffer.append(more)
-                lineEnd = buffer.range(of: crlf)
-            }
-            guard let lineEnd else { return body }
+            guard let lineEnd = readUntil(crlf) else { return body }
             let sizeText = String(decoding: buffer[buffer.startIndex..<lineEnd.lowerBound], as: UTF8.self)
             buffer = Data(buffer[lineEnd.upperBound...])
             let size = Int(sizeText.split(separator: ";").first.map(String.init) ?? "", radix: 16) ?? 0
