@@ -56,12 +56,14 @@ AIRCRAFT = {
     # model: (ICAO type, Eddy class, altitude ft, speed property, value, W/S N/m², C_Lα /rad, band Hz)
     "737": ("B738", "medium", 35_000.0, "ic/mach", 0.78, 5_500.0, 5.9, (0.1, 2.0)),
     "c172p": ("C172", "small", 5_000.0, "ic/vc-kts", 105.0, 666.0, 5.3, (0.2, 4.0)),
+    "787-8": ("B788", "large", 35_000.0, "ic/mach", 0.80, 5_600.0, 5.5, (0.1, 2.0)),
+    "DHC6": ("DHC6", "small", 8_000.0, "ic/vc-kts", 140.0, 666.0, 5.3, (0.2, 4.0)),
 }
 DRYDEN_L_FT = 1750.0          # FGWinds.cpp, MIL-F-8785C §3.7.2.1, above 2,000 ft
 VON_KARMAN_L_M = 762.0        # Eddy's estimator (2,500 ft)
 # Autopilot gains (per rad, per rad/s of elevator / aileron command). The pitch loop is kept gentle:
 # stiffer gains (1.0 / 0.3) damp the gust response in the 0.1–0.3 Hz part of the band by ≈ 7 %.
-PITCH_GAINS = {"737": (0.3, 0.1), "c172p": (1.0, 0.3)}
+PITCH_GAINS = {"737": (0.3, 0.1), "c172p": (1.0, 0.3), "787-8": (0.3, 0.1), "DHC6": (1.0, 0.3)}
 # Roll loop with heading hold (bank target = -HEADING_GAIN × heading error, limited to ±5°), so turbulence
 # does not turn the aircraft (Eddy gates minutes while turning faster than 4°/s).
 ROLL_GAIN, ROLL_RATE_GAIN, HEADING_GAIN, BANK_LIMIT_RAD = 3.0, 0.5, 1.0, math.radians(5)
@@ -112,6 +114,42 @@ def band_equivalent_edr(sigma_w, length_m, speed, rho, wing_loading, cla, band, 
     vk_variance = 1.252 * VON_KARMAN_L_M ** (2 / 3)
     von_karman = vk_variance * (VON_KARMAN_L_M / np.pi) * (1 + 8 / 3 * x**2) / (1 + x**2) ** (11 / 6) * 2 * np.pi / speed
     return float(np.sqrt(np.trapezoid(jsbsim_psd * w, f) / np.trapezoid(von_karman * w, f)))
+
+
+def band_weight(f, band):
+    """|B(f)|² of the detection band-pass: 4th-order Butterworth high-pass at band[0] times 4th-order low-pass at band[1]."""
+    hp = (f / band[0]) ** 8
+    return hp / (1 + hp) / (1 + (f / band[1]) ** 8)
+
+
+def von_karman_psd(f, speed, edr=1.0):
+    """One-sided von Kármán vertical-gust PSD, (m/s)²/Hz, L = 762 m, σ² = 1.252 (εL)^(2/3), at TAS `speed`."""
+    x = 1.339 * VON_KARMAN_L_M * 2 * np.pi * f / speed
+    variance = 1.252 * edr**2 * VON_KARMAN_L_M ** (2 / 3)
+    return variance * (VON_KARMAN_L_M / np.pi) * (1 + 8 / 3 * x**2) / (1 + x**2) ** (11 / 6) * 2 * np.pi / speed
+
+
+def independent_edr(w, sample_hz, speed, band):
+    """Aircraft-independent truth: EDR of the von Kármán field (L = 762 m) whose vertical-gust variance inside
+    the band equals that of the vertical gust series `w` (m/s) JSBSim applied.
+
+    Variance in the band: periodogram of the (mean-removed, Hann-tapered) series weighted by |B(f)|² (Parseval).
+    The von Kármán side: ∫ |B(f)|² S_vK(f; EDR = 1, V) df; S_vK ∝ EDR², so EDR = sqrt(ratio). Returns
+    (edr, band variance m²/s²).
+    """
+    w = np.asarray(w, dtype=float)
+    n = len(w)
+    if n < 16:
+        return 0.0, 0.0
+    taper = np.hanning(n)
+    spectrum = np.fft.rfft((w - w.mean()) * taper)
+    f = np.fft.rfftfreq(n, 1 / sample_hz)
+    # one-sided periodogram (m/s)²/Hz, normalised by the taper's power so that ∑ P Δf = variance
+    psd = 2 * np.abs(spectrum) ** 2 / (sample_hz * np.sum(taper**2))
+    variance = float(np.sum(psd[1:] * band_weight(f[1:], band)) * (f[1] - f[0]))
+    grid = np.logspace(-4, np.log10(sample_hz / 2), 20_000)
+    unit = float(np.trapezoid(band_weight(grid, band) * von_karman_psd(grid, speed), grid))
+    return (float(np.sqrt(variance / unit)) if variance > 0 else 0.0), variance
 
 
 def random_mount(rng):
@@ -229,7 +267,8 @@ def main():
                        "sigma_w_mps": round(sigma, 4), "length_scale_m": round(length, 2),
                        "edr_band": round(edr_band, 4), "edr_formula": round(edr_formula, 4)})
         steps = int(round(seconds * physics_hz))
-        for _ in range(steps):
+        gust_down, airspeed = np.empty(steps), np.empty(steps)
+        for k in range(steps):
             # gentle attitude autopilot: pitch toward trim (slow altitude loop), wings level
             theta = fdm["attitude/theta-rad"]
             phi = fdm["attitude/phi-rad"]
@@ -240,6 +279,8 @@ def main():
             fdm["fcs/aileron-cmd-norm"] = min(1, max(-1, aileron0 - ROLL_GAIN * (phi - bank_target) - ROLL_RATE_GAIN * fdm["velocities/p-rad_sec"]))
             fdm.run()
             step += 1
+            gust_down[k] = fdm["atmosphere/total-wind-down-fps"] * FT   # the wind JSBSim applied (steady + turbulence)
+            airspeed[k] = fdm["velocities/vt-fps"] * FT
             max_bank = max(max_bank, abs(math.degrees(phi)))
             max_theta_dev = max(max_theta_dev, abs(math.degrees(theta - theta0)))
             if step % physics_hz == 0:
@@ -263,6 +304,14 @@ def main():
                     f"{fmt(fdm['position/h-sl-meters'], 2)},5.0,8.0,{fmt(fdm['velocities/vg-fps'] * FT, 2)},{fmt(course, 2)}\n")
                 pressure = cabin_hpa if eddy_class != "small" else fdm["atmosphere/P-psf"] * PSF_TO_HPA
                 files["barometer.csv"].write(f"{ts},{fmt(pressure + rng.normal(scale=0.02), 3)}\n")
+        # The truth: from the gusts JSBSim actually applied, not from the table's σ_w (docs/replay.md §JSBSim flights).
+        tas = float(airspeed.mean())
+        edr_independent, band_variance = independent_edr(gust_down, physics_hz, tas, band) if index else (0.0, 0.0)
+        truth[-1]["edr"] = round(edr_independent, 4)
+        record[-1].update({"edr_independent": round(edr_independent, 4), "edr_model_weighted": round(edr_band, 4),
+                           "applied_sigma_w_mps": round(float(gust_down.std()), 4),
+                           "applied_band_variance_m2_s2": round(band_variance, 6), "segment_tas_mps": round(tas, 2)})
+        del record[-1]["edr_band"]
         t_start = t_end
     for f in files.values():
         f.close()
@@ -283,11 +332,14 @@ def main():
         "truth": {"turbulence": truth, "handling": []},
         "jsbsim": {
             "model": args.aircraft, "jsbsim_version": jsbsim.__version__, "turb_type": args.turb_type,
-            "altitude_ft": altitude_ft, "true_airspeed_mps": round(speed, 2), "air_density_kg_m3": round(rho, 4),
+            "altitude_ft": altitude_ft, "true_airspeed_mps": round(speed, 2),
+            "model_wing_loading_n_m2": round(fdm["inertia/weight-lbs"] * 4.4482216 / (fdm["metrics/Sw-sqft"] * FT * FT), 1), "air_density_kg_m3": round(rho, 4),
             "seed": args.seed, "noise_mg": args.noise_mg, "rate_hz": args.rate,
             "band_hz": list(band), "max_bank_deg": round(max_bank, 1), "max_pitch_deviation_deg": round(max_theta_dev, 1),
             "altitude_range_ft": [round(a) for a in altitude_range], "ground_speed_range_mps": [round(v, 1) for v in speed_range],
-            "truth_rule": "edr = band-equivalent EDR of JSBSim's gust field in the class band (see scripts/jsbsim_flight.py); edr_formula = sigma_w / (1.119 L^(1/3))",
+            "truth_rule": ("edr = edr_independent: EDR of the von Karman field (L = 762 m) with the same vertical-gust variance in the "
+                           "class band as the gusts JSBSim applied (atmosphere/total-wind-down-fps); edr_model_weighted = the same "
+                           "match weighted by the class's rigid-plunge response, from the table sigma_w; edr_formula = sigma_w / (1.119 L^(1/3))"),
             "segments": record,
         },
     }
@@ -295,7 +347,8 @@ def main():
         json.dump(meta, f, indent=2, sort_keys=True)
         f.write("\n")
     print(f"{args.out}: {len(segments)} segments, {t_start:.0f} s, max bank {max_bank:.1f}°, "
-          + ", ".join(f"POE {r['poe_index']}: σ_w {r['sigma_w_mps']} m/s EDR {r['edr_band']} (formula {r['edr_formula']})" for r in record))
+          + ", ".join(f"POE {r['poe_index']}: σ_w {r['sigma_w_mps']} m/s (applied {r['applied_sigma_w_mps']}) EDR {r['edr_independent']} "
+                     f"(model-weighted {r['edr_model_weighted']}, formula {r['edr_formula']})" for r in record))
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ package final class FlightReplay {
     package func run(onEvent: (DetectionEvent) throws -> Void = { _ in }) throws -> ReplaySummary {
         precondition(!used, "FlightReplay.run may be called once")
         used = true
-        var configuration = DetectionConfiguration(aircraftClass: aircraftClass)
+        var configuration = DetectionConfiguration(aircraftClass: aircraftClass, typeDesignator: meta.aircraft.type)
         configuration.reportSalt = options.reportSalt ?? Self.flightSalt(directoryName: Self.lastPathComponent(directory), meta: meta)
         configuration.mount = mount
         var pipeline = DetectionPipeline(configuration: configuration)

@@ -437,7 +437,8 @@ package struct EngineCore: Sendable {
     private mutating func feedDetection(_ sample: SensorSample, _ effects: inout [EngineEffect]) {
         if !detection.isRunning {
             let timeBase = FlightDetection.timeBase(forFirstSampleAt: sample.t)
-            var detectionConfiguration = DetectionConfiguration(aircraftClass: aircraft.aircraftClass)
+            var detectionConfiguration = DetectionConfiguration(
+                aircraftClass: aircraft.aircraftClass, typeDesignator: aircraft.designator)
             detectionConfiguration.reportSalt = FNV1a.hash64([
                 session?.airline ?? "", session?.userId ?? "",
                 flight.flatMap { $0.isTemporary ? nil : $0.key } ?? "", String(Int(timeBase)), aircraft.designator,

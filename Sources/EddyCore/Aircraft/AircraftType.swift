@@ -134,5 +134,15 @@ public enum AircraftTypeTable {
         ("TBM9", "Daher TBM 900", .small),
         ("C25A", "Cessna Citation CJ2", .small),
         ("C510", "Cessna Citation Mustang", .small),
+        ("DHC6", "De Havilland Canada DHC-6 Twin Otter", .small),
+        // Gliders and motor gliders (small class: the severity a light aircraft feels)
+        ("AS21", "Schleicher ASK 21", .small),
+        ("LS4", "Rolladen-Schneider LS4", .small),
+        ("LS8", "Rolladen-Schneider / DG LS8", .small),
+        ("DG1T", "DG Flugzeugbau DG-1000", .small),
+        ("DUOD", "Schempp-Hirth Duo Discus", .small),
+        ("AS27", "Schleicher ASW 27", .small),
+        ("VENT", "Schempp-Hirth Ventus-2", .small),
+        ("SF25", "Scheibe SF 25 Falke", .small),
     ]
 }

@@ -61,6 +61,13 @@ package struct DetectionConfiguration: Sendable {
     /// so that power folded back from above the band top stays out of the band), Hz. Jets 5 Hz, light aircraft 10 Hz.
     package var minimumSampleRateHz: Double { 2.5 * response.bandHighHz }
 
+    /// Creates a configuration for `aircraftClass` whose response is the type's own where `typeDesignator` is known
+    /// (`AircraftResponseParameters.forType`), the class's otherwise.
+    package init(aircraftClass: AircraftClass, typeDesignator: String?) {
+        self.init(aircraftClass: aircraftClass)
+        response = .forType(designator: typeDesignator, aircraftClass: aircraftClass)
+    }
+
     /// Creates a configuration with the documented defaults for `aircraftClass`.
     package init(aircraftClass: AircraftClass) {
         self.aircraftClass = aircraftClass

@@ -60,25 +60,53 @@ package struct AircraftResponseParameters: Sendable, Equatable {
         self.responseGain = responseGain
     }
 
-    /// The documented table (docs/detection.md §Aircraft classes).
+    /// The type's own response where its airframe is in `AircraftAirframeTable` and its class is `aircraftClass`:
+    /// wing loading at the typical flying mass, C_Lα from the planform at the typical cruise Mach, typical cruise
+    /// speed and altitude, and the type's JSBSim-calibrated `responseGain` where one exists; the band stays the class's
+    /// (docs/detection.md §Per-type response).
+    /// Otherwise (no designator, unknown type, or a class override that disagrees with the type) the class table.
+    package static func forType(designator: String?, aircraftClass: AircraftClass) -> AircraftResponseParameters {
+        var parameters = forClass(aircraftClass)
+        guard let designator, let type = AircraftTypeTable.type(designator: designator), type.aircraftClass == aircraftClass,
+              let airframe = AircraftAirframeTable.airframe(designator: type.designator) else { return parameters }
+        parameters.wingLoadingNewtonsPerSquareMeter = airframe.wingLoadingNewtonsPerSquareMeter
+        parameters.liftCurveSlopePerRadian = airframe.liftCurveSlopePerRadian
+        parameters.nominalTrueAirspeedMetersPerSecond = airframe.cruiseTrueAirspeedMetersPerSecond
+        parameters.nominalAltitudeMeters = airframe.cruiseAltitudeMeters
+        if let gain = AircraftAirframeTable.calibratedResponseGain(designator: type.designator) { parameters.responseGain = gain }
+        return parameters
+    }
+
+    /// The class's parameters (docs/detection.md §Aircraft classes): W/S and C_Lα are those of the class's
+    /// representative type (`AircraftAirframeTable.representativeDesignator`), and so is its JSBSim-calibrated
+    /// `responseGain` where the type has one, so a simulated flight (class model) and its replay under the type written
+    /// in its meta.json use the same response; the nominal speed / altitude and the band are the class's own.
     package static func forClass(_ aircraftClass: AircraftClass) -> AircraftResponseParameters {
+        var parameters: AircraftResponseParameters
         switch aircraftClass {
-        case .small:   // C172-like at 5,000 ft: W/S ≈ 1,100 kg·g / 16.2 m², τ ≈ 0.44 s
-            AircraftResponseParameters(
+        case .small:   // light aircraft at 5,000 ft
+            parameters = AircraftResponseParameters(
                 wingLoadingNewtonsPerSquareMeter: 666, liftCurveSlopePerRadian: 5.3,
                 nominalTrueAirspeedMetersPerSecond: 55, nominalAltitudeMeters: 1_524,
                 bandLowHz: 0.2, bandHighHz: 4.0, responseGain: 0.9)
-        case .medium:  // 737-800-like at FL350, M0.78: W/S ≈ 5,500 N/m², τ ≈ 2.2 s
-            AircraftResponseParameters(
+        case .medium:  // single-aisle airliner at FL350, M0.78
+            parameters = AircraftResponseParameters(
                 wingLoadingNewtonsPerSquareMeter: 5_500, liftCurveSlopePerRadian: 5.9,
                 nominalTrueAirspeedMetersPerSecond: 230, nominalAltitudeMeters: 10_668,
                 bandLowHz: 0.1, bandHighHz: 2.0, responseGain: 0.7)
-        case .large:   // 777-like at FL370 mid-cruise weight: W/S ≈ 5,600 N/m²
-            AircraftResponseParameters(
+        case .large:   // wide-body at FL370
+            parameters = AircraftResponseParameters(
                 wingLoadingNewtonsPerSquareMeter: 5_600, liftCurveSlopePerRadian: 5.5,
                 nominalTrueAirspeedMetersPerSecond: 250, nominalAltitudeMeters: 11_278,
                 bandLowHz: 0.1, bandHighHz: 2.0, responseGain: 0.7)
         }
+        let representative = AircraftAirframeTable.representativeDesignator(aircraftClass)
+        if let airframe = AircraftAirframeTable.airframe(designator: representative) {
+            parameters.wingLoadingNewtonsPerSquareMeter = airframe.wingLoadingNewtonsPerSquareMeter
+            parameters.liftCurveSlopePerRadian = airframe.liftCurveSlopePerRadian
+        }
+        if let gain = AircraftAirframeTable.calibratedResponseGain(designator: representative) { parameters.responseGain = gain }
+        return parameters
     }
 }
 
