@@ -315,11 +315,14 @@ components:
         uncertaintyFeet: {type: number, exclusiveMinimum: 0, maximum: 10000, description: '1 sigma, feet.'}
     PositionUpload:
       type: object
-      description: 'LiveFlight fields plus an optional fleet altitude offset (absent or null: none). flightId is a random id per flight chosen by the client (never a user id); the optional flightNumber is shown to the same airline only.'
+      description: 'LiveFlight fields plus an optional fleet altitude offset (absent or null: none). flightId is a random id per flight chosen by the client (never a user id); the optional flightNumber (absent or null: none) is shown to the same airline only.'
       required: [flightId, aircraftType, lat, lng, altitudeFeet, headingDegrees, speedKnots, time]
       properties:
         flightId: {type: string, minLength: 1, maxLength: 32}
-        flightNumber: {type: string, minLength: 1, maxLength: 16}
+        flightNumber:
+          oneOf:
+            - {type: string, minLength: 1, maxLength: 16}
+            - {type: 'null'}
         aircraftType: {type: string, minLength: 1, maxLength: 8}
         lat: {type: number, minimum: -90, maximum: 90}
         lng: {type: number, minimum: -180, maximum: 180}
