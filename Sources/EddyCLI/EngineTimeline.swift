@@ -239,7 +239,7 @@ final class EngineTimeline: Sendable {
         case .didDetectInconsistency(let w): details = Self.warningText(w.kind)
         case .didReceiveMeasurementNotice(let n):
             details = "\(n.phase.rawValue) \(Self.clock(logTime(n.start)))" + (n.end.map { "–\(Self.clock(logTime($0)))" } ?? "")
-                + ": \(n.reason)" + (n.phase == .ended ? " (\(n.count)×, \(Int(n.secondsCost.rounded())) s not measured)" : "")
+                + ": \(n.reason)" + (n.phase == .ended ? " (\(n.count)×, \(String(format: "%.0f", n.secondsCost)) s not measured)" : "")
         case .didReceiveAlert(let alert):
             if alert.isCleared {
                 details = "cleared"

@@ -177,6 +177,12 @@ final class ImportContext {
         files.insert(.accelerometer)
         let origin: String
         if let originEpochSeconds {
+            // Years 1…9999 (what an ISO 8601 date can say); anything else is a time column in the wrong unit.
+            guard originEpochSeconds.isFinite, (-62_135_596_800.0...253_402_300_799.0).contains(originEpochSeconds) else {
+                throw ImportError(kind: .badTime, file: filesRead.first ?? outputDirectory,
+                                  message: "the first time stamp, \(originEpochSeconds) s since 1970, is not a date between the years 1 and 9999",
+                                  advice: "Check the time column's unit (seconds, milliseconds or nanoseconds since 1970) and fix or delete the line")
+            }
             origin = TimeParsing.isoString(epochSeconds: originEpochSeconds)
         } else {
             origin = "2000-01-01T00:00:00Z"

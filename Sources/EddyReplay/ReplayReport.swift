@@ -103,7 +103,7 @@ package enum ReplayReport {
         for total in totals {
             let episodes = total.episodes == 1 ? "" : ", \(total.episodes) episodes"
             let what = total.name == "no_location" ? " s without a tile" : " s not measured"
-            out.append("  \(total.name): \(Int(total.secondsCost.rounded()))\(what)\(episodes): \(total.first.reason)")
+            out.append("  \(total.name): \(String(format: "%.0f", total.secondsCost))\(what)\(episodes): \(total.first.reason)")
         }
         for n in s.notices.prefix(20) {
             out.append("    \(clock(n.start, s)) – \(clock(n.end ?? n.start, s))  \(n.kindName) ×\(n.count)")
@@ -114,7 +114,7 @@ package enum ReplayReport {
     /// Why no minute (or no tile) was measured: the reasons that held, else the generic explanation.
     static func noneReason(_ s: ReplaySummary, forTiles: Bool) -> String {
         let names = s.noticeTotals.filter { forTiles || $0.name != "no_location" }.map { total -> String in
-            "\(total.first.reason) [\(Int(total.secondsCost.rounded())) s]"
+            "\(total.first.reason) [\(String(format: "%.0f", total.secondsCost)) s]"
         }
         if !names.isEmpty { return names.joined(separator: "; ") }
         return forTiles ? "no crossing with enough valid seconds" : "detection was never active for a full minute"

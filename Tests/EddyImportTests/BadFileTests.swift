@@ -108,4 +108,21 @@ import Testing
         let error = try #require(importError("/nonexistent/export.csv"))
         #expect(error.kind == .missingSource)
     }
+
+    /// A first time stamp that is no date (a time column in the wrong unit, or 1e300) is a typed error, never a trap
+    /// converting it to microseconds.
+    @Test func originThatIsNoDate() throws {
+        for epoch in [1e300, -1e300, 253_402_300_800.0, .nan, .infinity] {
+            let context = ImportContext(options: ImportOptions(), outputDirectory: NSTemporaryDirectory() + "eddy-origin-\(UUID())")
+            context.filesRead = ["Accelerometer.csv"]
+            do {
+                _ = try context.begin(kinds: [.accelerometer], originEpochSeconds: epoch)
+                Issue.record("\(epoch) was taken as a time origin")
+            } catch let error as ImportError {
+                #expect(error.kind == .badTime)
+                #expect(error.file == "Accelerometer.csv")
+                #expect(error.description.contains("unit"))
+            }
+        }
+    }
 }
