@@ -26,11 +26,14 @@ let package = Package(
         .library(name: "EddyTesting", targets: ["EddyTesting"]),
         .library(name: "EddySimulation", targets: ["EddySimulation"]),
     ],
-    // Trait `LibcurlTransport` (default on): `CurlTransport` over the system libcurl, linked on Linux only. Apple platforms
-    // never link it (the dependency is `.when(platforms: [.linux])`), and `swift build --disable-default-traits` builds
-    // the package without it on Linux too, where `URLSessionTransport` (FoundationNetworking) is then the default.
+    // Transports (docs/sync.md, "Transports"). Trait `LibcurlTransport` (default on): `CurlTransport` over the system
+    // libcurl, linked on Linux only; Apple platforms never link it. `URLSessionTransport` is always linked on Apple
+    // platforms; on Linux only with trait `URLSessionOnLinux` (default off), so that a curl build does not load
+    // FoundationNetworking. `swift build --disable-default-traits --traits URLSessionOnLinux` is the URLSession-only
+    // Linux build. Tests link both, to run one conformance suite over each.
     traits: [
         .trait(name: "LibcurlTransport", description: "CurlTransport over the system libcurl (Linux only)."),
+        .trait(name: "URLSessionOnLinux", description: "URLSessionTransport (FoundationNetworking) in Linux builds too."),
         .default(enabledTraits: ["LibcurlTransport"]),
     ],
     dependencies: [
@@ -80,11 +83,16 @@ let package = Package(
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "EddyProtocol", dependencies: ["EddyCore", "EddyJSON"], swiftSettings: strictSettings),
+        // The transport interface (HTTPTransport, its configuration and errors, the factory), and URLSession's transport.
+        .target(name: "EddyTransport", swiftSettings: strictSettings),
+        .target(name: "EddyURLSession", dependencies: ["EddyTransport"], swiftSettings: strictSettings),
         .target(
             name: "EddySync",
             dependencies: [
-                "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddyClock",
+                "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddyClock", "EddyTransport",
                 .target(name: "CCurlShim", condition: .when(platforms: [.linux], traits: ["LibcurlTransport"])),
+                .target(name: "EddyURLSession", condition: .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS])),
+                .target(name: "EddyURLSession", condition: .when(platforms: [.linux], traits: ["URLSessionOnLinux"])),
             ],
             swiftSettings: strictSettings
         ),
@@ -113,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EddySyncTests",
-            dependencies: ["EddySync", "EddyProtocol", "EddyCore", "EddyStore", "EddyTesting", "EddyClock", "EddySimulation"],
+            dependencies: ["EddySync", "EddyURLSession", "EddyProtocol", "EddyCore", "EddyStore", "EddyTesting", "EddyClock", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -143,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EddyTests",
-            dependencies: ["Eddy", "EddyTesting", "EddyCore", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddySimulation"],
+            dependencies: ["Eddy", "EddyURLSession", "EddyTesting", "EddyCore", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddySimulation"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 #if canImport(CCurlShim)
 import CCurlShim
+import EddyTransport
 import Foundation
 import Synchronization
 

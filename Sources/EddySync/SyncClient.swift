@@ -2,6 +2,7 @@ import EddyClock
 import EddyCore
 import EddyProtocol
 import EddyStore
+import EddyTransport
 import Foundation
 import Synchronization
 

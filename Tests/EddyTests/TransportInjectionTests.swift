@@ -1,5 +1,6 @@
 import EddySync
 import EddyTesting
+import EddyURLSession
 import Foundation
 import Synchronization
 import Testing
@@ -12,10 +13,16 @@ import Testing
         let configuration = EddyConfiguration(storePath: "/unused")
         #expect(configuration.transport.name == HTTPTransportFactory.platformDefault.name)
         #expect(HTTPTransportFactory.available.first?.name == HTTPTransportFactory.platformDefault.name)
+        // URLSession is in the library on Apple platforms and with the `URLSessionOnLinux` trait; a Linux curl build
+        // leaves it (and FoundationNetworking) out.
         #if canImport(Darwin)
         #expect(configuration.transport.name == "urlSession")
-        #endif
         #expect(HTTPTransportFactory.available.map(\.name).contains("urlSession"))
+        #elseif URLSessionOnLinux
+        #expect(HTTPTransportFactory.available.map(\.name).contains("urlSession"))
+        #else
+        #expect(HTTPTransportFactory.available.map(\.name) == ["curl"])
+        #endif
     }
 
     @Test func theEngineStartsThroughTheInjectedFactory() throws {

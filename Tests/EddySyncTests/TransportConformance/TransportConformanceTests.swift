@@ -2,6 +2,7 @@ import EddyClock
 import EddyProtocol
 import EddySync
 import EddyTesting
+import EddyURLSession
 import Foundation
 import Synchronization
 import Testing
@@ -12,9 +13,10 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
     var testDescription: String { factory.name }
     var isURLSession: Bool { factory.name == HTTPTransportFactory.urlSession.name }
 
-    /// Every transport compiled into this build (curl and urlSession on Linux by default; urlSession alone with
-    /// `--disable-default-traits`).
-    static let all = HTTPTransportFactory.available.map(TransportUnderTest.init)
+    /// Every transport of this build (curl on Linux with the default trait) and URLSessionTransport, which the tests
+    /// link on every platform even where the library leaves it out (Linux without the `URLSessionOnLinux` trait).
+    static let all = (HTTPTransportFactory.available.contains { $0.name == HTTPTransportFactory.urlSession.name }
+        ? HTTPTransportFactory.available : HTTPTransportFactory.available + [.urlSession]).map(TransportUnderTest.init)
 
     func make(_ baseURL: String, proxy: String? = nil, connect: Double = 2, total: Double = 5,
               caBundlePath: String? = nil) throws(TransportError) -> any HTTPTransport {

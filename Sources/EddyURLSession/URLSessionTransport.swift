@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import EddyTransport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -184,5 +185,12 @@ public final class URLSessionTransport: HTTPTransport {
             throw .invalidConfiguration("proxy scheme \"\(scheme)\" is not http, https or socks5 (proxy \(proxy))")
         }
         #endif
+    }
+}
+
+extension HTTPTransportFactory {
+    /// `URLSessionTransport` (Foundation's URL loading system; FoundationNetworking on Linux).
+    public static let urlSession = HTTPTransportFactory(name: "urlSession") { (configuration) throws(TransportError) in
+        try URLSessionTransport(configuration: configuration)
     }
 }

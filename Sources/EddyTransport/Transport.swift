@@ -120,5 +120,5 @@ extension TransportConfiguration {
     }
 
     /// The base URL without a trailing slash (request paths start with one).
-    var trimmedBaseURL: String { baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL }
+    package var trimmedBaseURL: String { baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL }
 }

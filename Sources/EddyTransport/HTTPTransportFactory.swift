@@ -22,37 +22,6 @@ public struct HTTPTransportFactory: Sendable {
         try make(configuration)
     }
 
-    /// `URLSessionTransport` (Foundation's URL loading system; FoundationNetworking on Linux).
-    public static let urlSession = HTTPTransportFactory(name: "urlSession") { (configuration) throws(TransportError) in
-        try URLSessionTransport(configuration: configuration)
-    }
-
-    #if canImport(CCurlShim)
-    /// `CurlTransport` (libcurl; only in Linux builds with the `LibcurlTransport` trait, the default).
-    public static let curl = HTTPTransportFactory(name: "curl") { (configuration) throws(TransportError) in
-        try CurlTransport(configuration: configuration)
-    }
-    #endif
-
-    /// The platform's transport: `curl` on Linux when libcurl is compiled in, `urlSession` otherwise (Apple platforms,
-    /// Linux built with `--disable-default-traits`).
-    public static var platformDefault: HTTPTransportFactory {
-        #if canImport(CCurlShim)
-        .curl
-        #else
-        .urlSession
-        #endif
-    }
-
-    /// Every transport compiled into this build, the platform default first.
-    public static var available: [HTTPTransportFactory] {
-        #if canImport(CCurlShim)
-        [.curl, .urlSession]
-        #else
-        [.urlSession]
-        #endif
-    }
-
     /// Always hands out `transport`, whatever the configuration: the transport's own base URL, proxy and timeouts
     /// apply, not the engine's environment or timeouts.
     public static func fixed(_ transport: any HTTPTransport, name: String = "fixed") -> HTTPTransportFactory {
