@@ -132,6 +132,8 @@ let package = Package(
             name: "Eddy",
             dependencies: [
                 "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddyGeoid", "EddyTerrain",
+                // The flight simulator drives the demo mode (EddyEngine.startDemo).
+                "EddySimulation",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -146,6 +148,10 @@ let package = Package(
             dependencies: ["Eddy", "EddyTesting", "EddyCore", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddySimulation"],
             swiftSettings: strictSettings
         ),
+        // A host app's path through Eddy (issue 13's acceptance walk): imports only `Eddy` and `EddyTesting`.
+        .testTarget(name: "EddyHostAppTests", dependencies: ["Eddy", "EddyTesting"], swiftSettings: strictSettings),
+        // The DocC getting-started article's code (Sources/Eddy/Eddy.docc), compiled and run.
+        .testTarget(name: "EddyDocSnippetTests", dependencies: ["Eddy"], swiftSettings: strictSettings),
         .testTarget(
             name: "EddyTestingTests",
             dependencies: ["EddyTesting", "Eddy", "EddyCore", "EddySync", "EddyClock", "EddySimulation"],

@@ -33,8 +33,15 @@ public struct EddyConfiguration: Sendable {
     public var delivery: CallbackDelivery
     /// Where sync scheduling time comes from.
     public var syncTiming: SyncTiming
-    /// Flight phase and low power thresholds.
+    /// Flight phase and low power thresholds. Low power speed and time, in-air speed (`airborneSpeedKnots`) and in-air
+    /// altitude (`airborneClimbFeet`) are local defaults: a server that sends its own wins (`EddyEngine.thresholds`).
     public var flightPhase: FlightPhaseConfiguration
+    /// Fixes whose horizontal accuracy (68 % radius) is worse than this are not used for position, metres. Default 50;
+    /// a server that sends its own wins.
+    public var maximumHorizontalAccuracyMeters: Double
+    /// Fixes whose vertical accuracy (68 %) is worse than this have their GNSS altitude ignored, metres. Default 100;
+    /// a server that sends its own wins.
+    public var maximumVerticalAccuracyMeters: Double
     /// Radius of the automatic route area fetched around the aircraft when the data query has no route polygon, NM.
     public var autoRouteRadiusNM: Double
     /// The automatic route area is re-centred when the aircraft is this far from its centre, NM.
@@ -78,6 +85,8 @@ public struct EddyConfiguration: Sendable {
         self.delivery = delivery
         self.syncTiming = syncTiming
         flightPhase = FlightPhaseConfiguration()
+        maximumHorizontalAccuracyMeters = 50
+        maximumVerticalAccuracyMeters = 100
         autoRouteRadiusNM = 150
         autoRouteRecentreNM = 40
         positionUploadIntervalSeconds = 60
