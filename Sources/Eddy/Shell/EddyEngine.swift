@@ -266,7 +266,7 @@ public final class EddyEngine: Sendable {
     /// uploaded after the next `start`. Call `start` again to resume.
     public func stop() {
         logger?.info("stop: sync stopped, session and fetched data deleted, outbox kept")
-        demo.end()   // the core ends the demo with the session
+        stopDemo()   // a demo's open tile is stored (flagged) and the location state restarts before the session ends
         stopSync()
         let now = hostNow()
         apply(core.withLock { $0.stop(now: now) })
