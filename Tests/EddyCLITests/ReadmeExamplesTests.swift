@@ -32,7 +32,7 @@ import Testing
             if pending.isEmpty && (line.isEmpty || line.hasPrefix("#")) { continue }
             if pending.isEmpty { pendingLine = index + 1 }
             if line.hasSuffix("\\") {
-                pending += String(line.dropLast()) + " "
+                pending += String(line.dropLast()).trimmingCharacters(in: .whitespaces) + " "
                 continue
             }
             pending += line
