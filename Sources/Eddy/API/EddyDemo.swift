@@ -52,14 +52,19 @@ public struct EddyDemo: Sendable, Equatable {
     /// Length of the demo, seconds.
     public var durationSeconds: Double { segments.reduce(0) { $0 + max(0, $1.durationSeconds) } }
 
-    /// The EDR flown for `severity` by `aircraftClass`: the geometric middle of the severity's band (severe: 25 % above
-    /// its lower bound; none: 0), so that the detected severity is the asked one despite the estimate's spread.
+    /// The EDR flown for `severity` by `aircraftClass`, so that the demo's worst tile reads `severity`: the geometric
+    /// middle of the severity's band (severe: 25 % above its lower bound; none: 0) divided by
+    /// ``peakToSegmentRatio``, because a tile's report carries its peak EDR, which lies above the EDR flown.
     public static func edr(for severity: Severity, aircraftClass: AircraftClass) -> Double {
         guard severity != .none else { return 0 }
         let lower = SeverityScale.minimumEDR(for: severity, viewer: aircraftClass)
-        guard let next = Severity(rawValue: severity.rawValue + 1) else { return lower * 1.25 }
-        return (lower * SeverityScale.minimumEDR(for: next, viewer: aircraftClass)).squareRoot()
+        guard let next = Severity(rawValue: severity.rawValue + 1) else { return lower * 1.25 / peakToSegmentRatio }
+        return (lower * SeverityScale.minimumEDR(for: next, viewer: aircraftClass)).squareRoot() / peakToSegmentRatio
     }
+
+    /// The worst tile's peak EDR over the EDR flown in a 3-minute demo segment: 1.33–1.36 measured for every
+    /// severity (other tiles of the segment 1.06–1.17; docs/engine.md "Demo mode").
+    public static let peakToSegmentRatio = 1.3
 }
 
 /// How fast a demo's samples are pushed.
