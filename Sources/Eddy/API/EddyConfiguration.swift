@@ -68,8 +68,8 @@ public struct EddyConfiguration: Sendable {
     /// A directory of SRTM `.hgt` tiles for height above terrain (HAT) in the altitude context; nil: no HAT.
     public var terrainDirectory: String?
     /// Makes the engine's HTTP transport at each start from the environment's base URL and proxy and the timeouts
-    /// above. Default ``HTTPTransportFactory/platformDefault``: `CurlTransport` on Linux, `URLSessionTransport` on
-    /// Apple platforms; ``HTTPTransportFactory/fixed(_:name:)`` injects a transport of the host's own.
+    /// above. Default `HTTPTransportFactory.platformDefault`: `CurlTransport` on Linux, `URLSessionTransport` on
+    /// Apple platforms; `HTTPTransportFactory.fixed(_:name:)` injects a transport of the host's own.
     public var transport: HTTPTransportFactory
     /// The engine's log: directory, level (default warning) and rolling-file size cap (default `eddy-logs/` next to the
     /// store, 2 files × 1 MiB); `EddyEngine.exportLogs()` returns it as one file.
