@@ -62,7 +62,7 @@ test-oracles: venv build
 ## test-docs: the DocC catalog of `Eddy` (Sources/Eddy/Eddy.docc) builds with swift-docc-plugin, every link resolving;
 ## the getting-started article's code is compiled and run by the EddyDocSnippetTests target (test-unit).
 test-docs: apt
-	swift package generate-documentation --target Eddy --warnings-as-errors $(SWIFT_BUILD_FLAGS)
+	swift package generate-documentation --target Eddy --warnings-as-errors
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release
