@@ -10,7 +10,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt venv build build-release test-unit test-oracles bench clean fixtures
+.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs bench clean fixtures
 
 ## deps: system packages and the Python oracle venv, installed only when missing
 deps: apt venv
@@ -44,7 +44,7 @@ run: deps build-release
 	.build/release/eddy replay $(RUN_FLIGHT) --engine
 
 ## test: every unit/end-to-end test, then the outside-oracle checks
-test: deps test-unit test-oracles
+test: deps test-unit test-oracles test-docs
 
 test-unit: apt
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
@@ -58,6 +58,11 @@ test-oracles: venv build
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	$(PYTHON) scripts/geoid_oracle.py --eddy .build/debug/eddy --points 10000
 	$(PYTHON) scripts/terrain_oracle.py --eddy .build/debug/eddy --points 100000
+
+## test-docs: the DocC catalog of `Eddy` (Sources/Eddy/Eddy.docc) builds with swift-docc-plugin, every link resolving;
+## the getting-started article's code is compiled and run by the EddyDocSnippetTests target (test-unit).
+test-docs: apt
+	swift package generate-documentation --target Eddy --warnings-as-errors
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release

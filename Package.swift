@@ -43,6 +43,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // `swift package generate-documentation --target Eddy` (the DocC catalog Sources/Eddy/Eddy.docc); a command plugin,
+        // linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "EddyH3", swiftSettings: strictSettings),
@@ -140,6 +143,8 @@ let package = Package(
             name: "Eddy",
             dependencies: [
                 "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddyGeoid", "EddyTerrain",
+                // The flight simulator drives the demo mode (EddyEngine.startDemo).
+                "EddySimulation",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -154,6 +159,10 @@ let package = Package(
             dependencies: ["Eddy", "EddyURLSession", "EddyTesting", "EddyCore", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddySimulation"],
             swiftSettings: strictSettings
         ),
+        // A host app's path through Eddy (issue 13's acceptance walk): imports only `Eddy` and `EddyTesting`.
+        .testTarget(name: "EddyHostAppTests", dependencies: ["Eddy", "EddyTesting"], swiftSettings: strictSettings),
+        // The DocC getting-started article's code (Sources/Eddy/Eddy.docc), compiled and run.
+        .testTarget(name: "EddyDocSnippetTests", dependencies: ["Eddy"], swiftSettings: strictSettings),
         .testTarget(
             name: "EddyTestingTests",
             dependencies: ["EddyTesting", "Eddy", "EddyCore", "EddySync", "EddyClock", "EddySimulation"],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EddyCore
 import EddyH3
+import EddySensorLog
 import EddyStore
 import Foundation
 
@@ -69,8 +70,16 @@ struct QueryCommand: ParsableCommand {
     @Flag(name: .customLong("live-flights"), help: "List the latest live-flight positions instead of reports.")
     var liveFlights = false
 
-    @Option(name: .long, help: "The present as Unix epoch seconds (default: now).")
-    var now: Double?
+    @Option(name: .long, help: "The present as Unix epoch seconds or an ISO 8601 instant such as 2026-11-22T10:30:00Z (default: now). Give a recorded or simulated flight's time to query its reports later.")
+    var now: String?
+
+    /// `--now` as Unix seconds (nil: not given).
+    private func parsedNow() throws -> Double? {
+        guard let now else { return nil }
+        if let seconds = Double(now), seconds.isFinite { return seconds }
+        if let seconds = FlightMeta.parseISO8601(now) { return seconds }
+        throw ValidationError("--now \"\(now)\": give Unix epoch seconds (1795343400) or an ISO 8601 instant (2026-11-22T10:30:00Z)")
+    }
 
     @Flag(name: .long, help: "Print an RFC 7946 GeoJSON FeatureCollection.")
     var geojson = false
@@ -84,13 +93,14 @@ struct QueryCommand: ParsableCommand {
         }
         if liveFlights && nowcastHour != nil { throw ValidationError("give --live-flights or --nowcast-hour, not both") }
         if liveFlights && geojson { throw ValidationError("--geojson is for reports and nowcast, not --live-flights") }
+        _ = try parsedNow()
     }
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: db) else {
             throw ValidationError("no store at \(db); give the path of an existing Eddy store file")
         }
-        let presentTime = now ?? Date().timeIntervalSince1970
+        let presentTime = try parsedNow() ?? Date().timeIntervalSince1970
         let store: EddyStore
         do {
             store = try EddyStore.open(path: db)

@@ -38,6 +38,19 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Nowcast issue interval, seconds.") var nowcastInterval: Double = 3600
     @Option(help: "Largest request body, bytes.") var maxRequestBytes: Int = 1 << 20
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical).") var logLevel: String = "info"
+    @Option(help: "Client threshold: below this ground speed after landing, clients may enter low power mode, knots.")
+    var lowPowerSpeedKnots: Double = ClientThresholds.serverDefaults.lowPowerSpeedKnots ?? 30
+    @Option(help: "Client threshold: time on the ground and slow before low power mode, seconds.")
+    var lowPowerSeconds: Double = ClientThresholds.serverDefaults.lowPowerAfterSeconds ?? 300
+    @Option(help: "Client threshold: a climb this far above the ground altitude counts as in the air, feet.")
+    var inAirAltitudeFeet: Double = ClientThresholds.serverDefaults.inAirAltitudeFeet ?? 500
+    @Option(help: "Client threshold: at or above this ground speed the aircraft counts as in the air, knots.")
+    var inAirSpeedKnots: Double = ClientThresholds.serverDefaults.inAirSpeedKnots ?? 50
+    @Option(help: "Client threshold: fixes with a worse horizontal accuracy (68 %) are not used, metres.")
+    var maxHorizontalAccuracyMeters: Double = ClientThresholds.serverDefaults.maximumHorizontalAccuracyMeters ?? 50
+    @Option(help: "Client threshold: fixes with a worse vertical accuracy (68 %) have their GNSS altitude ignored, metres.")
+    var maxVerticalAccuracyMeters: Double = ClientThresholds.serverDefaults.maximumVerticalAccuracyMeters ?? 100
+    @Flag(help: "Send no client thresholds (behave like a server older than them; tests).") var noClientThresholds = false
     @Flag(help: "Enable /v1/_test/* fault injection (tests only).") var testHooks = false
 
     mutating func validate() throws {
@@ -45,6 +58,17 @@ struct Serve: AsyncParsableCommand {
         guard tickSeconds > 0, sessionTtl > 0, nowcastInterval > 0 else { throw ValidationError("durations must be positive") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard thresholds.isValid else {
+            throw ValidationError("client thresholds (--low-power-*, --in-air-*, --max-*-accuracy-meters) must be positive numbers")
+        }
+    }
+
+    /// The client thresholds from the command line.
+    var thresholds: ClientThresholds {
+        ClientThresholds(
+            lowPowerSpeedKnots: lowPowerSpeedKnots, lowPowerAfterSeconds: lowPowerSeconds, inAirAltitudeFeet: inAirAltitudeFeet,
+            inAirSpeedKnots: inAirSpeedKnots, maximumHorizontalAccuracyMeters: maxHorizontalAccuracyMeters,
+            maximumVerticalAccuracyMeters: maxVerticalAccuracyMeters)
     }
 
     func run() async throws {
@@ -60,6 +84,7 @@ struct Serve: AsyncParsableCommand {
         options.testHooks = testHooks
         options.settings.tickSeconds = tickSeconds
         options.settings.maxRequestBytes = maxRequestBytes
+        options.settings.thresholds = noClientThresholds ? nil : thresholds
         let service = try SyncService(database: ServerDatabase(path: database.db), options: options, logger: logger)
         let (host, port) = (host, port)
         let app = EddyServerApplication.make(service: service, host: host, port: port, logger: logger) { bound in

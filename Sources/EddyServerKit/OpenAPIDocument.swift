@@ -181,6 +181,17 @@ components:
         maxReportsPerBatch: {type: integer}
         maxRequestBytes: {type: integer}
         liveFlightExpirySeconds: {type: number}
+        thresholds: {$ref: '#/components/schemas/ClientThresholds'}
+    ClientThresholds:
+      type: object
+      description: 'Client thresholds set by the server; each is optional (a client uses its local default for one not sent). Absent from servers older than them.'
+      properties:
+        lowPowerSpeedKnots: {type: number, exclusiveMinimum: 0}
+        lowPowerAfterSeconds: {type: number, exclusiveMinimum: 0}
+        inAirAltitudeFeet: {type: number, exclusiveMinimum: 0}
+        inAirSpeedKnots: {type: number, exclusiveMinimum: 0}
+        maximumHorizontalAccuracyMeters: {type: number, exclusiveMinimum: 0}
+        maximumVerticalAccuracyMeters: {type: number, exclusiveMinimum: 0}
     SessionStartResponse:
       type: object
       required: [token, expiresAt, serverTick, settings]

@@ -27,8 +27,13 @@ package struct ServerOptions: Sendable {
     package var polygonLayersPerBand = 5
     /// Enables `/v1/_test/*` fault-injection endpoints (tests only; never in production).
     package var testHooks = false
-    /// Settings sent to clients.
-    package var settings = ServerSettings.defaults
+    /// Settings sent to clients (with the client thresholds `eddy-server serve` is configured with; the engine's own
+    /// defaults unless told otherwise).
+    package var settings: ServerSettings = {
+        var settings = ServerSettings.defaults
+        settings.thresholds = .serverDefaults
+        return settings
+    }()
     /// Fleet altitude offsets are aggregated over the observations of the last this many seconds (60 min: the offset
     /// follows the weather, which moves little in an hour; docs/protocol.md "Fleet altitude assistance").
     package var altitudeOffsetWindowSeconds: Double = 3600

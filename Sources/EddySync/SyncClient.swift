@@ -80,12 +80,16 @@ package final class SyncClient: Sendable {
     private let clock: any EpochClock
     private struct SessionState { var token: String?; var expiresAt: Double = 0; var settings = ServerSettings.defaults }
     private let state = Mutex(SessionState())
+    /// Told the settings of every session started (the first, and each transparent restart).
+    private let sessionStarted: (@Sendable (ServerSettings) -> Void)?
 
-    /// Creates a client.
-    package init(transport: any HTTPTransport, identity: ClientIdentity, clock: any EpochClock) {
+    /// Creates a client; `sessionStarted` hears each new session's settings (the engine takes its thresholds there).
+    package init(transport: any HTTPTransport, identity: ClientIdentity, clock: any EpochClock,
+                 sessionStarted: (@Sendable (ServerSettings) -> Void)? = nil) {
         self.transport = transport
         self.identity = identity
         self.clock = clock
+        self.sessionStarted = sessionStarted
     }
 
     /// Settings from the latest session (defaults before the first).
@@ -103,6 +107,7 @@ package final class SyncClient: Sendable {
         if response.status == 401 { throw .apiKeyInvalid(Self.message(response)) }
         let started: SessionStartResponse = try decodeSuccess(response)
         state.withLock { $0.token = started.token; $0.expiresAt = started.expiresAt; $0.settings = started.settings }
+        sessionStarted?(started.settings)
         return started
     }
 

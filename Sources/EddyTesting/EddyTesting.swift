@@ -1,4 +1,7 @@
 import Eddy
+// `SyntheticFlight`'s API is made of EddySimulation's types (`FlightScenario`, `TurbulenceSegment`, `SimulatedChunk`):
+// re-exported so that a host's tests need only `import Eddy` and `import EddyTesting`.
+@_exported import EddySimulation
 
 /// Helpers for host apps' own tests (see docs/testing.md):
 /// ``LocalEddyServer`` (a real `eddy-server` on loopback), ``SyntheticFlight`` (accelerometer, gyro,

@@ -17,10 +17,14 @@ public struct EddyAlert: Sendable, Equatable {
     public var newOrWorse: [TileID]
     /// The alerting tiles grouped by the 60 / 30 NM clusterer.
     public var clusters: [TurbulenceCluster]
+    /// True for an alert evaluated at a demo's simulated position (`EddyEngine.startDemo`).
+    public var isSimulated: Bool
     /// True when nothing alerts any more.
     public var isCleared: Bool { items.isEmpty }
     /// Creates an alert.
-    public init(t: Double, mode: AlertMode?, items: [AlertItem], newOrWorse: [TileID], clusters: [TurbulenceCluster]) {
+    public init(t: Double, mode: AlertMode?, items: [AlertItem], newOrWorse: [TileID], clusters: [TurbulenceCluster],
+                isSimulated: Bool = false) {
         self.t = t; self.mode = mode; self.items = items; self.newOrWorse = newOrWorse; self.clusters = clusters
+        self.isSimulated = isSimulated
     }
 }

@@ -33,8 +33,15 @@ public struct EddyConfiguration: Sendable {
     public var delivery: CallbackDelivery
     /// Where sync scheduling time comes from.
     public var syncTiming: SyncTiming
-    /// Flight phase and low power thresholds.
+    /// Flight phase and low power thresholds. Low power speed and time, in-air speed (`airborneSpeedKnots`) and in-air
+    /// altitude (`airborneClimbFeet`) are local defaults: a server that sends its own wins (`EddyEngine.thresholds`).
     public var flightPhase: FlightPhaseConfiguration
+    /// Fixes whose horizontal accuracy (68 % radius) is worse than this are not used for position, metres. Default 50;
+    /// a server that sends its own wins.
+    public var maximumHorizontalAccuracyMeters: Double
+    /// Fixes whose vertical accuracy (68 %) is worse than this have their GNSS altitude ignored, metres. Default 100;
+    /// a server that sends its own wins.
+    public var maximumVerticalAccuracyMeters: Double
     /// Radius of the automatic route area fetched around the aircraft when the data query has no route polygon, NM.
     public var autoRouteRadiusNM: Double
     /// The automatic route area is re-centred when the aircraft is this far from its centre, NM.
@@ -61,8 +68,8 @@ public struct EddyConfiguration: Sendable {
     /// A directory of SRTM `.hgt` tiles for height above terrain (HAT) in the altitude context; nil: no HAT.
     public var terrainDirectory: String?
     /// Makes the engine's HTTP transport at each start from the environment's base URL and proxy and the timeouts
-    /// above. Default ``HTTPTransportFactory/platformDefault``: `CurlTransport` on Linux, `URLSessionTransport` on
-    /// Apple platforms; ``HTTPTransportFactory/fixed(_:name:)`` injects a transport of the host's own.
+    /// above. Default `HTTPTransportFactory.platformDefault`: `CurlTransport` on Linux, `URLSessionTransport` on
+    /// Apple platforms; `HTTPTransportFactory.fixed(_:name:)` injects a transport of the host's own.
     public var transport: HTTPTransportFactory
     /// The engine's log: directory, level (default warning) and rolling-file size cap (default `eddy-logs/` next to the
     /// store, 2 files × 1 MiB); `EddyEngine.exportLogs()` returns it as one file.
@@ -78,6 +85,8 @@ public struct EddyConfiguration: Sendable {
         self.delivery = delivery
         self.syncTiming = syncTiming
         flightPhase = FlightPhaseConfiguration()
+        maximumHorizontalAccuracyMeters = 50
+        maximumVerticalAccuracyMeters = 100
         autoRouteRadiusNM = 150
         autoRouteRecentreNM = 40
         positionUploadIntervalSeconds = 60

@@ -82,8 +82,12 @@ public struct DetectedTurbulence: Sendable, Equatable {
     public var report: TileReport
     /// Severity for this aircraft's class (`.none` for a smooth crossing).
     public var severity: Severity
+    /// True for a report of a demo (`EddyEngine.startDemo`): stored locally as a simulated observation, never uploaded.
+    public var isSimulated: Bool
     /// Creates one.
-    public init(report: TileReport, severity: Severity) { self.report = report; self.severity = severity }
+    public init(report: TileReport, severity: Severity, isSimulated: Bool = false) {
+        self.report = report; self.severity = severity; self.isSimulated = isSimulated
+    }
 }
 
 /// One delegate callback as a value (for logs, timelines and tests): `name` is the delegate method's name.

@@ -42,6 +42,8 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidLocation(String)
     /// The terrain directory could not be used (missing, unreadable, a bad tile): the terrain error says what to do.
     case terrain(TerrainError)
+    /// A demo could not start (`startDemo`): the message says which value is wrong.
+    case demoInvalid(String)
     /// The log could not be exported (logging off, or the directory not writable): the message says what to do.
     case logging(String)
 
@@ -66,6 +68,7 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidLocation(let m): "unusable location: \(m)"
         case .terrain(let e): "terrain: \(e)"
         case .logging(let m): "logs: \(m)"
+        case .demoInvalid(let m): "demo not started: \(m)"
         }
     }
 

@@ -26,6 +26,8 @@ package struct EngineCoreConfiguration: Sendable {
     package var barometerCalibrationStaleSeconds: Double
     /// How the device is installed (detection's flat and handling rules).
     package var deviceMount: DeviceMount
+    /// The local defaults of the thresholds a server may override.
+    package var localThresholds: EddyThresholds
 
     /// Takes the core's settings from an engine configuration.
     package init(_ configuration: EddyConfiguration) {
@@ -40,6 +42,9 @@ package struct EngineCoreConfiguration: Sendable {
         let days = configuration.barometerCalibrationStaleDays
         barometerCalibrationStaleSeconds = (days.isFinite && days > 0 ? days : 3.5) * 86_400
         deviceMount = configuration.deviceMount
+        localThresholds = EddyThresholds(
+            local: configuration.flightPhase, maximumHorizontalAccuracyMeters: configuration.maximumHorizontalAccuracyMeters,
+            maximumVerticalAccuracyMeters: configuration.maximumVerticalAccuracyMeters)
     }
 }
 
@@ -121,6 +126,16 @@ package struct EngineCore: Sendable {
     private var flightIDGenerator: SplitMix64
     /// The current flight's wire id: random per flight, never derived from the user id (nil until the first upload).
     package private(set) var wireFlightID: String?
+    /// The thresholds the server of the session sent (nil: none; the local defaults hold).
+    package private(set) var serverThresholds: ClientThresholds?
+    /// The thresholds in force: the server's where it sent them, the local defaults otherwise.
+    package private(set) var thresholds: EddyThresholds
+    /// Whether a demo runs: only simulated samples are taken, reports are flagged and stored as local simulated
+    /// observations (never in the outbox), no position is uploaded (docs/engine.md "Demo mode").
+    package private(set) var isSimulating = false
+    /// Whether a demo stored reports since start (the engine's turbulence queries then read each item's source, so
+    /// simulated items are flagged).
+    package private(set) var hasSimulatedReports = false
     private var nextSyncStep = -Double.infinity
     private var lastPurge = -Double.infinity
 
@@ -130,8 +145,9 @@ package struct EngineCore: Sendable {
     /// A core with restored settings (nil: defaults) and no session.
     package init(configuration: EngineCoreConfiguration, aircraft: AircraftType, flight: Flight?, dataQuery: DataQuery,
                  updateFrequency: UpdateFrequency, session: PersistedSession?, barometerCalibration: BarometerCalibration? = nil,
-                 flightIDSeed: UInt64 = 0) {
+                 flightIDSeed: UInt64 = 0, serverThresholds: ClientThresholds? = nil) {
         self.configuration = configuration
+        thresholds = configuration.localThresholds
         flightIDGenerator = SplitMix64(seed: flightIDSeed)
         self.barometerCalibration = barometerCalibration
         altitude = AltitudeEstimator(configuration: Self.altitudeConfiguration(configuration, aircraft.aircraftClass))
@@ -141,6 +157,17 @@ package struct EngineCore: Sendable {
         self.updateFrequency = updateFrequency
         self.session = session
         phase = FlightPhaseTracker(configuration: configuration.flightPhase)
+        setServerThresholds(serverThresholds)
+    }
+
+    /// Takes the thresholds a server sent with a new session (nil: an older server sent none; the local defaults hold).
+    /// They apply from the next fix on: flight phase and low power, the position filter's accuracy gate, the GNSS
+    /// altitude's vertical accuracy gate.
+    package mutating func setServerThresholds(_ server: ClientThresholds?) {
+        serverThresholds = server
+        thresholds = configuration.localThresholds.overridden(by: server)
+        phase.configuration = thresholds.applied(to: configuration.flightPhase)
+        placement.setMaximumAccuracyMeters(thresholds.maximumHorizontalAccuracyMeters)
     }
 
     /// The altitude estimator's settings for an aircraft class.
@@ -213,7 +240,8 @@ package struct EngineCore: Sendable {
             }
         }
         return TurbulenceQuery(area: area, altitudeRangeFeet: q.altitudeRangeFeet, historyWindow: q.historyWindow,
-                               minimumSeverity: q.minimumSeverity, viewer: aircraft.aircraftClass, now: currentTime)
+                               minimumSeverity: q.minimumSeverity, viewer: aircraft.aircraftClass, now: currentTime,
+                               includeReporterDetails: hasSimulatedReports)
     }
 
     // MARK: start / stop
@@ -244,6 +272,8 @@ package struct EngineCore: Sendable {
         var effects: [EngineEffect] = []
         if isStarted {
             closeFlightDetection(&effects)
+            isSimulating = false
+            hasSimulatedReports = false
             isStarted = false
             if isRecording { effects.append(.callback(.didUpdateRecordingStatus(false))) }
             isRecording = false
@@ -254,6 +284,7 @@ package struct EngineCore: Sendable {
             clusterer.reset()
         }
         effects.append(.forgetSessionAndFetchedData)
+        setServerThresholds(nil)   // persisted with the session, forgotten with it
         dataGeneration += 1
         return EngineStep(effects: effects, time: currentTime)
     }
@@ -367,8 +398,9 @@ package struct EngineCore: Sendable {
     /// One sample (Unix seconds). Accelerometer, gyro and barometer feed detection; a location also drives the flight
     /// phase, the fetch area, position uploads and alert monitoring. Ignored before `start`; in low power mode only
     /// locations are used.
-    package mutating func push(_ sample: SensorSample) -> EngineStep {
-        guard isStarted else { return EngineStep(time: currentTime) }
+    /// While a demo runs only its `simulated` samples are taken (the host's are dropped), and only then.
+    package mutating func push(_ sample: SensorSample, simulated: Bool = false) -> EngineStep {
+        guard isStarted, simulated == isSimulating else { return EngineStep(time: currentTime) }
         var effects: [EngineEffect] = []
         process(sample, &effects)
         let t = currentTime
@@ -470,7 +502,9 @@ package struct EngineCore: Sendable {
                 effects.append(.callback(.didReceiveMeasurementNotice(notice)))
             case .tile(let report):
                 // Stored before anything else happens to it; the cached data changes with it.
-                effects.append(.storeOwnReport(DetectedTurbulence(report: report, severity: report.severity(for: aircraft.aircraftClass))))
+                effects.append(.storeOwnReport(DetectedTurbulence(
+                    report: report, severity: report.severity(for: aircraft.aircraftClass), isSimulated: isSimulating)))
+                if isSimulating { hasSimulatedReports = true }
                 dataGeneration += 1
             }
         }
@@ -490,9 +524,12 @@ package struct EngineCore: Sendable {
 
     // MARK: location
 
-    private mutating func handleLocation(_ raw: LocationSample, _ effects: inout [EngineEffect]) {
+    private mutating func handleLocation(_ received: LocationSample, _ effects: inout [EngineEffect]) {
+        var input = received
+        // Vertical accuracy gate (a server-provided threshold): a GNSS altitude this uncertain is not used.
+        if let vertical = input.verticalAccuracyMeters, vertical > thresholds.maximumVerticalAccuracyMeters { input.altitudeMeters = nil }
         let fused: LocationSample
-        switch fusion.process(raw) {
+        switch fusion.process(input) {
         case .rejected(let reason): effects.append(.callback(.locationManagerDidFail(.invalidLocation(reason)))); return
         case .superseded: return
         case .use(let used): fused = used
@@ -533,7 +570,7 @@ package struct EngineCore: Sendable {
             visits.record(TileID(h3: cell, layer: layer), at: fix.t)
         }
         updateRouteArea(fix, &effects)
-        if phase.phase == .airborne, fix.t - (lastPositionUpload ?? -.infinity) >= configuration.positionUploadIntervalSeconds,
+        if phase.phase == .airborne, !isSimulating, fix.t - (lastPositionUpload ?? -.infinity) >= configuration.positionUploadIntervalSeconds,
            let position = positionUpload(fix, estimate, flightID: currentWireFlightID()) {
             lastPositionUpload = fix.t
             effects.append(.uploadPosition(position, altitude.offsetObservation()))
@@ -630,11 +667,47 @@ package struct EngineCore: Sendable {
         case .alert(let evaluation, let newOrWorse):
             clusterer.process(items: AlertComputation.clusterItems(evaluation.items))
             effects.append(.callback(.didReceiveAlert(EddyAlert(t: fix.t, mode: evaluation.mode, items: evaluation.items,
-                                                                newOrWorse: newOrWorse, clusters: clusterer.clusters))))
+                                                                newOrWorse: newOrWorse, clusters: clusterer.clusters,
+                                                                isSimulated: isSimulating))))
         case .cleared:
             clusterer.process(items: [])
-            effects.append(.callback(.didReceiveAlert(EddyAlert(t: fix.t, mode: nil, items: [], newOrWorse: [], clusters: []))))
+            effects.append(.callback(.didReceiveAlert(EddyAlert(t: fix.t, mode: nil, items: [], newOrWorse: [], clusters: [],
+                                                                isSimulated: isSimulating))))
         }
+    }
+
+    // MARK: demo
+
+    /// Starts (`on`) or ends a demo. The flight detected so far is closed first (its reports keep what they were), and
+    /// the location state (fusion, position filter, flight phase, altitude) starts afresh, so that simulated and real
+    /// positions never meet in one track. Ending a demo forgets its temporary flight and alerts.
+    package mutating func setSimulating(_ on: Bool, now: Double) -> EngineStep {
+        hostTime = now
+        var effects: [EngineEffect] = []
+        guard on != isSimulating else { return EngineStep(effects: effects, time: currentTime) }
+        closeFlightDetection(&effects)
+        isSimulating = on
+        released.removeAll(keepingCapacity: true)
+        reorder = SampleReorderBuffer()
+        fusion = LocationFusion()
+        placement = FixPlacement()
+        let wasLowPower = phase.isLowPower
+        phase = FlightPhaseTracker(configuration: configuration.flightPhase)
+        setServerThresholds(serverThresholds)
+        if wasLowPower { effects.append(.callback(.didUpdateLowPowerMode(false))) }
+        altitude = AltitudeEstimator(configuration: Self.altitudeConfiguration(configuration, aircraft.aircraftClass))
+        lastFix = nil
+        devicePosition = nil
+        visits = OwnTileVisits()
+        monitor.reset()
+        clusterer.reset()
+        candidates = nil
+        if !on, flight?.isTemporary == true {
+            flight = nil
+            wireFlightID = nil
+            effects.append(.persist(.flight(nil)))
+        }
+        return EngineStep(effects: effects, time: currentTime)
     }
 
     // MARK: altitude

@@ -25,10 +25,10 @@ public final class EddyEngine: Sendable {
     public let store: EddyStore
     private let dispatcher: CallbackDispatcher
     /// Flight time: the latest pushed sample time (0 before the first sample), the sync clock in `.flightTime` mode.
-    private let flightClock = SampleDrivenClock()
+    let flightClock = SampleDrivenClock()
     /// The host's clock for calls that are not samples and for sync: flight time, or the system clock.
     private let clock: any EpochClock
-    private let core: EngineLock<EngineCore>
+    let core: EngineLock<EngineCore>
     private let sync = Mutex<SyncRuntime?>(nil)
     /// SRTM tiles for height above terrain (nil: none configured). Read outside the core's lock.
     private let terrain: TerrainDirectory?
@@ -36,10 +36,12 @@ public final class EddyEngine: Sendable {
     private let deliveredAltitude = Mutex<AltitudeContext?>(nil)
     /// The engine's log (nil when `configuration.logging.directory` is nil): written by the shell only, never under
     /// the core's lock; lines are queued for a writer thread (docs/engine.md "Logging").
-    private let logger: Logger?
+    let logger: Logger?
     private let logFile: RollingLogFile?
     /// Removes the API key, user id and tokens from every log line.
     private let redactor = LogRedactor()
+    /// The demo that runs, if any (EddyEngine+Demo.swift).
+    let demo = DemoRunner()
 
     private struct SyncRuntime: Sendable {
         var client: SyncClient
@@ -53,6 +55,8 @@ public final class EddyEngine: Sendable {
     private static let frequencyKey = "engine.updateFrequency"
     private static let sessionKey = "engine.session"
     private static let barometerCalibrationKey = "engine.barometerCalibration"
+    /// Session value: the client thresholds of the last session's server (JSON), kept for offline restarts.
+    static let serverThresholdsKey = "engine.serverThresholds"
 
     /// Opens (or creates) the store and restores the persisted aircraft, flight, data query and update frequency.
     public init(configuration: EddyConfiguration) throws(EddyError) {
@@ -88,10 +92,12 @@ public final class EddyEngine: Sendable {
         let session = ((try? store.sessionValue(forKey: Self.sessionKey)) ?? nil)
             .flatMap { try? JSONDecoder().decode(PersistedSession.self, from: Data($0.utf8)) }
         let calibration = (try? store.configuration(BarometerCalibration.self, forKey: Self.barometerCalibrationKey)) ?? nil
+        let serverThresholds = ((try? store.sessionValue(forKey: Self.serverThresholdsKey)) ?? nil)
+            .flatMap { try? JSONDecoder().decode(ClientThresholds.self, from: Data($0.utf8)) }
         core = EngineLock(EngineCore(
             configuration: EngineCoreConfiguration(configuration), aircraft: aircraft ?? defaultAircraft, flight: flight,
             dataQuery: query ?? DataQuery(), updateFrequency: frequency ?? .fast, session: session,
-            barometerCalibration: calibration, flightIDSeed: UInt64.random(in: .min ... .max)))
+            barometerCalibration: calibration, flightIDSeed: UInt64.random(in: .min ... .max), serverThresholds: serverThresholds))
     }
 
     deinit {
@@ -229,7 +235,7 @@ public final class EddyEngine: Sendable {
             let client = SyncClient(
                 transport: logger.map { LoggingTransport(base: observed, logger: $0) } ?? observed,
                 identity: ClientIdentity(apiKey: apiKey, airline: airline, userId: userId, clientVersion: configuration.clientVersion),
-                clock: clock)
+                clock: clock, sessionStarted: { [weak self] settings in self?.serverSettingsReceived(settings) })
             if persisted != session || refused {
                 logger?.info(refused ? "session: validating the key again after the server refused it" : "session: validating the key")
                 // First start with this identity, or a restart after a refusal: the key must be validated by the server.
@@ -260,6 +266,7 @@ public final class EddyEngine: Sendable {
     /// uploaded after the next `start`. Call `start` again to resume.
     public func stop() {
         logger?.info("stop: sync stopped, session and fetched data deleted, outbox kept")
+        stopDemo()   // a demo's open tile is stored (flagged) and the location state restarts before the session ends
         stopSync()
         let now = hostNow()
         apply(core.withLock { $0.stop(now: now) })
@@ -424,13 +431,13 @@ public final class EddyEngine: Sendable {
 
     /// The host's clock for calls that are not samples: flight time (0 before the first sample) when sync runs on
     /// flight time, else the system clock.
-    private func hostNow() -> Double { clock.now() }
+    func hostNow() -> Double { clock.now() }
 
     /// Applies a core step, never holding the core's lock, in the core's order: storage and scheduler-state effects
     /// one after the other (a storage failure becomes a callback in place; alert candidates go back to the core, whose
     /// answer is applied in place), then the callbacks, then the sync step or wake-up (a step raises callbacks of its
     /// own, which must come after the ones that caused it).
-    private func apply(_ step: EngineStep) {
+    func apply(_ step: EngineStep) {
         guard !step.isEmpty else { return }
         assert(!core.isHeldByCurrentThread, "effects are applied outside the engine's lock")
         var pending = step.effects[...]
@@ -446,7 +453,8 @@ public final class EddyEngine: Sendable {
             switch effect {
             case .storeOwnReport(let detected):
                 do {
-                    _ = try store.insertOwnReports([detected.report])   // stored before anything else happens to it
+                    // Stored before anything else happens to it; a demo's report as a local simulated observation.
+                    if detected.isSimulated { try storeSimulatedReport(detected.report) } else { _ = try store.insertOwnReports([detected.report]) }
                     callbacks.append(.detectedTurbulence(detected))
                 } catch {
                     callbacks.append(.didFailToAccessStore(StoreFailure(.storeOwnReport, error, reportId: detected.report.id)))
@@ -456,6 +464,7 @@ public final class EddyEngine: Sendable {
             case .forgetSessionAndFetchedData:
                 do {
                     try store.setSessionValue(nil, forKey: Self.sessionKey)
+                    try store.setSessionValue(nil, forKey: Self.serverThresholdsKey)
                     try store.clearFetchedData()
                 } catch {
                     callbacks.append(.didFailToAccessStore(StoreFailure(.clearCache, error)))

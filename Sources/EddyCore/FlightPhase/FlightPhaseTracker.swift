@@ -58,8 +58,8 @@ public struct FlightPhaseConfiguration: Sendable, Equatable {
 /// Driven only by fix timestamps (no wall clock). When a fix has no speed, the speed is computed
 /// from the previous fix (great-circle distance over time).
 package struct FlightPhaseTracker: Sendable {
-    /// The thresholds in use.
-    package let configuration: FlightPhaseConfiguration
+    /// The thresholds in use (the engine replaces them when the server sends its own; the next fix uses them).
+    package var configuration: FlightPhaseConfiguration
     /// The current phase.
     package private(set) var phase: FlightPhase = .unknown
     /// Whether low power mode is on.

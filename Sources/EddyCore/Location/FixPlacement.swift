@@ -18,6 +18,9 @@ package struct FixPlacement: Sendable {
         filter = HorizontalPositionFilter(configuration: configuration)
     }
 
+    /// Sets the filter's horizontal accuracy limit, metres (the engine's server-provided threshold).
+    package mutating func setMaximumAccuracyMeters(_ meters: Double) { filter.setMaximumAccuracyMeters(meters) }
+
     /// What became of one fix.
     package struct Placed: Sendable {
         /// The fix with the filtered position (nil: the fix's position is not used).

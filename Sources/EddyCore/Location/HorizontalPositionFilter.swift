@@ -10,7 +10,7 @@ import Foundation
 /// the innovation (χ², 2 dof); a run of rejections or a long gap restarts the filter.
 package struct HorizontalPositionFilter: HorizontalPositionEstimator {
     /// The tuning in use.
-    package let configuration: PositionFilterConfiguration
+    package private(set) var configuration: PositionFilterConfiguration
 
     /// Symmetric 3×3 covariance of one axis (position, velocity, correlated error), shared by east and north.
     private struct Covariance: Sendable {
@@ -68,6 +68,12 @@ package struct HorizontalPositionFilter: HorizontalPositionEstimator {
                                                           logSigma: configuration.reportedAccuracyLogSigma)
         radius90PerSigma = CircularGaussian.mixtureRadius(probability: 0.90,
                                                           logSigma: configuration.reportedAccuracyLogSigma)
+    }
+
+    /// Sets the accuracy limit (`maximumAccuracyMeters`): fixes from the next one on are gated with it.
+    package mutating func setMaximumAccuracyMeters(_ meters: Double) {
+        guard meters.isFinite, meters > 0 else { return }
+        configuration.maximumAccuracyMeters = meters
     }
 
     /// Takes the next fix: validates, gates, and either updates, restarts or rejects.
