@@ -40,10 +40,7 @@ extension EddyStore {
         Self.appendCellAndLayerConditions(prepared, &conditions, &arguments)
         conditions.append("exit_time >= ?")
         arguments.append(prepared.sinceTime)
-        if let minimumEDR = prepared.minimumEDR {
-            conditions.append("edr_peak >= ?")
-            arguments.append(minimumEDR)
-        }
+        // Every severity is read: a report's trend compares it with the one before it in its tile.
         let sql = """
             SELECT \(reportColumns) FROM own_report WHERE \(conditions.joined(separator: " AND "))
             """
@@ -61,7 +58,16 @@ extension EddyStore {
             }
             return items
         }
-        return query.aggregation == .worstPerTile ? Self.worstPerTile(items) : items
+        let withTrends = Self.settingTrends(items)
+        let minimumEDR = prepared.minimumEDR ?? -Double.infinity
+        let kept = withTrends.items.filter { $0.report.edrPeak >= minimumEDR }
+        guard query.aggregation == .worstPerTile else { return kept }
+        // The tile's trend is its latest report's, whichever report is the worst.
+        return Self.worstPerTile(kept).map { item in
+            var item = item
+            item.trend = withTrends.latestByTile[item.report.tile] ?? item.trend
+            return item
+        }
     }
 
     /// A 128-bit id as a hashable pair.
@@ -75,6 +81,8 @@ extension EddyStore {
         var cell: UInt64
         var entry: ObservationIndex.Entry
         var count: Int
+        /// The tile's trend (aggregated) or the report's (every report).
+        var trend: TurbulenceTrend
     }
 
     /// Whether `a` is worse than `b`: higher peak EDR, then later, then the smaller id.
@@ -105,36 +113,52 @@ extension EddyStore {
         let highestLayer = Int32(clamping: prepared.layers?.upperBound ?? Int(Int32.max))
         let tiles = prepared.tiles
         let aggregate = query.aggregation == .worstPerTile
+        let viewer = query.viewer
         var picks: [Pick] = []
-        var slots: [Pick] = []  // per-cell scratch: one slot per layer
+        var window: [ObservationIndex.Entry] = []  // per-cell scratch: the cell's reports in the window and range
         observationIndex.forEachCell(prepared.cells) { cell, entries in
-            slots.removeAll(keepingCapacity: true)
-            for entry in entries {
-                guard entry.exitTime >= since, entry.edrPeak >= minimumEDR,
-                      entry.layer >= lowestLayer, entry.layer <= highestLayer
-                else { continue }
+            window.removeAll(keepingCapacity: true)
+            for entry in entries where entry.exitTime >= since && entry.layer >= lowestLayer && entry.layer <= highestLayer {
                 if let tiles, !tiles.contains(TileID(h3: cell, layer: Int(entry.layer))) { continue }
-                if !excluded.isEmpty, excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)) { continue }
+                window.append(entry)
+            }
+            guard !window.isEmpty else { return }
+            // Oldest first within each layer: a report's trend compares it with the one before it (any severity).
+            window.sort { ($0.layer, $0.exitTime, $0.idHigh, $0.idLow) < ($1.layer, $1.exitTime, $1.idHigh, $1.idLow) }
+            var slot: Pick?
+            var previous: ObservationIndex.Entry?
+            for entry in window {
+                if let p = previous, p.layer != entry.layer {
+                    if let s = slot { picks.append(s) }
+                    slot = nil; previous = nil
+                }
+                let trend = TurbulenceTrend(latest: SeverityScale.severity(edr: entry.edrPeak, viewer: viewer),
+                                            previous: previous.map { SeverityScale.severity(edr: $0.edrPeak, viewer: viewer) })
+                previous = entry
+                // The tile's trend is its latest report's, whichever report is the worst.
+                slot?.trend = trend
+                guard entry.edrPeak >= minimumEDR,
+                      excluded.isEmpty || !excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)) else { continue }
                 guard aggregate else {
-                    picks.append(Pick(cell: cell, entry: entry, count: 1))
+                    picks.append(Pick(cell: cell, entry: entry, count: 1, trend: trend))
                     continue
                 }
-                if let slot = slots.firstIndex(where: { $0.entry.layer == entry.layer }) {
-                    slots[slot].count += 1
-                    if Self.isWorse(entry, than: slots[slot].entry) { slots[slot].entry = entry }
+                if var s = slot {
+                    s.count += 1
+                    if Self.isWorse(entry, than: s.entry) { s.entry = entry }
+                    slot = s
                 } else {
-                    slots.append(Pick(cell: cell, entry: entry, count: 1))
+                    slot = Pick(cell: cell, entry: entry, count: 1, trend: trend)
                 }
             }
-            picks.append(contentsOf: slots)
+            if let s = slot { picks.append(s) }
         }
         if picks.isEmpty { return [] }
-        let viewer = query.viewer
         var items = picks.map { pick in
             let report = pick.entry.report(cell: pick.cell)
             return TurbulenceItem(
                 report: report, severity: SeverityScale.severity(edr: report.edrPeak, viewer: viewer), origin: .server,
-                reporterID: nil, source: nil, reportCount: pick.count)
+                reporterID: nil, source: nil, reportCount: pick.count, trend: pick.trend)
         }
         guard query.includeReporterDetails else { return items }
         // Reporter id and source live only in the table: read them for the chosen rows.
@@ -163,6 +187,21 @@ extension EddyStore {
         if a.report.exitTime != b.report.exitTime { return a.report.exitTime < b.report.exitTime }
         let x = a.report.id.halves, y = b.report.id.halves
         return (x.high, x.low) < (y.high, y.low)
+    }
+
+    /// Each item's trend against the report before it in its tile (oldest first, any severity), and each tile's
+    /// latest trend.
+    static func settingTrends(_ items: [TurbulenceItem]) -> (items: [TurbulenceItem], latestByTile: [TileID: TurbulenceTrend]) {
+        var sorted = items
+        sorted.sort(by: resultOrder)
+        var latest: [TileID: TurbulenceTrend] = [:]
+        for i in sorted.indices {
+            let before = i > 0 && sorted[i - 1].report.tile == sorted[i].report.tile ? sorted[i - 1].severity : nil
+            let trend = TurbulenceTrend(latest: sorted[i].severity, previous: before)
+            sorted[i].trend = trend
+            latest[sorted[i].report.tile] = trend
+        }
+        return (sorted, latest)
     }
 
     /// Keeps the worst report of each tile: highest peak EDR, then the latest, then the smallest id.

@@ -17,10 +17,16 @@ public struct EddyAlert: Sendable, Equatable {
     public var newOrWorse: [TileID]
     /// The alerting tiles grouped by the 60 / 30 NM clusterer.
     public var clusters: [TurbulenceCluster]
+    /// What answered: tile reports, the turbulence-polygon fallback (no report in the alert area), or nothing.
+    public var source: AlertSource
+    /// Turbulence polygons that alert, nearest first (only when `source == .turbulencePolygons`).
+    public var polygonItems: [PolygonAlertItem]
     /// True when nothing alerts any more.
-    public var isCleared: Bool { items.isEmpty }
+    public var isCleared: Bool { items.isEmpty && polygonItems.isEmpty }
     /// Creates an alert.
-    public init(t: Double, mode: AlertMode?, items: [AlertItem], newOrWorse: [TileID], clusters: [TurbulenceCluster]) {
+    public init(t: Double, mode: AlertMode?, items: [AlertItem], newOrWorse: [TileID], clusters: [TurbulenceCluster],
+                source: AlertSource = .reports, polygonItems: [PolygonAlertItem] = []) {
         self.t = t; self.mode = mode; self.items = items; self.newOrWorse = newOrWorse; self.clusters = clusters
+        self.source = items.isEmpty && polygonItems.isEmpty ? .none : source; self.polygonItems = polygonItems
     }
 }
