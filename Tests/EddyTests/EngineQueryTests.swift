@@ -261,6 +261,18 @@ import Testing
         }
     }
 
+    @Test func newTurbulencePolygonsMakeTheCoreReadAlertCandidatesAgain() throws {
+        let configuration = EddyConfiguration(storePath: "/nonexistent/unused.sqlite", delivery: .callerThread, syncTiming: .flightTime)
+        var core = EngineCore(configuration: EngineCoreConfiguration(configuration),
+                              aircraft: try #require(AircraftTypeTable.type(designator: "B738")), flight: nil,
+                              dataQuery: DataQuery(), updateFrequency: .fast, session: nil)
+        for (type, changes) in [(DataType.turbulencePolygons, true), (.turbulence, true), (.nowcast, false), (.liveFlights, false)] {
+            let before = core.dataGeneration
+            _ = core.syncEvent(.receivedData(area: .route, dataType: type, itemCount: 1, full: true), now: Self.now)
+            #expect((core.dataGeneration != before) == changes, "\(type)")
+        }
+    }
+
     @Test func persistedDataQueryWithoutViewportTypesDecodesWithTheDefault() throws {
         let old = #"{"types":["turbulence"],"globalEnabled":false,"historyWindow":120,"altitudeRangeFeet":[0,60000],"minimumSeverity":1}"#
         let query = try JSONDecoder().decode(DataQuery.self, from: Data(old.utf8))

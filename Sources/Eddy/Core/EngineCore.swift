@@ -344,7 +344,9 @@ package struct EngineCore: Sendable {
                 dataGeneration += 1
                 effects.append(.callback(.didReceiveNewTurbulenceData(areaType: area)))
             case .nowcast: effects.append(.callback(.didReceiveNewNowcast))
-            case .turbulencePolygons: effects.append(.callback(.didReceiveNewTurbulencePolygons))
+            case .turbulencePolygons:
+                dataGeneration += 1   // the alert fallback reads them with the candidates
+                effects.append(.callback(.didReceiveNewTurbulencePolygons))
             case .liveFlights: effects.append(.callback(.didReceiveNewLiveFlightData))
             }
         case .uploaded:
