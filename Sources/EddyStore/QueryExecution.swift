@@ -85,6 +85,22 @@ extension EddyStore {
         var trend: TurbulenceTrend
     }
 
+    /// One layer of a cell while aggregating: the worst kept report and how many were kept, and the latest two
+    /// reports of any severity.
+    private struct TileSlot {
+        var latest: ObservationIndex.Entry
+        var previous: ObservationIndex.Entry?
+        var worst: ObservationIndex.Entry?
+        var count = 0
+        init(latest: ObservationIndex.Entry) { self.latest = latest }
+    }
+
+    /// Whether `a` was cached after `b`: later exit time, then the larger id (a total order).
+    private static func isLater(_ a: ObservationIndex.Entry, than b: ObservationIndex.Entry) -> Bool {
+        if a.exitTime != b.exitTime { return a.exitTime > b.exitTime }
+        return (a.idHigh, a.idLow) > (b.idHigh, b.idLow)
+    }
+
     /// Whether `a` is worse than `b`: higher peak EDR, then later, then the smaller id.
     private static func isWorse(_ a: ObservationIndex.Entry, than b: ObservationIndex.Entry) -> Bool {
         if a.edrPeak != b.edrPeak { return a.edrPeak > b.edrPeak }
@@ -115,43 +131,57 @@ extension EddyStore {
         let aggregate = query.aggregation == .worstPerTile
         let viewer = query.viewer
         var picks: [Pick] = []
-        var window: [ObservationIndex.Entry] = []  // per-cell scratch: the cell's reports in the window and range
+        var window: [ObservationIndex.Entry] = []  // every-report scratch: the cell's reports in the window and range
+        var slots: [TileSlot] = []                  // worst-per-tile scratch: one slot per layer
+        let severity = { (entry: ObservationIndex.Entry) in SeverityScale.severity(edr: entry.edrPeak, viewer: viewer) }
+        let kept = { (entry: ObservationIndex.Entry) in
+            entry.edrPeak >= minimumEDR && (excluded.isEmpty || !excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)))
+        }
         observationIndex.forEachCell(prepared.cells) { cell, entries in
-            window.removeAll(keepingCapacity: true)
+            guard aggregate else {
+                // Every report: oldest first within each layer, each compared with the one before it (any severity).
+                window.removeAll(keepingCapacity: true)
+                for entry in entries where entry.exitTime >= since && entry.layer >= lowestLayer && entry.layer <= highestLayer {
+                    if let tiles, !tiles.contains(TileID(h3: cell, layer: Int(entry.layer))) { continue }
+                    window.append(entry)
+                }
+                window.sort { $0.layer != $1.layer ? $0.layer < $1.layer : Self.isLater($1, than: $0) }
+                var previous: ObservationIndex.Entry?
+                for entry in window {
+                    if previous?.layer != entry.layer { previous = nil }
+                    let trend = TurbulenceTrend(latest: severity(entry), previous: previous.map(severity))
+                    previous = entry
+                    if kept(entry) { picks.append(Pick(cell: cell, entry: entry, count: 1, trend: trend)) }
+                }
+                return
+            }
+            // Worst per tile, in one pass: each layer's worst kept report and count, and its latest two reports of any
+            // severity (the tile's trend).
+            slots.removeAll(keepingCapacity: true)
             for entry in entries where entry.exitTime >= since && entry.layer >= lowestLayer && entry.layer <= highestLayer {
                 if let tiles, !tiles.contains(TileID(h3: cell, layer: Int(entry.layer))) { continue }
-                window.append(entry)
-            }
-            guard !window.isEmpty else { return }
-            // Oldest first within each layer: a report's trend compares it with the one before it (any severity).
-            window.sort { ($0.layer, $0.exitTime, $0.idHigh, $0.idLow) < ($1.layer, $1.exitTime, $1.idHigh, $1.idLow) }
-            var slot: Pick?
-            var previous: ObservationIndex.Entry?
-            for entry in window {
-                if let p = previous, p.layer != entry.layer {
-                    if let s = slot { picks.append(s) }
-                    slot = nil; previous = nil
-                }
-                let trend = TurbulenceTrend(latest: SeverityScale.severity(edr: entry.edrPeak, viewer: viewer),
-                                            previous: previous.map { SeverityScale.severity(edr: $0.edrPeak, viewer: viewer) })
-                previous = entry
-                // The tile's trend is its latest report's, whichever report is the worst.
-                slot?.trend = trend
-                guard entry.edrPeak >= minimumEDR,
-                      excluded.isEmpty || !excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)) else { continue }
-                guard aggregate else {
-                    picks.append(Pick(cell: cell, entry: entry, count: 1, trend: trend))
-                    continue
-                }
-                if var s = slot {
-                    s.count += 1
-                    if Self.isWorse(entry, than: s.entry) { s.entry = entry }
-                    slot = s
+                let index: Int
+                if let found = slots.firstIndex(where: { $0.latest.layer == entry.layer }) {
+                    index = found
+                    if Self.isLater(entry, than: slots[index].latest) {
+                        slots[index].previous = slots[index].latest
+                        slots[index].latest = entry
+                    } else if slots[index].previous.map({ Self.isLater(entry, than: $0) }) ?? true {
+                        slots[index].previous = entry
+                    }
                 } else {
-                    slot = Pick(cell: cell, entry: entry, count: 1, trend: trend)
+                    slots.append(TileSlot(latest: entry))
+                    index = slots.count - 1
                 }
+                guard kept(entry) else { continue }
+                slots[index].count += 1
+                if slots[index].worst.map({ Self.isWorse(entry, than: $0) }) ?? true { slots[index].worst = entry }
             }
-            if let s = slot { picks.append(s) }
+            for slot in slots {
+                guard let worst = slot.worst else { continue }
+                let trend = TurbulenceTrend(latest: severity(slot.latest), previous: slot.previous.map(severity))
+                picks.append(Pick(cell: cell, entry: worst, count: slot.count, trend: trend))
+            }
         }
         if picks.isEmpty { return [] }
         var items = picks.map { pick in
