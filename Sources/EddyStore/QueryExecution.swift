@@ -85,14 +85,15 @@ extension EddyStore {
         var trend: TurbulenceTrend
     }
 
-    /// One layer of a cell while aggregating: the worst kept report and how many were kept, and the latest two
-    /// reports of any severity.
+    /// One layer of a cell while aggregating, as positions in the cell's entries (−1: none): the worst kept report
+    /// and how many were kept, and the latest two reports of any severity.
     private struct TileSlot {
-        var latest: ObservationIndex.Entry
-        var previous: ObservationIndex.Entry?
-        var worst: ObservationIndex.Entry?
+        var layer: Int32
+        var latest: Int
+        var previous = -1
+        var worst = -1
         var count = 0
-        init(latest: ObservationIndex.Entry) { self.latest = latest }
+        init(layer: Int32, latest: Int) { self.layer = layer; self.latest = latest }
     }
 
     /// Whether `a` was cached after `b`: later exit time, then the larger id (a total order).
@@ -156,31 +157,31 @@ extension EddyStore {
                 return
             }
             // Worst per tile, in one pass: each layer's worst kept report and count, and its latest two reports of any
-            // severity (the tile's trend).
+            // severity (the tile's trend). Slots hold positions in `entries`, not copies.
             slots.removeAll(keepingCapacity: true)
-            for entry in entries where entry.exitTime >= since && entry.layer >= lowestLayer && entry.layer <= highestLayer {
+            for i in entries.indices {
+                let entry = entries[i]
+                guard entry.exitTime >= since, entry.layer >= lowestLayer, entry.layer <= highestLayer else { continue }
                 if let tiles, !tiles.contains(TileID(h3: cell, layer: Int(entry.layer))) { continue }
-                let index: Int
-                if let found = slots.firstIndex(where: { $0.latest.layer == entry.layer }) {
-                    index = found
-                    if Self.isLater(entry, than: slots[index].latest) {
-                        slots[index].previous = slots[index].latest
-                        slots[index].latest = entry
-                    } else if slots[index].previous.map({ Self.isLater(entry, than: $0) }) ?? true {
-                        slots[index].previous = entry
-                    }
-                } else {
-                    slots.append(TileSlot(latest: entry))
-                    index = slots.count - 1
+                var index = 0
+                while index < slots.count && slots[index].layer != entry.layer { index += 1 }
+                if index == slots.count {
+                    slots.append(TileSlot(layer: entry.layer, latest: i))
+                } else if Self.isLater(entry, than: entries[slots[index].latest]) {
+                    slots[index].previous = slots[index].latest
+                    slots[index].latest = i
+                } else if slots[index].previous < 0 || Self.isLater(entry, than: entries[slots[index].previous]) {
+                    slots[index].previous = i
                 }
-                guard kept(entry) else { continue }
+                guard entry.edrPeak >= minimumEDR,
+                      excluded.isEmpty || !excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)) else { continue }
                 slots[index].count += 1
-                if slots[index].worst.map({ Self.isWorse(entry, than: $0) }) ?? true { slots[index].worst = entry }
+                if slots[index].worst < 0 || Self.isWorse(entry, than: entries[slots[index].worst]) { slots[index].worst = i }
             }
-            for slot in slots {
-                guard let worst = slot.worst else { continue }
-                let trend = TurbulenceTrend(latest: severity(slot.latest), previous: slot.previous.map(severity))
-                picks.append(Pick(cell: cell, entry: worst, count: slot.count, trend: trend))
+            for slot in slots where slot.worst >= 0 {
+                let trend = TurbulenceTrend(latest: severity(entries[slot.latest]),
+                                            previous: slot.previous < 0 ? nil : severity(entries[slot.previous]))
+                picks.append(Pick(cell: cell, entry: entries[slot.worst], count: slot.count, trend: trend))
             }
         }
         if picks.isEmpty { return [] }
