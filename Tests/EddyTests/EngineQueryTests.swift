@@ -201,6 +201,12 @@ import Testing
         #expect(try engine.alerts(with: within).items.isEmpty)
         within.timeFrameSeconds = 600   // ≈ 75 NM
         #expect(try engine.alerts(with: within).items.count == 1)
+        // A polygon set that does not decode leaves report alerts working; `polygons(_:)` reports it as a store failure.
+        try engine.store.upsertTurbulencePolygons([
+            TurbulencePolygonSet(historyWindow: .twoHours, severity: .severe, geoJSON: "{not json", updatedTime: Self.now),
+        ])
+        #expect(try engine.alerts(with: within).items.count == 1)
+        #expect(throws: EddyError.self) { try engine.polygons() }
         var bad = AlertQuery()
         bad.polygon = [LatLng(latitude: 40, longitude: -73)]
         #expect(throws: EddyError.alertQuery(.invalidPolygon(pointCount: 1))) { try engine.alerts(with: bad) }

@@ -37,8 +37,10 @@ enum AlertCandidateLoader {
     }
 
     /// The cached turbulence polygons of the history window at or above the query's minimum (the alert fallback).
+    /// A set whose GeoJSON does not decode is left out (the fallback must not stop report alerts); a store failure
+    /// throws.
     static func polygons(store: EddyStore, query: AlertQuery, history: HistoryWindow) throws -> [TurbulencePolygon] {
         try store.turbulencePolygons(historyWindow: history, minimumSeverity: max(query.minimumSeverity, .light))
-            .flatMap { try EngineQueries.polygons(of: $0) }
+            .flatMap { (try? EngineQueries.polygons(of: $0)) ?? [] }
     }
 }

@@ -29,6 +29,7 @@ public final class EddyEngine: Sendable {
     private let flightClock = SampleDrivenClock()
     /// The host's clock for calls that are not samples and for sync: flight time, or the system clock.
     private let clock: any EpochClock
+    /// The pure core behind its lock (internal: the query surface in `EddyEngine+Queries.swift` reads it).
     let core: EngineLock<EngineCore>
     private let sync = Mutex<SyncRuntime?>(nil)
     /// SRTM tiles for height above terrain (nil: none configured). Read outside the core's lock.
