@@ -168,11 +168,20 @@ public struct TurbulenceItem: Sendable, Equatable, Hashable {
     public var source: String?
     /// How many matching reports the tile had (1 unless aggregated worst-per-tile).
     public var reportCount: Int
+    /// The tile's latest report against the report cached before it in the same tile (cell × layer), severities for
+    /// the viewer; for every-report queries, this report against the one before it. Nil when not computed.
+    public var trend: TurbulenceTrend?
+    /// Distance, time to reach and time to pass along the aircraft's track; filled by the engine's queries (nil when
+    /// the track is unknown, the tile is not ahead or outside the corridor, or the item comes straight from the store).
+    public var alongTrack: AlongTrack?
 
     /// Creates an item.
     public init(
-        report: TileReport, severity: Severity, origin: ReportOrigin, reporterID: String?, source: String?, reportCount: Int
+        report: TileReport, severity: Severity, origin: ReportOrigin, reporterID: String?, source: String?, reportCount: Int,
+        trend: TurbulenceTrend? = nil, alongTrack: AlongTrack? = nil
     ) {
+        self.trend = trend
+        self.alongTrack = alongTrack
         self.report = report
         self.severity = severity
         self.origin = origin

@@ -40,10 +40,7 @@ extension EddyStore {
         Self.appendCellAndLayerConditions(prepared, &conditions, &arguments)
         conditions.append("exit_time >= ?")
         arguments.append(prepared.sinceTime)
-        if let minimumEDR = prepared.minimumEDR {
-            conditions.append("edr_peak >= ?")
-            arguments.append(minimumEDR)
-        }
+        // Every severity is read: a report's trend compares it with the one before it in its tile.
         let sql = """
             SELECT \(reportColumns) FROM own_report WHERE \(conditions.joined(separator: " AND "))
             """
@@ -61,7 +58,16 @@ extension EddyStore {
             }
             return items
         }
-        return query.aggregation == .worstPerTile ? Self.worstPerTile(items) : items
+        let withTrends = Self.settingTrends(items)
+        let minimumEDR = prepared.minimumEDR ?? -Double.infinity
+        let kept = withTrends.items.filter { $0.report.edrPeak >= minimumEDR }
+        guard query.aggregation == .worstPerTile else { return kept }
+        // The tile's trend is its latest report's, whichever report is the worst.
+        return Self.worstPerTile(kept).map { item in
+            var item = item
+            item.trend = withTrends.latestByTile[item.report.tile] ?? item.trend
+            return item
+        }
     }
 
     /// A 128-bit id as a hashable pair.
@@ -75,6 +81,25 @@ extension EddyStore {
         var cell: UInt64
         var entry: ObservationIndex.Entry
         var count: Int
+        /// The tile's trend (aggregated) or the report's (every report).
+        var trend: TurbulenceTrend
+    }
+
+    /// One layer of a cell while aggregating, as positions in the cell's entries (−1: none): the worst kept report
+    /// and how many were kept, and the latest two reports of any severity.
+    private struct TileSlot {
+        var layer: Int32
+        var latest: Int
+        var previous = -1
+        var worst = -1
+        var count = 0
+        init(layer: Int32, latest: Int) { self.layer = layer; self.latest = latest }
+    }
+
+    /// Whether `a` was cached after `b`: later exit time, then the larger id (a total order).
+    private static func isLater(_ a: ObservationIndex.Entry, than b: ObservationIndex.Entry) -> Bool {
+        if a.exitTime != b.exitTime { return a.exitTime > b.exitTime }
+        return (a.idHigh, a.idLow) > (b.idHigh, b.idLow)
     }
 
     /// Whether `a` is worse than `b`: higher peak EDR, then later, then the smaller id.
@@ -105,36 +130,66 @@ extension EddyStore {
         let highestLayer = Int32(clamping: prepared.layers?.upperBound ?? Int(Int32.max))
         let tiles = prepared.tiles
         let aggregate = query.aggregation == .worstPerTile
+        let viewer = query.viewer
         var picks: [Pick] = []
-        var slots: [Pick] = []  // per-cell scratch: one slot per layer
+        var window: [ObservationIndex.Entry] = []  // every-report scratch: the cell's reports in the window and range
+        var slots: [TileSlot] = []                  // worst-per-tile scratch: one slot per layer
+        let severity = { (entry: ObservationIndex.Entry) in SeverityScale.severity(edr: entry.edrPeak, viewer: viewer) }
+        let kept = { (entry: ObservationIndex.Entry) in
+            entry.edrPeak >= minimumEDR && (excluded.isEmpty || !excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)))
+        }
         observationIndex.forEachCell(prepared.cells) { cell, entries in
-            slots.removeAll(keepingCapacity: true)
-            for entry in entries {
-                guard entry.exitTime >= since, entry.edrPeak >= minimumEDR,
-                      entry.layer >= lowestLayer, entry.layer <= highestLayer
-                else { continue }
-                if let tiles, !tiles.contains(TileID(h3: cell, layer: Int(entry.layer))) { continue }
-                if !excluded.isEmpty, excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)) { continue }
-                guard aggregate else {
-                    picks.append(Pick(cell: cell, entry: entry, count: 1))
-                    continue
+            guard aggregate else {
+                // Every report: oldest first within each layer, each compared with the one before it (any severity).
+                window.removeAll(keepingCapacity: true)
+                for entry in entries where entry.exitTime >= since && entry.layer >= lowestLayer && entry.layer <= highestLayer {
+                    if let tiles, !tiles.contains(TileID(h3: cell, layer: Int(entry.layer))) { continue }
+                    window.append(entry)
                 }
-                if let slot = slots.firstIndex(where: { $0.entry.layer == entry.layer }) {
-                    slots[slot].count += 1
-                    if Self.isWorse(entry, than: slots[slot].entry) { slots[slot].entry = entry }
-                } else {
-                    slots.append(Pick(cell: cell, entry: entry, count: 1))
+                window.sort { $0.layer != $1.layer ? $0.layer < $1.layer : Self.isLater($1, than: $0) }
+                var previous: ObservationIndex.Entry?
+                for entry in window {
+                    if previous?.layer != entry.layer { previous = nil }
+                    let trend = TurbulenceTrend(latest: severity(entry), previous: previous.map(severity))
+                    previous = entry
+                    if kept(entry) { picks.append(Pick(cell: cell, entry: entry, count: 1, trend: trend)) }
                 }
+                return
             }
-            picks.append(contentsOf: slots)
+            // Worst per tile, in one pass: each layer's worst kept report and count, and its latest two reports of any
+            // severity (the tile's trend). Slots hold positions in `entries`, not copies.
+            slots.removeAll(keepingCapacity: true)
+            for i in entries.indices {
+                let entry = entries[i]
+                guard entry.exitTime >= since, entry.layer >= lowestLayer, entry.layer <= highestLayer else { continue }
+                if let tiles, !tiles.contains(TileID(h3: cell, layer: Int(entry.layer))) { continue }
+                var index = 0
+                while index < slots.count && slots[index].layer != entry.layer { index += 1 }
+                if index == slots.count {
+                    slots.append(TileSlot(layer: entry.layer, latest: i))
+                } else if Self.isLater(entry, than: entries[slots[index].latest]) {
+                    slots[index].previous = slots[index].latest
+                    slots[index].latest = i
+                } else if slots[index].previous < 0 || Self.isLater(entry, than: entries[slots[index].previous]) {
+                    slots[index].previous = i
+                }
+                guard entry.edrPeak >= minimumEDR,
+                      excluded.isEmpty || !excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)) else { continue }
+                slots[index].count += 1
+                if slots[index].worst < 0 || Self.isWorse(entry, than: entries[slots[index].worst]) { slots[index].worst = i }
+            }
+            for slot in slots where slot.worst >= 0 {
+                let trend = TurbulenceTrend(latest: severity(entries[slot.latest]),
+                                            previous: slot.previous < 0 ? nil : severity(entries[slot.previous]))
+                picks.append(Pick(cell: cell, entry: entries[slot.worst], count: slot.count, trend: trend))
+            }
         }
         if picks.isEmpty { return [] }
-        let viewer = query.viewer
         var items = picks.map { pick in
             let report = pick.entry.report(cell: pick.cell)
             return TurbulenceItem(
                 report: report, severity: SeverityScale.severity(edr: report.edrPeak, viewer: viewer), origin: .server,
-                reporterID: nil, source: nil, reportCount: pick.count)
+                reporterID: nil, source: nil, reportCount: pick.count, trend: pick.trend)
         }
         guard query.includeReporterDetails else { return items }
         // Reporter id and source live only in the table: read them for the chosen rows.
@@ -163,6 +218,21 @@ extension EddyStore {
         if a.report.exitTime != b.report.exitTime { return a.report.exitTime < b.report.exitTime }
         let x = a.report.id.halves, y = b.report.id.halves
         return (x.high, x.low) < (y.high, y.low)
+    }
+
+    /// Each item's trend against the report before it in its tile (oldest first, any severity), and each tile's
+    /// latest trend.
+    static func settingTrends(_ items: [TurbulenceItem]) -> (items: [TurbulenceItem], latestByTile: [TileID: TurbulenceTrend]) {
+        var sorted = items
+        sorted.sort(by: resultOrder)
+        var latest: [TileID: TurbulenceTrend] = [:]
+        for i in sorted.indices {
+            let before = i > 0 && sorted[i - 1].report.tile == sorted[i].report.tile ? sorted[i - 1].severity : nil
+            let trend = TurbulenceTrend(latest: sorted[i].severity, previous: before)
+            sorted[i].trend = trend
+            latest[sorted[i].report.tile] = trend
+        }
+        return (sorted, latest)
     }
 
     /// Keeps the worst report of each tile: highest peak EDR, then the latest, then the smallest id.

@@ -54,8 +54,10 @@ package enum SyncEvent: Sendable, Equatable {
 
 /// Scheduler settings.
 package struct SchedulerConfiguration: Sendable {
-    /// Data types fetched for each area.
+    /// Data types fetched for each area (the viewport: `viewportDataTypes` when set).
     package var dataTypes: [DataType] = [.turbulence]
+    /// Data types fetched for the viewport area (nil: `dataTypes`).
+    package var viewportDataTypes: [DataType]? = nil
     /// Update frequency.
     package var frequency: UpdateFrequency = .fast
     /// History window, hours.
@@ -78,6 +80,11 @@ package struct SchedulerConfiguration: Sendable {
     package var idlePollSeconds: Double = 1
     /// Creates the defaults.
     package init() {}
+
+    /// The data types fetched for an area type.
+    package func dataTypes(for area: DataAreaType) -> [DataType] {
+        area == .viewport ? viewportDataTypes ?? dataTypes : dataTypes
+    }
 }
 
 /// Drives uploads and fetches on an injected clock.
@@ -233,7 +240,7 @@ package final class SyncScheduler: Sendable {
             let now = clock.now()
             var due: [Key] = []
             for areaType in DataAreaType.allCases where s.areas[areaType] != nil {
-                for dataType in s.configuration.dataTypes {
+                for dataType in s.configuration.dataTypes(for: areaType) {
                     let key = Key(area: areaType, dataType: dataType)
                     let next = s.nextFetch[key] ?? now
                     if s.nextFetch[key] == nil { s.nextFetch[key] = now }
@@ -326,7 +333,7 @@ package final class SyncScheduler: Sendable {
     private func secondsUntilNextWork() -> Double {
         state.withLock { s in
             let now = clock.now()
-            let active = s.nextFetch.filter { s.areas[$0.key.area] != nil && s.configuration.dataTypes.contains($0.key.dataType) }
+            let active = s.nextFetch.filter { s.areas[$0.key.area] != nil && s.configuration.dataTypes(for: $0.key.area).contains($0.key.dataType) }
             var next = active.values.min() ?? .infinity
             next = max(next, s.retryNotBefore)
             return max(0, next - now)

@@ -175,6 +175,7 @@ import Testing
         query.viewport = [LatLng(latitude: 40, longitude: -75), LatLng(latitude: 40, longitude: -70),
                           LatLng(latitude: 43, longitude: -70), LatLng(latitude: 43, longitude: -75)]
         query.types = Set(DataType.allCases)
+        query.viewportTypes = Set(DataType.allCases)   // the viewport fetches `viewportTypes` (default turbulence only)
         try engine.setDataQuery(query)
         let fetchedAll = log.wait(timeoutSeconds: 20) { callbacks in
             DataType.allCases.allSatisfy { callbacks.contains(.didUpdateFetchingStatus(.idle, areaType: .viewport, dataType: $0)) }

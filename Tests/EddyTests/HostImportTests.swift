@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// What a host app sees with `import Eddy` alone: the engine, its configuration, the sample and report types, the
-/// ServerData vocabulary, fetching status, alert queries and the store's query API (re-exported modules).
+/// ServerData vocabulary, fetching status, alert queries and the engine's query API (re-exported modules).
 @Suite struct HostImportTests {
     @Test func hostAPIIsReachableThroughImportEddyAlone() throws {
         let directory = FileManager.default.temporaryDirectory
@@ -48,9 +48,19 @@ import Testing
                                 exitTime: t0 + 60, edrPeak: 0.5, edrMedian: 0.3, reporterClass: .medium)
         #expect(report.severity(for: .medium) > Severity.none)
 
-        // The store's query API: an offline engine's cache holds no server data.
-        let items = try engine.store.turbulence(TurbulenceQuery(area: .everywhere, now: t0))
+        // The engine's query API: an offline engine's cache holds no server data.
+        let items = try engine.turbulence(TurbulenceRequest(area: .everywhere))
         #expect(items.isEmpty)
+        #expect(try engine.nowcast(NowcastRequest(hoursAhead: 1)).isEmpty)
+        #expect(try engine.polygons(PolygonsRequest()).isEmpty)
+        #expect(try engine.liveFlights(LiveFlightsRequest()).isEmpty)
+        let along: AlongTrack? = items.first?.alongTrack
+        let trend: TurbulenceTrend? = items.first?.trend
+        #expect(along == nil && trend == nil)
+        #expect(!engine.inPosition && !engine.isHorizontal && !engine.inNoise)
+        var alertOptions = AlertQuery()
+        alertOptions.timeFrameSeconds = 600
+        #expect(try engine.alerts(with: alertOptions).source == AlertSource.none)
         #expect(try engine.store.outboxCounts().pending == 0)
 
         engine.stop()

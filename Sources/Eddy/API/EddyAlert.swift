@@ -19,12 +19,17 @@ public struct EddyAlert: Sendable, Equatable {
     public var clusters: [TurbulenceCluster]
     /// True for an alert evaluated at a demo's simulated position (`EddyEngine.startDemo`).
     public var isSimulated: Bool
+    /// What answered: tile reports, the turbulence-polygon fallback (no report in the alert area), or nothing.
+    public var source: AlertSource
+    /// Turbulence polygons that alert, nearest first (only when `source == .turbulencePolygons`).
+    public var polygonItems: [PolygonAlertItem]
     /// True when nothing alerts any more.
-    public var isCleared: Bool { items.isEmpty }
+    public var isCleared: Bool { items.isEmpty && polygonItems.isEmpty }
     /// Creates an alert.
     public init(t: Double, mode: AlertMode?, items: [AlertItem], newOrWorse: [TileID], clusters: [TurbulenceCluster],
-                isSimulated: Bool = false) {
+                isSimulated: Bool = false, source: AlertSource = .reports, polygonItems: [PolygonAlertItem] = []) {
         self.t = t; self.mode = mode; self.items = items; self.newOrWorse = newOrWorse; self.clusters = clusters
         self.isSimulated = isSimulated
+        self.source = items.isEmpty && polygonItems.isEmpty ? .none : source; self.polygonItems = polygonItems
     }
 }

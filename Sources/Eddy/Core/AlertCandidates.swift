@@ -11,6 +11,8 @@ struct AlertCandidates: Sendable {
     var generation: Int
     /// The candidates.
     var candidates: [AlertCandidate]
+    /// The turbulence polygons of the history window (the fallback where no report is in the alert area).
+    var polygons: [TurbulencePolygon] = []
 
     /// Candidates are re-read after the aircraft moved this far, NM.
     static let refreshDistanceNM = 20.0
@@ -42,13 +44,13 @@ enum AlertComputation {
 
     /// One evaluation of `query` at `fix` over `candidates`, without notify-on-change bookkeeping.
     static func oneShot(query: AlertQuery, fix: LocationSample, position: AlertPosition,
-                        candidates: [AlertCandidate]) throws(EddyError) -> EddyAlert {
+                        candidates: [AlertCandidate], polygons: [TurbulencePolygon] = []) throws(EddyError) -> EddyAlert {
         let evaluation: AlertEvaluation
-        do { evaluation = try AlertEvaluator.evaluate(query: query, position: position, candidates: candidates) }
+        do { evaluation = try AlertEvaluator.evaluate(query: query, position: position, candidates: candidates, polygons: polygons) }
         catch { throw .alertQuery(error) }
         var clusterer = TurbulenceClusterer()
         clusterer.process(items: clusterItems(evaluation.items))
         return EddyAlert(t: fix.t, mode: evaluation.mode, items: evaluation.items, newOrWorse: evaluation.items.map(\.tile),
-                         clusters: clusterer.clusters)
+                         clusters: clusterer.clusters, source: evaluation.source, polygonItems: evaluation.polygonItems)
     }
 }

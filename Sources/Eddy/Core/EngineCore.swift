@@ -82,7 +82,8 @@ package struct EngineCore: Sendable {
     private var reorder = SampleReorderBuffer()
     private var released: [SensorSample] = []
     private var detectionEvents: [DetectionEvent] = []
-    private var devicePosition: (inPosition: Bool, horizontal: Bool)?
+    /// The device's mount state as detection last reported it (nil before detection ran).
+    package private(set) var devicePosition: (inPosition: Bool, horizontal: Bool, inNoise: Bool)?
 
     // Location and phase.
     private var fusion = LocationFusion()
@@ -191,6 +192,7 @@ package struct EngineCore: Sendable {
     package var schedulerConfiguration: SchedulerConfiguration {
         var c = SchedulerConfiguration()
         c.dataTypes = DataType.allCases.filter { dataQuery.types.contains($0) }
+        c.viewportDataTypes = DataType.allCases.filter { dataQuery.viewportTypes.contains($0) }
         c.frequency = updateFrequency
         c.historyHours = dataQuery.historyWindow.hours
         c.minLayer = dataQuery.altitudeRangeFeet.lowerBound / 1000
@@ -373,7 +375,9 @@ package struct EngineCore: Sendable {
                 dataGeneration += 1
                 effects.append(.callback(.didReceiveNewTurbulenceData(areaType: area)))
             case .nowcast: effects.append(.callback(.didReceiveNewNowcast))
-            case .turbulencePolygons: effects.append(.callback(.didReceiveNewTurbulencePolygons))
+            case .turbulencePolygons:
+                dataGeneration += 1   // the alert fallback reads them with the candidates
+                effects.append(.callback(.didReceiveNewTurbulencePolygons))
             case .liveFlights: effects.append(.callback(.didReceiveNewLiveFlightData))
             }
         case .uploaded:
@@ -490,8 +494,9 @@ package struct EngineCore: Sendable {
         for event in detectionEvents {
             switch event {
             case .position(let p):
-                if devicePosition.map({ $0.inPosition != p.inPosition || $0.horizontal != p.horizontal }) ?? true {
-                    devicePosition = (p.inPosition, p.horizontal)
+                let changed = devicePosition.map({ $0.inPosition != p.inPosition || $0.horizontal != p.horizontal }) ?? true
+                devicePosition = (p.inPosition, p.horizontal, p.inNoise)
+                if changed {
                     effects.append(.callback(.didChangeDevicePosition(inPosition: p.inPosition, horizontal: p.horizontal)))
                 }
             case .minute, .altitude:
@@ -629,6 +634,9 @@ package struct EngineCore: Sendable {
         clusterer.reset()
     }
 
+    /// The motion along-track fields are computed from: the latest filtered fix (nil before the first fix).
+    package var ownMotion: OwnMotion? { lastFix.map(OwnMotion.init(fix:)) }
+
     /// What a one-shot alert evaluation needs: the latest fix, the history window, the viewer class, the generation.
     package var alertContext: (fix: LocationSample?, history: HistoryWindow, viewer: AircraftClass, generation: Int) {
         (lastFix, dataQuery.historyWindow, aircraft.aircraftClass, dataGeneration)
@@ -640,7 +648,7 @@ package struct EngineCore: Sendable {
         guard let query = alertQuery, phase.phase != .onGround,
               let position = estimate.map({ AlertPosition(fix: fix, layer: $0.layer) }) ?? AlertPosition(fix: fix) else { return }
         if let candidates, candidates.isFresh(for: position, generation: dataGeneration) {
-            evaluate(query, fix: fix, position: position, candidates: candidates.candidates, &effects)
+            evaluate(query, fix: fix, position: position, candidates: candidates.candidates, polygons: candidates.polygons, &effects)
         } else {
             effects.append(.loadAlertCandidates(AlertCandidateRequest(
                 query: query, position: position, history: dataQuery.historyWindow, generation: dataGeneration, fix: fix)))
@@ -649,18 +657,20 @@ package struct EngineCore: Sendable {
 
     /// The candidates asked for with `.loadAlertCandidates(request)`: kept, then the request's fix is evaluated.
     /// An answer for a query that is no longer monitored is dropped (the next fix asks again).
-    package mutating func alertCandidatesLoaded(_ loaded: [AlertCandidate], for request: AlertCandidateRequest) -> EngineStep {
+    package mutating func alertCandidatesLoaded(_ loaded: [AlertCandidate], polygons: [TurbulencePolygon] = [],
+                                                for request: AlertCandidateRequest) -> EngineStep {
         var effects: [EngineEffect] = []
         if let query = alertQuery, query == request.query {
-            candidates = AlertCandidates(position: request.position, generation: request.generation, candidates: loaded)
-            evaluate(query, fix: request.fix, position: request.position, candidates: loaded, &effects)
+            candidates = AlertCandidates(position: request.position, generation: request.generation, candidates: loaded, polygons: polygons)
+            evaluate(query, fix: request.fix, position: request.position, candidates: loaded, polygons: polygons, &effects)
         }
         return EngineStep(effects: effects, time: currentTime)
     }
 
     private mutating func evaluate(_ query: AlertQuery, fix: LocationSample, position: AlertPosition,
-                                   candidates: [AlertCandidate], _ effects: inout [EngineEffect]) {
-        guard let evaluation = try? AlertEvaluator.evaluate(query: query, position: position, candidates: visits.felt(candidates)),
+                                   candidates: [AlertCandidate], polygons: [TurbulencePolygon], _ effects: inout [EngineEffect]) {
+        guard let evaluation = try? AlertEvaluator.evaluate(query: query, position: position, candidates: visits.felt(candidates),
+                                                            polygons: polygons),
               let notification = monitor.process(evaluation, at: position.time)
         else { return }
         switch notification {
@@ -668,7 +678,8 @@ package struct EngineCore: Sendable {
             clusterer.process(items: AlertComputation.clusterItems(evaluation.items))
             effects.append(.callback(.didReceiveAlert(EddyAlert(t: fix.t, mode: evaluation.mode, items: evaluation.items,
                                                                 newOrWorse: newOrWorse, clusters: clusterer.clusters,
-                                                                isSimulated: isSimulating))))
+                                                                isSimulated: isSimulating,
+                                                                source: evaluation.source, polygonItems: evaluation.polygonItems))))
         case .cleared:
             clusterer.process(items: [])
             effects.append(.callback(.didReceiveAlert(EddyAlert(t: fix.t, mode: nil, items: [], newOrWorse: [], clusters: [],

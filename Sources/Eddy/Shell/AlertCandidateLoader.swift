@@ -15,7 +15,9 @@ enum AlertCandidateLoader {
         let ring = EngineGeometry.circle(latitude: position.latitudeDegrees, longitude: position.longitudeDegrees,
                                          radiusNM: query.lookAheadNM + AlertCandidates.refreshDistanceNM + 10)
         let area = QueryArea.polygon(ring)
-        let minimum = max(query.minimumSeverity, .light)
+        // Every severity: the evaluator counts reports in the alert area (smooth ones too) to decide whether the
+        // turbulence-polygon fallback applies, and filters severities itself.
+        let minimum = Severity.none
         let range = lower...upper
         // The server's copies of own reports are left out over the whole window: the own table holds them, and the
         // evaluator judges them as own (exclusion span from the report or the last visit of its tile).
@@ -32,5 +34,13 @@ enum AlertCandidateLoader {
     /// The candidates a core asked for.
     static func load(store: EddyStore, _ request: AlertCandidateRequest) throws -> [AlertCandidate] {
         try load(store: store, query: request.query, position: request.position, history: request.history)
+    }
+
+    /// The cached turbulence polygons of the history window at or above the query's minimum (the alert fallback).
+    /// A set whose GeoJSON does not decode is left out (the fallback must not stop report alerts); a store failure
+    /// throws.
+    static func polygons(store: EddyStore, query: AlertQuery, history: HistoryWindow) throws -> [TurbulencePolygon] {
+        try store.turbulencePolygons(historyWindow: history, minimumSeverity: max(query.minimumSeverity, .light))
+            .flatMap { (try? EngineQueries.polygons(of: $0)) ?? [] }
     }
 }

@@ -21,13 +21,15 @@ import Synchronization
 public final class EddyEngine: Sendable {
     /// The configuration it was created with.
     public let configuration: EddyConfiguration
-    /// The engine's SQLite store (hosts may run their own turbulence, nowcast, polygon and live-flight queries on it).
+    /// The engine's SQLite store (tools and tests; hosts use `turbulence(_:)`, `nowcast(_:)`, `polygons(_:)` and
+    /// `liveFlights(_:)` instead).
     public let store: EddyStore
     private let dispatcher: CallbackDispatcher
     /// Flight time: the latest pushed sample time (0 before the first sample), the sync clock in `.flightTime` mode.
     let flightClock = SampleDrivenClock()
     /// The host's clock for calls that are not samples and for sync: flight time, or the system clock.
     private let clock: any EpochClock
+    /// The pure core behind its lock (internal: the query surface in `EddyEngine+Queries.swift` reads it).
     let core: EngineLock<EngineCore>
     private let sync = Mutex<SyncRuntime?>(nil)
     /// SRTM tiles for height above terrain (nil: none configured). Read outside the core's lock.
@@ -337,8 +339,12 @@ public final class EddyEngine: Sendable {
     /// altitude range and `minimumSeverity` for the aircraft's class, at engine time. Empty when that area is not set
     /// (the route area without a route polygon is the circle around the latest position).
     public func turbulence(in areaType: DataAreaType) throws(EddyError) -> [TurbulenceItem] {
-        guard let query = core.withLock({ $0.turbulenceQuery(for: areaType) }) else { return [] }
-        do { return try store.turbulence(query) } catch { throw .storeFailure(error, storePath: configuration.storePath) }
+        let (query, motion) = core.withLock { ($0.turbulenceQuery(for: areaType), $0.ownMotion) }
+        guard let query else { return [] }
+        do {
+            return EngineQueries.alongTrack(try store.turbulence(query), motion: motion,
+                                            corridorHalfWidthNM: AlongTrackGeometry.defaultCorridorHalfWidthNM)
+        } catch { throw .storeFailure(error, storePath: configuration.storePath) }
     }
 
     /// Runs one sync step now on the calling thread (uploads the outbox, the position and whatever fetch is due).
@@ -413,10 +419,12 @@ public final class EddyEngine: Sendable {
         let context = core.withLock { $0.alertContext }
         query.viewerClass = context.viewer
         guard let fix = context.fix, let position = AlertPosition(fix: fix) else { throw .noLocation }
-        let candidates: [AlertCandidate]
-        do { candidates = try AlertCandidateLoader.load(store: store, query: query, position: position, history: context.history) }
-        catch { throw .storeFailure(error, storePath: configuration.storePath) }
-        return try AlertComputation.oneShot(query: query, fix: fix, position: position, candidates: candidates)
+        let candidates: [AlertCandidate], polygons: [TurbulencePolygon]
+        do {
+            candidates = try AlertCandidateLoader.load(store: store, query: query, position: position, history: context.history)
+            polygons = try AlertCandidateLoader.polygons(store: store, query: query, history: context.history)
+        } catch { throw .storeFailure(error, storePath: configuration.storePath) }
+        return try AlertComputation.oneShot(query: query, fix: fix, position: position, candidates: candidates, polygons: polygons)
     }
 
     // MARK: sync events
@@ -479,7 +487,8 @@ public final class EddyEngine: Sendable {
             case .loadAlertCandidates(let request):
                 do {
                     let candidates = try AlertCandidateLoader.load(store: store, request)
-                    let next = core.withLock { $0.alertCandidatesLoaded(candidates, for: request) }
+                    let polygons = try AlertCandidateLoader.polygons(store: store, query: request.query, history: request.history)
+                    let next = core.withLock { $0.alertCandidatesLoaded(candidates, polygons: polygons, for: request) }
                     time = next.time
                     pending.insert(contentsOf: next.effects, at: pending.startIndex)
                 } catch {

@@ -23,6 +23,8 @@ package struct AlertMonitor: Sendable {
     package let holdSeconds: Double
     /// Tiles in the last notified alerted set, with the severity they were alerted at.
     package private(set) var alerted: [TileID: Severity] = [:]
+    /// The worst turbulence polygon of the last notified polygon fallback (nil: none alerted).
+    package private(set) var alertedPolygonSeverity: Severity?
     /// For each alerted tile, the last item that carried its alerted severity and when that was.
     private var lastSeen: [TileID: (item: AlertItem, time: Double)] = [:]
 
@@ -50,11 +52,14 @@ package struct AlertMonitor: Sendable {
             heldItems.append(seen.item)
         }
         for (tile, item) in items where item.severity >= effective[tile] ?? .none { lastSeen[tile] = (item, t) }
-        guard effective != alerted else { return nil }
+        // The polygon fallback notifies when its worst severity changes (it answers only where no report is).
+        let polygonSeverity = evaluation.polygonItems.map(\.polygon.severity).max()
+        guard effective != alerted || polygonSeverity != alertedPolygonSeverity else { return nil }
         let previous = alerted
         alerted = effective
+        alertedPolygonSeverity = polygonSeverity
         lastSeen = lastSeen.filter { effective[$0.key] != nil }
-        if effective.isEmpty { return .cleared }
+        if effective.isEmpty && polygonSeverity == nil { return .cleared }
         let newOrWorse = effective.filter { tile, severity in
             guard let before = previous[tile] else { return true }
             return severity > before
@@ -75,6 +80,7 @@ package struct AlertMonitor: Sendable {
     /// Forgets everything alerted (monitoring stopped or a new flight): the next non-empty set notifies again.
     package mutating func reset() {
         alerted = [:]
+        alertedPolygonSeverity = nil
         lastSeen = [:]
     }
 }

@@ -10,6 +10,12 @@ public struct AlertQuery: Sendable, Equatable {
     public var beamHalfAngleDegrees: Double = 15
     /// Route polyline (≥ 2 points) for corridor mode; nil for beam mode only.
     public var route: [LatLng]? = nil
+    /// Alert area (a ring of 3…250 vertices, closed or open): tiles whose centre lies inside it alert, ahead or not
+    /// (polygon mode). Set either this or `route`, not both.
+    public var polygon: [LatLng]? = nil
+    /// Only items reached within this many seconds at the current ground speed alert (along the track: the near
+    /// edge of the tile's hexagon); nil: no time limit. Items with no time to reach (not moving) are left out.
+    public var timeFrameSeconds: Double? = nil
     /// Half-width of the route corridor, nautical miles (20 NM each side = 40 NM corridor).
     public var corridorHalfWidthNM: Double = 20
     /// Off-route distance beyond which corridor mode switches to beam mode, nautical miles.
@@ -22,6 +28,9 @@ public struct AlertQuery: Sendable, Equatable {
     public var maximumAgeSeconds: Double? = nil
     /// Class of the viewing aircraft: severity is derived from EDR for it.
     public var viewerClass: AircraftClass = .medium
+
+    /// Most vertices an alert polygon may have (the anchor SDK's limit).
+    public static let maximumPolygonCoordinates = 250
 
     /// Creates a query with the defaults.
     public init() {}
@@ -41,6 +50,19 @@ public struct AlertQuery: Sendable, Equatable {
             throw .invalidValue(field: "excludeOwnSeconds", value: excludeOwnSeconds)
         }
         if let maximumAgeSeconds { try positive(maximumAgeSeconds, "maximumAgeSeconds") }
+        if let timeFrameSeconds { try positive(timeFrameSeconds, "timeFrameSeconds") }
+        if let polygon {
+            guard route == nil else { throw .routeAndPolygon }
+            guard polygon.count <= Self.maximumPolygonCoordinates else {
+                throw .polygonTooManyCoordinates(count: polygon.count, maximum: Self.maximumPolygonCoordinates)
+            }
+            for (index, p) in polygon.enumerated()
+            where !(p.latitude.isFinite && p.longitude.isFinite && abs(p.latitude) <= 90 && abs(p.longitude) <= 180) {
+                throw .invalidPolygonPoint(index: index, p)
+            }
+            let open = polygon.count > 1 && polygon.first == polygon.last ? Array(polygon.dropLast()) : polygon
+            guard Set(open).count >= 3 else { throw .invalidPolygon(pointCount: Set(open).count) }
+        }
         guard layerBand >= 0 else { throw .invalidValue(field: "layerBand", value: Double(layerBand)) }
         if let route {
             guard route.count >= 2 else { throw .invalidRoute(pointCount: route.count) }
@@ -61,6 +83,14 @@ public enum AlertQueryError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidRoutePoint(LatLng)
     /// The own position is not a valid position.
     case invalidPosition(latitude: Double, longitude: Double)
+    /// The alert polygon has fewer than 3 distinct vertices.
+    case invalidPolygon(pointCount: Int)
+    /// The alert polygon has more vertices than allowed.
+    case polygonTooManyCoordinates(count: Int, maximum: Int)
+    /// An alert polygon vertex is not a valid position.
+    case invalidPolygonPoint(index: Int, LatLng)
+    /// Both a route and a polygon were set.
+    case routeAndPolygon
 
     /// What went wrong and what to do.
     public var description: String {
@@ -73,6 +103,14 @@ public enum AlertQueryError: Error, Sendable, Equatable, CustomStringConvertible
             "alert query route point \(p) is not a valid position: latitude must be within ±90° and both finite"
         case .invalidPosition(let lat, let lon):
             "own position (\(lat), \(lon)) is not valid: latitude within ±90°, both finite"
+        case .invalidPolygon(let n):
+            "alert query polygon has \(n) distinct vertices: give at least 3, or nil"
+        case .polygonTooManyCoordinates(let n, let maximum):
+            "alert query polygon has \(n) coordinates: at most \(maximum) are allowed. Simplify it."
+        case .invalidPolygonPoint(let index, let p):
+            "alert query polygon vertex #\(index + 1) \(p) is not valid: latitude within ±90°, longitude within ±180°, both finite"
+        case .routeAndPolygon:
+            "alert query has both a route and a polygon: set one of them (route: corridor mode, polygon: alert area)"
         }
     }
 }
@@ -111,10 +149,19 @@ package struct AlertPosition: Sendable, Equatable {
     package var trackDegrees: Double?
     /// Current time, seconds (same base as candidate times).
     package var time: Double
+    /// Ground speed, knots (nil: unknown; then no item has a time to reach).
+    package var groundSpeedKnots: Double?
     /// Creates a position.
-    package init(latitudeDegrees: Double, longitudeDegrees: Double, layer: Int, trackDegrees: Double?, time: Double) {
+    package init(latitudeDegrees: Double, longitudeDegrees: Double, layer: Int, trackDegrees: Double?, time: Double,
+                 groundSpeedKnots: Double? = nil) {
         self.latitudeDegrees = latitudeDegrees; self.longitudeDegrees = longitudeDegrees
-        self.layer = layer; self.trackDegrees = trackDegrees; self.time = time
+        self.layer = layer; self.trackDegrees = trackDegrees; self.time = time; self.groundSpeedKnots = groundSpeedKnots
+    }
+
+    /// The motion along-track fields are computed from.
+    package var motion: OwnMotion {
+        OwnMotion(latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees, trackDegrees: trackDegrees,
+                  groundSpeedKnots: groundSpeedKnots)
     }
 }
 
@@ -124,6 +171,56 @@ public enum AlertMode: String, Sendable, Equatable {
     case beam
     /// Route corridor: within the half-width of the route, ahead along it, out to the look-ahead distance.
     case routeCorridor
+    /// Alert area: tile centres inside the query's polygon, out to the look-ahead distance.
+    case polygon
+}
+
+/// What answered an alert evaluation.
+public enum AlertSource: String, Sendable, Equatable {
+    /// Nothing alerts (reports in the area are all milder than the minimum, or there is nothing at all).
+    case none
+    /// Tile reports in the alert area.
+    case reports
+    /// No report exists in the alert area: turbulence polygons there answered (the fallback).
+    case turbulencePolygons
+}
+
+/// A typed turbulence polygon: an outline of merged tiles of one severity over a band of layers.
+public struct TurbulencePolygon: Sendable, Equatable, Hashable {
+    /// Severity it outlines (for the viewer class the server drew it for).
+    public var severity: Severity
+    /// Lowest and highest layer of its band (thousands of feet).
+    public var layers: ClosedRange<Int>
+    /// Rings of `LatLng`, outer first, holes after; closed (first == last).
+    public var rings: [[LatLng]]
+    /// Worst peak EDR among the merged tiles.
+    public var edrPeak: Double
+    /// Number of tiles merged.
+    public var tileCount: Int
+    /// Creates a polygon.
+    public init(severity: Severity, layers: ClosedRange<Int>, rings: [[LatLng]], edrPeak: Double, tileCount: Int) {
+        self.severity = severity; self.layers = layers; self.rings = rings; self.edrPeak = edrPeak; self.tileCount = tileCount
+    }
+
+    /// Whether a position lies inside the outer ring and in no hole.
+    package func contains(_ p: Geodesy.Point) -> Bool {
+        guard let outer = rings.first, PlanarPolygon.contains(outer, p) else { return false }
+        return !rings.dropFirst().contains { PlanarPolygon.contains($0, p) }
+    }
+}
+
+/// A turbulence polygon that alerts (fallback): the nearest point of the alert area inside it.
+public struct PolygonAlertItem: Sendable, Equatable {
+    /// The polygon.
+    public var polygon: TurbulencePolygon
+    /// Great-circle distance from the own position to the nearest sampled alert-area point inside it, NM.
+    public var distanceNM: Double
+    /// Initial bearing to that point, degrees true.
+    public var bearingDegrees: Double
+    /// Creates an item.
+    public init(polygon: TurbulencePolygon, distanceNM: Double, bearingDegrees: Double) {
+        self.polygon = polygon; self.distanceNM = distanceNM; self.bearingDegrees = bearingDegrees
+    }
 }
 
 /// One tile that alerts.
@@ -138,10 +235,14 @@ public struct AlertItem: Sendable, Equatable {
     public var distanceNM: Double
     /// Initial bearing from the own position to the tile centre, degrees true.
     public var bearingDegrees: Double
+    /// Distance, time to reach and time to pass along the track (nil when the track is unknown or the tile is not
+    /// ahead; docs/engine.md "Along the track").
+    public var alongTrack: AlongTrack?
     /// Creates an item.
-    public init(tile: TileID, severity: Severity, candidate: AlertCandidate, distanceNM: Double, bearingDegrees: Double) {
+    public init(tile: TileID, severity: Severity, candidate: AlertCandidate, distanceNM: Double, bearingDegrees: Double,
+                alongTrack: AlongTrack? = nil) {
         self.tile = tile; self.severity = severity; self.candidate = candidate
-        self.distanceNM = distanceNM; self.bearingDegrees = bearingDegrees
+        self.distanceNM = distanceNM; self.bearingDegrees = bearingDegrees; self.alongTrack = alongTrack
     }
 }
 
@@ -151,24 +252,35 @@ package struct AlertEvaluation: Sendable, Equatable {
     package var mode: AlertMode
     /// Alerting tiles, nearest first (ties by tile id).
     package var items: [AlertItem]
+    /// Reports of any severity inside the alert area (after the age, own and layer filters).
+    package var reportsInArea: Int
+    /// Turbulence polygons that alert, nearest first (only when no report is in the area).
+    package var polygonItems: [PolygonAlertItem]
+    /// What answered.
+    package var source: AlertSource {
+        !items.isEmpty ? .reports : !polygonItems.isEmpty ? .turbulencePolygons : .none
+    }
     /// Creates an evaluation.
-    package init(mode: AlertMode, items: [AlertItem]) { self.mode = mode; self.items = items }
+    package init(mode: AlertMode, items: [AlertItem], reportsInArea: Int = 0, polygonItems: [PolygonAlertItem] = []) {
+        self.mode = mode; self.items = items; self.reportsInArea = reportsInArea; self.polygonItems = polygonItems
+    }
 }
 
 extension AlertPosition {
     /// The position of a location fix in a known layer (the altitude estimate's); track from the course.
     package init(fix: LocationSample, layer: Int) {
-        let track = fix.courseDegrees.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        let motion = OwnMotion(fix: fix)
         self.init(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees,
-                  layer: layer, trackDegrees: track, time: fix.t)
+                  layer: layer, trackDegrees: motion.trackDegrees, time: fix.t, groundSpeedKnots: motion.groundSpeedKnots)
     }
 
     /// The position of a location fix: layer from `layerAltitudeFeet` (external pressure altitude preferred),
     /// track from the course; nil when the fix has no altitude.
     package init?(fix: LocationSample) {
         guard let altitude = fix.layerAltitudeFeet, altitude.isFinite else { return nil }
-        let track = fix.courseDegrees.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        let motion = OwnMotion(fix: fix)
         self.init(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees,
-                  layer: TileID.layer(altitudeFeet: altitude), trackDegrees: track, time: fix.t)
+                  layer: TileID.layer(altitudeFeet: altitude), trackDegrees: motion.trackDegrees, time: fix.t,
+                  groundSpeedKnots: motion.groundSpeedKnots)
     }
 }
