@@ -71,7 +71,6 @@ struct ReplayCommand: AsyncParsableCommand {
     func validate() throws {
         if track, !json || engine { throw ValidationError("--track needs --json (and no --engine): it adds track lines to the JSON Lines output") }
         if dem != nil, !track { throw ValidationError("--dem needs --track (height above terrain is printed in track lines)") }
-        if html != nil, engine { throw ValidationError("--html draws the offline pipeline replay; drop --engine (the engine's delegate timeline has no track)") }
         if !engine {
             let engineOnly = [("--server", server), ("--api-key", apiKey), ("--airline", airline), ("--user-id", userId)]
             if let (name, _) = engineOnly.first(where: { $0.1 != nil }) {
@@ -95,6 +94,7 @@ struct ReplayCommand: AsyncParsableCommand {
             options.lenient = lenient
             options.aircraftClass = aircraftClass
             options.mount = mount
+            options.html = html
             options.db = db
             options.server = server
             options.apiKey = apiKey ?? (server == nil ? nil : ProcessInfo.processInfo.environment["EDDY_API_KEY"])
