@@ -6,21 +6,25 @@
   3. `/map` of a real loopback eddy-server fed by `eddy replay --engine --server` (401 without a session; the API
      key exchanged for a session cookie; the page itself),
 
-and checks, for each: the DOM after the page's script ran (`--dump-dom`): rendered, no error recorded by the page
-(window.onerror / console.error) and no console message in Chromium's own log (`--enable-logging=stderr`, which also
-shows Content-Security-Policy refusals), the number of tiles equal to what eddy itself reported (JSON Lines /
-the server's /v1/fetch), each tile row's colour equal to the documented palette colour of the severity computed here
-from the EDR; then a screenshot whose pixel inside a known tile has that colour (PNG decoded with zlib from the
-standard library), and the render time the page wrote (performance.now() at the end of the first render).
+and checks each page through the DevTools protocol on a pipe (`--remote-debugging-pipe`: no port, one browser,
+the viewport fixed at 1200×1500 by Emulation.setDeviceMetricsOverride): the DOM after the page's script ran
+(rendered, no error recorded by the page's window.onerror / console.error capture), no console call, uncaught
+exception or browser log entry (Runtime/Log events: Content-Security-Policy refusals and failed loads show there),
+the number of tiles equal to what eddy itself reported (its JSON Lines / the server's /v1/fetch), each tile row's
+colour equal to the documented palette colour of the severity computed here from the EDR; then, zoomed on the worst
+tile, a screenshot (Page.captureScreenshot, PNG decoded with zlib from the standard library) whose pixel at the point
+the page marked inside that tile has that colour; and the render time the page wrote (performance.now() at the end
+of its first render; the first frame after it is printed too).
 
 Chromium missing: the check fails loudly, unless EDDY_SKIP_BROWSER_TESTS=1 (the user opted out), when it says it
 skipped. Usage: scripts/map_browser_check.py --eddy .build/debug/eddy --server .build/debug/eddy-server
 """
 import argparse
-import html.parser
+import base64
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import struct
@@ -69,61 +73,120 @@ def find_chromium():
     return None
 
 
-class DomReader(html.parser.HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.status, self.rows, self.errors_text, self._in_errors = None, [], "", False
+class Browser:
+    """Headless Chromium driven over the DevTools protocol on a pipe (--remote-debugging-pipe: commands on fd 3,
+    answers and events on fd 4, JSON messages ended by NUL). No network, no port."""
 
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if a.get("id") == "eddy-status":
-            self.status = a
-        if tag == "tr" and "data-h3" in a:
-            self.rows.append(a)
-        if a.get("id") == "eddy-errors":
-            self._in_errors = True
+    def __init__(self, chromium, workdir, width, height):
+        self.width, self.height = width, height
+        to_r, to_w = os.pipe()
+        from_r, from_w = os.pipe()
+        def child():
+            a, b = os.dup(to_r), os.dup(from_w)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+        profile = os.path.join(workdir, "profile-%d" % time.time_ns())
+        self.proc = subprocess.Popen(
+            [chromium, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=%d,%d" % (width, height),
+             "--user-data-dir=" + profile, "--disable-extensions", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--enable-logging=stderr", "--v=0", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=child, close_fds=True, stdout=subprocess.DEVNULL,
+            stderr=open(os.path.join(workdir, "chromium-%d.log" % time.time_ns()), "w"))
+        os.close(to_r)
+        os.close(from_w)
+        self.out, self.inp = to_w, from_r
+        self.buffer, self.next_id, self.events = b"", 0, []
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for method in ("Page.enable", "Runtime.enable", "Log.enable"):
+            self.call(method, session=True)
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}, session=True)
 
-    def handle_endtag(self, tag):
-        if tag == "pre":
-            self._in_errors = False
+    def _read(self, timeout):
+        deadline = time.time() + timeout
+        while b"\0" not in self.buffer:
+            left = deadline - time.time()
+            if left <= 0 or not select.select([self.inp], [], [], left)[0]:
+                raise TimeoutError("no answer from Chromium")
+            chunk = os.read(self.inp, 1 << 20)
+            if not chunk:
+                raise RuntimeError("Chromium closed the DevTools pipe")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
 
-    def handle_data(self, data):
-        if self._in_errors:
-            self.errors_text += data
+    def call(self, method, params=None, session=False, timeout=60):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = self.session
+        os.write(self.out, json.dumps(message).encode() + b"\0")
+        while True:
+            reply = self._read(timeout)
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError("%s: %s" % (method, reply["error"]))
+                return reply.get("result", {})
+            if "method" in reply:
+                self.events.append(reply)
+
+    def wait_event(self, name, timeout=60):
+        deadline = time.time() + timeout
+        while True:
+            for i, e in enumerate(self.events):
+                if e["method"] == name:
+                    return self.events.pop(i)
+            self.events.append(self._read(max(0.01, deadline - time.time())))
+
+    def navigate(self, url):
+        self.events = [e for e in self.events if e["method"] != "Page.loadEventFired"]
+        self.call("Page.navigate", {"url": url}, session=True)
+        self.wait_event("Page.loadEventFired")
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError("evaluate: %s" % result["exceptionDetails"])
+        return result["result"].get("value")
+
+    def screenshot(self):
+        return base64.b64decode(self.call("Page.captureScreenshot", {"format": "png"}, session=True)["data"])
+
+    def console(self):
+        """Console calls, uncaught exceptions and browser log entries (CSP refusals, failed loads) seen so far."""
+        out = []
+        for e in self.events:
+            m, p = e["method"], e.get("params", {})
+            if m == "Runtime.consoleAPICalled":
+                out.append("console.%s: %s" % (p.get("type"), " ".join(str(a.get("value", a.get("description"))) for a in p.get("args", []))))
+            elif m == "Runtime.exceptionThrown":
+                d = p.get("exceptionDetails", {})
+                out.append("exception: %s" % (d.get("exception", {}).get("description") or d.get("text")))
+            elif m == "Log.entryAdded":
+                entry = p.get("entry", {})
+                out.append("log %s %s: %s" % (entry.get("level"), entry.get("source"), entry.get("text")))
+        return out
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=10)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.out)
+        os.close(self.inp)
 
 
-def chromium_run(chromium, url, extra, workdir):
-    profile = tempfile.mkdtemp(prefix="profile-", dir=workdir)
-    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-           "--force-device-scale-factor=1", "--window-size=%d,%d" % WINDOW, "--user-data-dir=" + profile,
-           "--enable-logging=stderr", "--v=0", "--disable-extensions", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync"] + extra + [url]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
-    console = [line for line in run.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line
-               or "Content Security Policy" in line or "Refused to" in line]
-    return run, console
-
-
-def dump_dom(chromium, url, workdir):
-    run, console = chromium_run(chromium, url, ["--dump-dom"], workdir)
-    reader = DomReader()
-    reader.feed(run.stdout)
-    return reader, console, run
-
-
-def screenshot(chromium, url, workdir):
-    path = os.path.join(workdir, "shot-%d.png" % len(os.listdir(workdir)))
-    run, console = chromium_run(chromium, url, ["--screenshot=" + path], workdir)
-    if not os.path.exists(path):
-        raise SystemExit("chromium wrote no screenshot:\n" + run.stderr[-2000:])
-    return read_png(path), console, path
-
-
-def read_png(path):
-    """Decodes an 8-bit RGB/RGBA non-interlaced PNG into (width, height, channels, rows of bytes)."""
-    data = open(path, "rb").read()
+def read_png(data):
+    """Decodes an 8-bit RGB/RGBA non-interlaced PNG (bytes) into (width, height, channels, rows of bytes)."""
     if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise SystemExit(path + " is not a PNG")
+        raise SystemExit("the screenshot is not a PNG")
     pos, idat, width = 8, b"", None
     while pos < len(data):
         length, kind = struct.unpack(">I4s", data[pos:pos + 8])
@@ -174,44 +237,76 @@ def hex_rgb(text):
     return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
 
 
-def check_page(chromium, url, expected, label, workdir, render_limit=RENDER_LIMIT_MS):
-    """expected: {(h3, layer): severity name}. Returns the render time, ms."""
+PAGE_STATE = """JSON.stringify({
+  status: (function () { var s = document.getElementById('eddy-status'), o = {};
+    if (!s) return o; for (var i = 0; i < s.attributes.length; i++) o[s.attributes[i].name] = s.attributes[i].value; return o; })(),
+  errors: (document.getElementById('eddy-errors') || {}).textContent || '',
+  viewport: innerWidth + 'x' + innerHeight,
+  rows: Array.prototype.map.call(document.querySelectorAll('#tile-rows tr'), function (r) {
+    return { h3: r.getAttribute('data-h3'), layer: +r.getAttribute('data-layer'), color: r.getAttribute('data-color'),
+             x: r.getAttribute('data-probe-x'), y: r.getAttribute('data-probe-y') }; })
+})"""
+
+
+def open_page(browser, url):
+    """Navigates (from about:blank, so a #fragment change is a real load) and waits for the first frame after render."""
+    browser.navigate("about:blank")
+    browser.events = []
+    browser.navigate(url)
+    state = {}
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        state = json.loads(browser.evaluate(PAGE_STATE))
+        if "data-frame-ms" in state["status"]:
+            break
+        time.sleep(0.05)
+    return state
+
+
+def check_page(browser, url, expected, label, render_limit=RENDER_LIMIT_MS):
+    """expected: {(h3, layer): severity name}. Returns (render ms, first-frame ms)."""
     print("%s: %s" % (label, url if len(url) < 120 else url[:117] + "..."))
-    dom, console, run = dump_dom(chromium, url, workdir)
-    status = dom.status or {}
+    state = open_page(browser, url)
+    status = state.get("status", {})
     check(status.get("data-state") == "rendered", "%s: the page rendered (data-state=%s)" % (label, status.get("data-state")))
-    check(status.get("data-errors") == "0" and not dom.errors_text.strip(),
-          "%s: no error recorded by the page (%s %s)" % (label, status.get("data-errors"), dom.errors_text.strip()[:300]))
-    check(not console, "%s: no console message in Chromium's log %s" % (label, console[:3]))
-    check(status.get("data-tiles") == str(len(expected)) and len(dom.rows) == len(expected),
-          "%s: %s tiles drawn, %d rows; eddy reported %d" % (label, status.get("data-tiles"), len(dom.rows), len(expected)))
-    wrong = [(r["data-h3"], r["data-layer"], r.get("data-color")) for r in dom.rows
-             if PALETTE.get(expected.get((r["data-h3"], int(r["data-layer"])), "?")) != r.get("data-color")]
+    check(status.get("data-errors") == "0" and not state.get("errors", "").strip(),
+          "%s: no error recorded by the page (%s %s)" % (label, status.get("data-errors"), state.get("errors", "").strip()[:300]))
+    console = browser.console()
+    check(not console, "%s: no console message, exception or browser log entry %s" % (label, console[:3]))
+    rows = state.get("rows", [])
+    check(status.get("data-tiles") == str(len(expected)) and len(rows) == len(expected),
+          "%s: %s tiles drawn, %d rows; eddy reported %d" % (label, status.get("data-tiles"), len(rows), len(expected)))
+    wrong = [(r["h3"], r["layer"], r["color"]) for r in rows if PALETTE.get(expected.get((r["h3"], r["layer"]), "?")) != r["color"]]
     check(not wrong, "%s: every tile's colour is its severity's palette colour %s" % (label, wrong[:3]))
     render_ms = float(status.get("data-render-ms", "inf"))
-    check(render_ms <= render_limit, "%s: rendered in %.0f ms (limit %d)" % (label, render_ms, render_limit))
-    return render_ms, dom
+    frame_ms = float(status.get("data-frame-ms", "inf"))
+    check(render_ms <= render_limit, "%s: rendered in %.0f ms (limit %d); first frame after it at %.0f ms"
+          % (label, render_ms, render_limit, frame_ms))
+    return render_ms, frame_ms
 
 
-def check_screenshot(chromium, base_url, expected, label, workdir):
-    """Focuses the worst tile (#tile=h3@layer), reads its probe pixel from the DOM, checks it in a screenshot."""
+def check_screenshot(browser, base_url, expected, label):
+    """Opens the page zoomed on the worst tile (#tile=h3@layer), reads the pixel the page marked inside that tile
+    (away from the track, under no other tile), takes a screenshot in the same state and checks that pixel."""
     if not expected:
         check(False, "%s: no tile to check in a screenshot" % label)
         return
     (h3, layer), sev = max(expected.items(), key=lambda kv: (ORDER.index(kv[1]), kv[0]))
-    url = base_url + "#tile=%s@%d" % (h3, layer)
-    dom, _, _ = dump_dom(chromium, url, workdir)
-    row = next((r for r in dom.rows if r["data-h3"] == h3 and int(r["data-layer"]) == layer), None)
-    if not check(row is not None and "data-probe-x" in row, "%s: the focused tile %s@%d has a probe pixel" % (label, h3, layer)):
+    state = open_page(browser, base_url + "#tile=%s@%d" % (h3, layer))
+    png = read_png(browser.screenshot())
+    check(state.get("viewport") == "%dx%d" % (png[0], png[1]),
+          "%s: the screenshot (%dx%d) has the page's viewport (%s)" % (label, png[0], png[1], state.get("viewport")))
+    row = next((r for r in state.get("rows", []) if r["h3"] == h3 and r["layer"] == layer), None)
+    if not check(row is not None and row.get("x") is not None, "%s: the focused tile %s@%d has a probe pixel" % (label, h3, layer)):
         return
-    x, y = int(row["data-probe-x"]), int(row["data-probe-y"])
-    png, console, path = screenshot(chromium, url, workdir)
+    x, y = int(row["x"]), int(row["y"])
     got, want = pixel(png, x, y), hex_rgb(PALETTE[sev])
     close = got is not None and all(abs(g - w) <= 3 for g, w in zip(got, want))
     check(close, "%s: screenshot pixel (%d,%d) of tile %s@%d is %s, palette %s for %s is %s"
           % (label, x, y, h3, layer, got, PALETTE[sev], sev, want))
-    check(not console, "%s: no console message while taking the screenshot %s" % (label, console[:3]))
-    # And a pixel far from any tile is not a tile colour (the map is drawn, not one flat colour).
+    console = browser.console()
+    check(not console, "%s: no console message while zoomed %s" % (label, console[:3]))
+    # A pixel away from the tiles is not a tile colour (the map is drawn, not one flat colour).
     corner = pixel(png, 40, 120)
     check(corner is not None and all(any(abs(a - b) > 6 for a, b in zip(corner, hex_rgb(c))) for c in PALETTE.values()),
           "%s: a pixel away from the tiles (%s) is basemap, not a tile colour" % (label, corner))
@@ -224,8 +319,9 @@ def static_checks(text, label):
     check("http://" not in text and "https://" not in text, "%s: no http:// or https:// anywhere in the page" % label)
 
 
-def replay_tiles(eddy, flight):
-    out = subprocess.run([eddy, "replay", flight, "--json"], capture_output=True, text=True, check=True).stdout
+def replay_with_page(eddy, flight, page):
+    """One replay writes the page (--html) and prints its JSON Lines (--json); returns {(h3, layer): severity}."""
+    out = subprocess.run([eddy, "replay", flight, "--json", "--html", page], capture_output=True, text=True, check=True).stdout
     tiles = {}
     for line in out.splitlines():
         o = json.loads(line)
@@ -234,32 +330,31 @@ def replay_tiles(eddy, flight):
     return tiles
 
 
-def replay_page(args, chromium, work):
+def replay_page(args, browser, work):
     page = os.path.join(work, "replay.html")
-    subprocess.run([args.eddy, "replay", args.flight, "--html", page], check=True, capture_output=True)
-    expected = replay_tiles(args.eddy, args.flight)
+    expected = replay_with_page(args.eddy, args.flight, page)
     text = open(page, encoding="utf-8").read()
     static_checks(text, "replay page")
     check(len(expected) > 0, "replay page: the fixture flight has tiles (%d)" % len(expected))
     url = "file://" + page
-    check_page(chromium, url, expected, "replay page", work)
-    check_screenshot(chromium, url, expected, "replay page", work)
+    check_page(browser, url, expected, "replay page")
+    check_screenshot(browser, url, expected, "replay page")
 
 
-def long_flight(args, chromium, work):
+def long_flight(args, browser, work):
     flight = os.path.join(work, "sim-12h")
     subprocess.run([args.eddy, "simulate", flight, "--hours", "12", "--rate", "10",
                     "--segments", "0:20m,0.15:10m,0:20m,0.3:5m,0:10m,0.5:3m"], check=True, capture_output=True)
     page = os.path.join(work, "long.html")
     started = time.time()
-    subprocess.run([args.eddy, "replay", flight, "--html", page], check=True, capture_output=True)
+    expected = replay_with_page(args.eddy, flight, page)
     print("  (12-hour replay with --html took %.1f s)" % (time.time() - started))
     size = os.path.getsize(page)
     print("html_page_mb: %.3f" % (size / 1e6))
     check(size <= SIZE_LIMIT_BYTES, "12-hour page: %d bytes (limit %d)" % (size, SIZE_LIMIT_BYTES))
-    expected = replay_tiles(args.eddy, flight)
-    render_ms, _ = check_page(chromium, "file://" + page, expected, "12-hour page", work)
+    render_ms, frame_ms = check_page(browser, "file://" + page, expected, "12-hour page")
     print("html_render_s: %.3f" % (render_ms / 1000))
+    print("html_first_frame_s: %.3f" % (frame_ms / 1000))
 
 
 def http(url, headers=None):
@@ -275,7 +370,7 @@ def http(url, headers=None):
         return e.code, dict(e.headers), e.read()
 
 
-def server_page(args, chromium, work):
+def server_page(args, browser, work):
     db = os.path.join(work, "server.sqlite")
     key = subprocess.run([args.server, "keys", "add", "--db", db, "--airline", "EDY", "--label", "map-check"],
                          capture_output=True, text=True, check=True).stdout.split()[-1]
@@ -335,8 +430,8 @@ def server_page(args, chromium, work):
         check("default-src 'none'" in headers.get("Content-Security-Policy", ""), "server: /map sends a no-network CSP")
         static_checks(page.decode("utf-8"), "server page")
         url = base + "/map?key=" + key
-        check_page(chromium, url, expected, "server page", work)
-        check_screenshot(chromium, url, expected, "server page", work)
+        check_page(browser, url, expected, "server page")
+        check_screenshot(browser, url, expected, "server page")
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -364,10 +459,14 @@ def main():
         return 1
     print("map_browser_check: " + subprocess.run([chromium, "--version"], capture_output=True, text=True).stdout.strip())
     with tempfile.TemporaryDirectory(prefix="eddy-map-check-") as work:
-        replay_page(args, chromium, work)
-        if not args.skip_long:
-            long_flight(args, chromium, work)
-        server_page(args, chromium, work)
+        browser = Browser(chromium, work, *WINDOW)
+        try:
+            replay_page(args, browser, work)
+            if not args.skip_long:
+                long_flight(args, browser, work)
+            server_page(args, browser, work)
+        finally:
+            browser.close()
     if failures:
         print("map_browser_check: %d check(s) failed" % len(failures), file=sys.stderr)
         return 1

@@ -20,7 +20,7 @@ header{padding:8px 12px 4px}h1{font-size:18px;margin:0}h2{font-size:14px;margin:
 .oop{display:inline-block;width:16px;height:12px;background:rgba(120,120,120,.35);margin:0 4px 0 8px;vertical-align:-2px}
 .band{display:inline-block;width:16px;height:12px;background:rgba(60,90,140,.12);margin:0 4px 0 8px;vertical-align:-2px}
 .filter{margin:4px 12px 6px}.filter select{font-size:15px;padding:3px}
-details{margin:10px 12px}.tablebox{max-height:320px;overflow:auto}
+details{margin:10px 12px}.tablebox{max-height:320px;overflow:auto;content-visibility:auto;contain-intrinsic-size:auto 320px}
 table{border-collapse:collapse;font-size:12px}th,td{padding:2px 6px;border-bottom:1px solid #e5e5e5;text-align:left}
 tbody tr{cursor:pointer}tbody tr:hover{background:#eef3f8}
 footer{margin:8px 12px 16px;font-size:11px;color:#666}
@@ -179,6 +179,7 @@ window.addEventListener('load',function(){var s=document.getElementById('eddy-st
       ctx.strokeStyle = BORDER; ctx.lineWidth = 0.8; ctx.stroke();
     }
     screenTiles = [];
+    var dots = [];
     for (k = 0; k < drawOrder.length; k++) {
       var t = drawOrder[k];
       if (!t.visible) continue;
@@ -189,14 +190,20 @@ window.addEventListener('load',function(){var s=document.getElementById('eddy-st
         if (px < minX) minX = px; if (px > maxX) maxX = px; if (py < minY) minY = py; if (py > maxY) maxY = py;
       }
       if (maxX < 0 || minX > W || maxY < 0 || minY > H) continue;
+      screenTiles.push({ t: t, pts: pts, box: [minX, minY, maxX, maxY] });
+      if (maxX - minX < 5) { dots.push(t.sev, (minX + maxX) / 2, (minY + maxY) / 2); continue; }
       ctx.beginPath(); ctx.moveTo(pts[0], pts[1]);
       for (m = 2; m < pts.length; m += 2) ctx.lineTo(pts[m], pts[m + 1]);
       ctx.closePath();
       ctx.fillStyle = PAL[t.sev]; ctx.fill();
       if (maxX - minX > 6) { ctx.strokeStyle = t === hoverTile ? '#000' : 'rgba(0,0,0,0.35)'; ctx.lineWidth = t === hoverTile ? 2 : 0.6; ctx.stroke(); }
-      screenTiles.push({ t: t, pts: pts, box: [minX, minY, maxX, maxY] });
     }
     drawTrack();
+    // Hexagons smaller than 5 px (a long flight seen whole) are drawn as dots of their colour above the track.
+    for (k = 0; k < dots.length; k += 3) {
+      ctx.beginPath(); ctx.arc(dots[k + 1], dots[k + 2], 3, 0, TWO_PI);
+      ctx.fillStyle = PAL[dots[k]]; ctx.fill();
+    }
     if (hoverT !== null) {
       var hi = trackIndexAt(hoverT);
       if (hi >= 0 && tx[hi] !== null) {
@@ -263,8 +270,7 @@ window.addEventListener('load',function(){var s=document.getElementById('eddy-st
   // For each tile large enough on screen: a pixel inside it, away from the track and not under another tile,
   // written into its row (data-probe-x/y, page pixels) for the browser test and for anyone checking the picture.
   function publishProbes() {
-    var pts = trackScreen(), rect = mapCanvas.getBoundingClientRect();
-    var ox = rect.left, oy = rect.top;
+    var pts = trackScreen(), ox = mapRect.left, oy = mapRect.top;
     for (var k = 0; k < screenTiles.length; k++) {
       var st = screenTiles[k], row = rows[st.t.index], b = st.box;
       if (!row) continue;
@@ -406,8 +412,10 @@ window.addEventListener('load',function(){var s=document.getElementById('eddy-st
   }
 
   // ---- tile list and altitude filter ----
-  var rows = [], tbody = document.getElementById('tile-rows'), frag = document.createDocumentFragment();
-  for (i = 0; i < tiles.length; i++) {
+  var rows = [];
+  function buildRows() {
+  var tbody = document.getElementById('tile-rows'), frag = document.createDocumentFragment();
+  for (var i = 0; i < tiles.length; i++) {
     var tt = tiles[i];
     var row = el('tr', { 'data-h3': tt.h3, 'data-layer': String(tt.layer), 'data-severity': tt.sevName, 'data-color': PAL[tt.sev] });
     var sw = el('td'); sw.appendChild(el('span', { 'class': 'sw', style: 'background:' + PAL[tt.sev] }));
@@ -423,6 +431,7 @@ window.addEventListener('load',function(){var s=document.getElementById('eddy-st
     rows.push(row); frag.appendChild(row);
   }
   tbody.appendChild(frag);
+  }
   function focusTile(t, scroll) {
     var rad = 0;
     for (var m = 0; m < t.xs.length; m++) rad = Math.max(rad, Math.sqrt(Math.pow(t.xs[m] - t.cx, 2) + Math.pow(t.ys[m] - t.cy, 2)));
@@ -436,6 +445,7 @@ window.addEventListener('load',function(){var s=document.getElementById('eddy-st
     for (var k = 0; k < tiles.length; k++) {
       var vis = tiles[k].layer >= lo && tiles[k].layer <= hi;
       tiles[k].visible = vis; if (vis) n++;
+      if (!rows[k]) continue;
       if (vis) rows[k].removeAttribute('hidden'); else rows[k].setAttribute('hidden', 'hidden');
     }
     status.setAttribute('data-visible-tiles', String(n));
@@ -576,20 +586,25 @@ window.addEventListener('load',function(){var s=document.getElementById('eddy-st
   function redrawCharts() { for (var k = 0; k < charts.length; k++) drawChart(charts[k]); }
 
   // ---- first render ----
-  function layoutAll() { var lay = layoutCanvas(mapCanvas); W = lay.w; H = lay.h; dpr = lay.dpr; }
+  var mapRect = { left: 0, top: 0 };
+  function layoutAll() { var lay = layoutCanvas(mapCanvas); W = lay.w; H = lay.h; dpr = lay.dpr; mapRect = mapCanvas.getBoundingClientRect(); }
   layoutAll();
   fitAll();
   var focus = /#tile=([0-9a-f]+)@(-?[0-9]+)/.exec(window.location.hash || '');
   var focused = null;
   if (focus) for (i = 0; i < tiles.length; i++) if (tiles[i].h3 === focus[1] && String(tiles[i].layer) === focus[2]) focused = tiles[i];
   drawMap(); redrawCharts();
+  buildRows(); applyFilter();
   if (focused) focusTile(focused, false); else publishProbes();
   window.addEventListener('resize', function () { layoutAll(); drawMap(); redrawCharts(); });
   status.setAttribute('data-tiles', String(tiles.length));
   status.setAttribute('data-track-points', String(tn));
   status.setAttribute('data-minutes', String(D.minutes.t.length));
+  status.setAttribute('data-viewport', window.innerWidth + 'x' + window.innerHeight);
   status.setAttribute('data-render-ms', now().toFixed(1));
   status.setAttribute('data-state', 'rendered');
+  // The first frame after the render (style, layout and paint done): the time a person waits to see the page.
+  raf(function () { setTimeout(function () { status.setAttribute('data-frame-ms', now().toFixed(1)); }, 0); });
   status.textContent = tiles.length + ' tiles · ' + tn + ' track points · rendered in ' + Math.round(now()) + ' ms';
 })();
 """#
