@@ -1,5 +1,5 @@
-/// Thins a track for the page (docs/maps.md, "Size"): one point per `step` seconds, plus every layer change and the
-/// points on both sides of a gap, plus the last point.
+/// Thins a track for the page (docs/maps.md, "Size"): the first point at or after each multiple of `step` seconds,
+/// plus every layer change, the points on both sides of a gap, the first point with or without a fix, and the last point.
 ///
 /// `step` is `max(minimumStepSeconds, duration / maximumPoints)`: a 12-hour flight at 1 Hz (43 200 fixes) keeps about
 /// 8 000 points, ≈ 5 s apart; at 250 kt that is ≈ 650 m between points, below the map's 1:110m basemap detail and
@@ -29,15 +29,20 @@ package struct TrackDecimation: Sendable {
         var kept: [MapTrackPoint] = [first]
         kept.reserveCapacity(min(points.count, maximumPoints + 64))
         var previous = first
+        // The time rule keeps the first point at or after each multiple of `step` from the start (a grid, so the
+        // count is duration / step whatever the sample spacing).
+        var nextMark = first.t + step
         for point in points.dropFirst() {
             guard point.t > previous.t else { continue }
             let lastKept = kept[kept.count - 1]
             let gap = point.t - previous.t > 3 * step
             let fixChanged = (point.latitudeDegrees == nil) != (lastKept.latitudeDegrees == nil)
             if gap, previous.t != lastKept.t { kept.append(previous) }
-            if point.t - lastKept.t >= step || point.layer != lastKept.layer || gap || fixChanged {
+            let onGrid = point.t >= nextMark
+            if onGrid || point.layer != lastKept.layer || gap || fixChanged {
                 kept.append(point)
             }
+            if onGrid { nextMark = first.t + (((point.t - first.t) / step).rounded(.down) + 1) * step }
             previous = point
         }
         if let tail = kept.last, tail.t != previous.t { kept.append(previous) }

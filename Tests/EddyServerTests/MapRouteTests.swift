@@ -2,6 +2,7 @@ import EddyCore
 import EddyProtocol
 import EddyServerKit
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -42,6 +43,7 @@ import Testing
             var other = RouterTests.report(exitTime: now - 60)
             other.tile.layer = 20
             other.edrPeak = 0.05
+            other.edrMedian = 0.03
             let upload = try await client.execute(uri: "/v1/reports", method: .post, headers: [.authorization: "Bearer \(token)"],
                                                   body: RouterTests.json(ReportBatch(reports: [weak, strong, other])))
             #expect(upload.status == .ok)
