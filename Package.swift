@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "EddyBench",
             dependencies: ["Eddy", "EddyCore", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock", "EddySimulation",
-                           "EddyTerrain", "EddyImport", "EddyMap"],
+                           "EddyTerrain", "EddyImport", "EddyMap", "EddyH3"],
             swiftSettings: strictSettings
         ),
         // Sync: the wire protocol and its HTTP transports (libcurl on Linux, URLSession everywhere; docs/sync.md).
