@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Browser check of Eddy's pictures (docs/maps.md, "How it is tested"): headless Chromium (Debian package) opens
 
-  1. the page of `eddy replay FLIGHT --html` (a fixture flight with truth),
+  1. the page of `eddy replay FLIGHT --html` (a fixture flight with truth), and of `eddy query --html` on a store
+     holding that flight's reports,
   2. the page of a 12-hour simulated flight (size ≤ 5 MB, rendered ≤ 2 s),
   3. `/map` of a real loopback eddy-server fed by `eddy replay --engine --server` (401 without a session; the API
      key exchanged for a session cookie; the page itself),
@@ -20,6 +21,7 @@ Chromium missing: the check fails loudly, unless EDDY_SKIP_BROWSER_TESTS=1 (the 
 skipped. Usage: scripts/map_browser_check.py --eddy .build/debug/eddy --server .build/debug/eddy-server
 """
 import argparse
+import datetime
 import base64
 import json
 import os
@@ -341,6 +343,22 @@ def replay_page(args, browser, work):
     check_screenshot(browser, url, expected, "replay page")
 
 
+def query_page(args, browser, work):
+    """`eddy query --html` of a store holding the fixture flight's own reports; expected tiles from `--geojson`."""
+    db = os.path.join(work, "query.sqlite")
+    subprocess.run([args.eddy, "replay", args.flight, "--db", db], check=True, capture_output=True)
+    meta = json.load(open(os.path.join(args.flight, "meta.json")))
+    origin = datetime.datetime.fromisoformat(meta["time_origin"].replace("Z", "+00:00")).timestamp()
+    common = [args.eddy, "query", "--db", db, "--source", "own", "--own-span-minutes", "360", "--now", str(int(origin) + 3600)]
+    geojson = json.loads(subprocess.run(common + ["--geojson"], capture_output=True, text=True, check=True).stdout)
+    expected = {(f["properties"]["h3"], f["properties"]["layer"]): f["properties"]["severity"] for f in geojson["features"]}
+    page = os.path.join(work, "query.html")
+    subprocess.run(common + ["--html", page], check=True, capture_output=True)
+    static_checks(open(page, encoding="utf-8").read(), "query page")
+    check(len(expected) > 0, "query page: the store has tiles (%d)" % len(expected))
+    check_page(browser, "file://" + page, expected, "query page")
+
+
 def long_flight(args, browser, work):
     flight = os.path.join(work, "sim-12h")
     subprocess.run([args.eddy, "simulate", flight, "--hours", "12", "--rate", "10",
@@ -462,6 +480,7 @@ def main():
         browser = Browser(chromium, work, *WINDOW)
         try:
             replay_page(args, browser, work)
+            query_page(args, browser, work)
             if not args.skip_long:
                 long_flight(args, browser, work)
             server_page(args, browser, work)
