@@ -135,7 +135,8 @@ window.addEventListener('load',function(){var s=document.getElementById('eddy-st
   function sy(y) { return (view.cy - y) * view.s + H / 2; }
   function shiftFor(x) { return Math.round((view.cx - x) / TWO_PI) * TWO_PI; }
   function fitBounds(x0, x1, y0, y1) {
-    var w = Math.max(x1 - x0, 0.002), h = Math.max(y1 - y0, 0.002);
+    // At least ≈ 6° across, so a short flight still shows coasts and borders around it.
+    var w = Math.max(x1 - x0, 0.105), h = Math.max(y1 - y0, 0.07);
     view.cx = (x0 + x1) / 2; view.cy = (y0 + y1) / 2;
     view.s = Math.min(W / (w * 1.15), H / (h * 1.15));
     clampView();
