@@ -4,8 +4,8 @@
   1. the page of `eddy replay FLIGHT --html` (a fixture flight with truth), and of `eddy query --html` on a store
      holding that flight's reports,
   2. the page of a 12-hour simulated flight (size ≤ 5 MB, rendered ≤ 2 s),
-  3. `/map` of a real loopback eddy-server fed by `eddy replay --engine --server` (401 without a session; the API
-     key exchanged for a session cookie; the page itself),
+  3. `/map` of a real loopback eddy-server fed by `eddy replay --engine --server --html` (401 without a session; the
+     API key exchanged for a session cookie; the page itself), and that engine replay's own page,
 
 and checks each page through the DevTools protocol on a pipe (`--remote-debugging-pipe`: no port, one browser,
 the viewport fixed at 1200×1500 by Emulation.setDeviceMetricsOverride): the DOM after the page's script ran
@@ -408,8 +408,9 @@ def server_page(args, browser, work):
         if not check(port is not None, "server: eddy-server started"):
             return
         base = "http://127.0.0.1:%d" % port
-        subprocess.run([args.eddy, "replay", args.flight, "--engine", "--server", base, "--api-key", key, "--airline", "EDY"],
-                       check=True, capture_output=True)
+        engine_page = os.path.join(work, "engine.html")
+        subprocess.run([args.eddy, "replay", args.flight, "--engine", "--server", base, "--api-key", key, "--airline", "EDY",
+                        "--html", engine_page], check=True, capture_output=True)
         # What the server holds, by its own API: a global delta fetch of turbulence.
         body = json.dumps({"apiKey": key, "airline": "EDY", "userId": "map-check", "clientVersion": "1.0.0"}).encode()
         request = urllib.request.Request(base + "/v1/session", data=body, headers={"Content-Type": "application/json"})
@@ -431,6 +432,9 @@ def server_page(args, browser, work):
             worst[k] = max(worst.get(k, -1), peak)
         expected = {k: severity(v) for k, v in worst.items()}
         check(len(expected) > 0, "server: holds %d tiles from %d observations" % (len(expected), len(observations)))
+        # The engine replay's own page (--engine --html) shows the tiles it uploaded.
+        static_checks(open(engine_page, encoding="utf-8").read(), "engine page")
+        check_page(browser, "file://" + engine_page, expected, "engine page")
 
         status, headers, _ = http(base + "/map")
         check(status == 401, "server: /map without a session is %d (401 expected)" % status)
