@@ -50,12 +50,12 @@ RENDER_LIMIT_MS = 2000
 SIZE_LIMIT_BYTES = 5_000_000
 
 failures = []
+passes = []
 
 
 def check(condition, message):
     print(("  ok   " if condition else "  FAIL ") + message)
-    if not condition:
-        failures.append(message)
+    (passes if condition else failures).append(message)
     return condition
 
 
@@ -490,11 +490,10 @@ def main():
             server_page(args, browser, work)
         finally:
             browser.close()
-    if failures:
-        print("map_browser_check: %d check(s) failed" % len(failures), file=sys.stderr)
-        return 1
-    print("map_browser_check: passed")
-    return 0
+    for message in failures:
+        print("failed: " + message, file=sys.stderr)
+    print("map_browser_check: %d passed, %d failed" % (len(passes), len(failures)))
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
