@@ -92,7 +92,14 @@ class Browser:
             [chromium, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=%d,%d" % (width, height),
              "--user-data-dir=" + profile, "--disable-extensions", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--enable-logging=stderr", "--v=0", "about:blank"],
+             "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--no-pings",
+             "--disable-domain-reliability", "--disable-client-side-phishing-detection", "--disable-default-apps",
+             "--no-default-browser-check", "--metrics-recording-only",
+             # Nothing leaves the machine: names resolve to nothing but loopback, and any other request would go
+             # to a dead loopback proxy (loopback itself is never proxied).
+             "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1", "--proxy-server=http://127.0.0.1:9",
+             "--proxy-bypass-list=127.0.0.1;localhost;[::1]",
+             "--enable-logging=stderr", "--v=0", "about:blank"],
             pass_fds=(3, 4), preexec_fn=child, close_fds=True, stdout=subprocess.DEVNULL,
             stderr=open(os.path.join(workdir, "chromium-%d.log" % time.time_ns()), "w"))
         os.close(to_r)
