@@ -2,6 +2,7 @@ import Eddy
 import EddyCore
 import EddyMap
 import EddySensorLog
+import Foundation
 import Synchronization
 
 /// Collects what `eddy replay --engine --html` draws: the location fixes pushed (at most one a second), the engine's
@@ -71,7 +72,7 @@ final class EngineMapCollector: Sendable {
         if let start = since, let end = s.lastTime { outOfPosition.append(MapInterval(start: start, end: end)) }
         let subtitle = "\(aircraft.designator), \(aircraft.aircraftClass.rawValue) class · whole engine · \(tiles.count) tiles"
             + " · EDR chart: each tile crossing's median and peak at its exit"
-        let note = track.isEmpty ? "" : "Track: \(kept.count) of \(track.count) fixes (one per \(Int(step.rounded())) s, "
+        let note = track.isEmpty ? "" : "Track: \(kept.count) of \(track.count) fixes (one per \(String(format: "%.1f", step)) s, "
             + "plus every layer change and both ends of a gap)."
         return MapPage(kind: .flight, title: "Eddy · \(flightName) (engine)", subtitle: subtitle, timesAreEpoch: timesAreEpoch,
                        viewer: aircraft.aircraftClass, track: kept, tiles: tiles, minutes: crossings, truth: truth,

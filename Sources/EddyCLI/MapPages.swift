@@ -58,7 +58,7 @@ enum MapPages {
             if origin != nil { subtitle += " from \(utc(first + shift))" }
         }
         subtitle += " · \(s.tiles.count) tiles, \(s.minutes.count) minutes measured"
-        let note = track.isEmpty ? "" : "Track: \(kept.count) of \(track.count) points (one per \(Int(step.rounded())) s, "
+        let note = track.isEmpty ? "" : "Track: \(kept.count) of \(track.count) points (one per \(String(format: "%.1f", step)) s, "
             + "plus every layer change and both ends of a gap)."
         return MapPage(kind: .flight, title: "Eddy · \(s.flightName)", subtitle: subtitle, timesAreEpoch: origin != nil,
                        viewer: s.aircraftClass, track: shifted, tiles: tiles, minutes: minutes, truth: truth,

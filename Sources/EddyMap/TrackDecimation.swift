@@ -2,7 +2,7 @@
 /// plus every layer change, the points on both sides of a gap, the first point with or without a fix, and the last point.
 ///
 /// `step` is `max(minimumStepSeconds, duration / maximumPoints)`: a 12-hour flight at 1 Hz (43 200 fixes) keeps about
-/// 8 000 points, ≈ 5 s apart; at 250 kt that is ≈ 650 m between points, below the map's 1:110m basemap detail and
+/// 8 000 points, ≈ 5.4 s apart; at 250 kt that is ≈ 700 m between points, below the map's 1:110m basemap detail and
 /// far below an H3 resolution-5 hexagon (≈ 8.5 km edge).
 package struct TrackDecimation: Sendable {
     /// Shortest time between kept points, seconds.
