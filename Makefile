@@ -4,7 +4,12 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev proj-data openssl
+# Chromium runs the pictures' browser test (scripts/map_browser_check.py, docs/maps.md). Opting out of that test with
+# `make test EDDY_SKIP_BROWSER_TESTS=1` also skips installing it; the check then says it skipped.
+EDDY_SKIP_BROWSER_TESTS ?= 0
+export EDDY_SKIP_BROWSER_TESTS
+BROWSER_PACKAGES := $(if $(filter 1,$(EDDY_SKIP_BROWSER_TESTS)),,chromium)
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev proj-data openssl $(BROWSER_PACKAGES)
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
@@ -58,6 +63,7 @@ test-oracles: venv build
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	$(PYTHON) scripts/geoid_oracle.py --eddy .build/debug/eddy --points 10000
 	$(PYTHON) scripts/terrain_oracle.py --eddy .build/debug/eddy --points 100000
+	$(PYTHON) scripts/map_browser_check.py --eddy .build/debug/eddy --server .build/debug/eddy-server
 
 ## test-docs: the DocC catalog of `Eddy` (Sources/Eddy/Eddy.docc) builds with swift-docc-plugin, every link resolving;
 ## the getting-started article's code is compiled and run by the EddyDocSnippetTests target (test-unit).
@@ -68,8 +74,9 @@ test-docs: apt
 bench: apt build-release
 	.build/release/eddy-bench all
 
-## fixtures: regenerate committed fixtures (simulated and JSBSim flights, H3 vectors) and the EGM96 table
+## fixtures: regenerate committed fixtures (simulated and JSBSim flights, H3 vectors), the EGM96 table and the basemap
 fixtures: venv build-release
+	$(PYTHON) scripts/make_basemap.py --out Sources/EddyMap/BasemapData.swift
 	$(PYTHON) scripts/make_h3_vectors.py --out Fixtures/h3
 	$(PYTHON) scripts/make_geoid_table.py --gtx /usr/share/proj/egm96_15.gtx --out Sources/EddyGeoid/EGM96Grid.swift
 	bash scripts/make_flight_fixtures.sh

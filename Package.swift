@@ -50,6 +50,9 @@ let package = Package(
     targets: [
         .target(name: "EddyH3", swiftSettings: strictSettings),
         .target(name: "EddyCore", dependencies: ["EddyH3"], swiftSettings: strictSettings),
+        // Pictures: a flight's or the fleet's map as one self-contained HTML page (pure; docs/maps.md).
+        .target(name: "EddyMap", dependencies: ["EddyCore", "EddyH3", "EddyJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyMapTests", dependencies: ["EddyMap", "EddyCore", "EddyH3"], swiftSettings: strictSettings),
         .target(name: "EddySensorLog", dependencies: ["EddyCore"], swiftSettings: strictSettings),
         // Importers for other apps' sensor exports (docs/import.md); zlib inflates zipped exports.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -68,7 +71,7 @@ let package = Package(
             name: "EddyCLI",
             dependencies: [
                 "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync", "EddyJSON", "EddySimulation",
-                "EddyGeoid", "EddyTerrain", "EddyImport",
+                "EddyGeoid", "EddyTerrain", "EddyImport", "EddyMap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -76,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "EddyBench",
             dependencies: ["Eddy", "EddyCore", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock", "EddySimulation",
-                           "EddyTerrain", "EddyImport"],
+                           "EddyTerrain", "EddyImport", "EddyMap", "EddyH3"],
             swiftSettings: strictSettings
         ),
         // Sync: the wire protocol and its HTTP transports (libcurl on Linux, URLSession everywhere; docs/sync.md).
@@ -103,7 +106,7 @@ let package = Package(
         .target(
             name: "EddyServerKit",
             dependencies: [
-                "EddyCore", "EddyH3", "EddyProtocol", "EddyClock", "EddyJSON",
+                "EddyCore", "EddyH3", "EddyProtocol", "EddyClock", "EddyJSON", "EddyMap",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),

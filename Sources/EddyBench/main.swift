@@ -1,5 +1,5 @@
 // eddy-bench: release-build benchmarks. Each group prints `name: value` lines (figures and ratios).
-// Usage: eddy-bench [all|replay|h3|store|sync|engine|terrain|position|import]...
+// Usage: eddy-bench [all|replay|h3|store|sync|engine|terrain|position|import|map]...
 import Foundation
 
 let groups: [(name: String, run: () throws -> Void)] = [
@@ -11,6 +11,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("terrain", TerrainBenchmarks.run),
     ("position", PositionBenchmarks.run),
     ("import", ImportBenchmarks.run),
+    ("map", MapBenchmarks.run),
 ]
 let requested = CommandLine.arguments.dropFirst().isEmpty ? ["all"] : Array(CommandLine.arguments.dropFirst())
 let known = Set(groups.map(\.name) + ["all"])

@@ -27,6 +27,8 @@ struct EngineReplayOptions {
     var airline = "EDY"
     /// User id of the session.
     var userId = "eddy-replay"
+    /// Also write the flight's page here (`--html`; docs/maps.md).
+    var html: String?
 }
 
 /// Why an engine replay stopped: the message for stderr (exit status 1).
@@ -118,7 +120,11 @@ enum EngineReplay {
         } catch {
             throw EngineReplayFailure("cannot open the engine store\(temporaryStore ? "" : " --db \(storePath)"): \(error)")
         }
-        engine.callbackObserver = { timed in timeline.record(timed) }
+        let mapCollector = options.html == nil ? nil : EngineMapCollector()
+        engine.callbackObserver = { timed in
+            timeline.record(timed)
+            mapCollector?.record(timed)
+        }
         let environment: EddyEnvironment = options.server.map { .server($0) } ?? .offline
         let flightName = URL(fileURLWithPath: options.flight).lastPathComponent
         do {
@@ -142,6 +148,7 @@ enum EngineReplay {
                 var unix = sample
                 unix.t += shift
                 engine.push(unix)
+                mapCollector?.add(unix)
                 count += 1
                 lastLogTime = sample.t
                 guard let next = try reader.next() else { break }
@@ -163,6 +170,11 @@ enum EngineReplay {
             lastLogTime: lastLogTime, outbox: outbox, skippedLines: reader.skippedLines.reduce(0) { $0 + $1.count }))
         if !temporaryStore {
             FileHandle.standardError.write(Data("eddy replay: the engine store is \(storePath)\n".utf8))
+        }
+        if let html = options.html, let mapCollector {
+            let page = mapCollector.page(flightName: flightName, meta: meta, aircraft: aircraft, shift: shift,
+                                         timesAreEpoch: options.server != nil || meta.timeOriginEpochSeconds != nil)
+            do { try MapPages.write(page, to: html, command: "replay") } catch { throw EngineReplayFailure(error.description) }
         }
     }
 

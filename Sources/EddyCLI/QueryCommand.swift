@@ -84,6 +84,9 @@ struct QueryCommand: ParsableCommand {
     @Flag(name: .long, help: "Print an RFC 7946 GeoJSON FeatureCollection.")
     var geojson = false
 
+    @Option(name: .long, help: "Also write the tiles as one self-contained HTML map page (altitude filter, no network): docs/maps.md.")
+    var html: String?
+
     func validate() throws {
         if [polygon != nil, route != nil, tiles != nil].filter({ $0 }).count > 1 {
             throw ValidationError("give at most one of --polygon, --route and --tiles")
@@ -94,6 +97,7 @@ struct QueryCommand: ParsableCommand {
         if liveFlights && nowcastHour != nil { throw ValidationError("give --live-flights or --nowcast-hour, not both") }
         if liveFlights && geojson { throw ValidationError("--geojson is for reports and nowcast, not --live-flights") }
         _ = try parsedNow()
+        if html != nil && (liveFlights || nowcastHour != nil) { throw ValidationError("--html draws turbulence reports, not --live-flights or --nowcast-hour") }
     }
 
     func run() throws {
@@ -128,6 +132,12 @@ struct QueryCommand: ParsableCommand {
                     selection: try parseSelection(), now: presentTime, includeReporterDetails: details)
                 let items = try store.turbulence(query)
                 output = geojson ? try GeoJSON.featureCollection(items) + "\n" : formatItems(items)
+                if let html {
+                    let subtitle = "\(items.count) \(everyReport ? "reports" : "tiles") · last \(historyHours) h before \(MapPages.utc(presentTime))"
+                        + " · source \(source) · \(viewerClass.rawValue) viewer"
+                    try MapPages.write(MapPages.fleetPage(title: "Eddy · \(URL(fileURLWithPath: db).lastPathComponent)", subtitle: subtitle,
+                                                          viewer: viewerClass, items: items), to: html, command: "query")
+                }
             }
             FileHandle.standardOutput.write(Data(output.utf8))
         } catch let error as QueryError {

@@ -41,6 +41,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Skip and count bad lines instead of stopping at the first one.")
     var lenient = false
 
+    @Option(help: "Also write the flight as one self-contained HTML page (map, altitude profile, EDR over time; no network): docs/maps.md.")
+    var html: String?
+
     @Option(name: .customLong("class"), help: "Use this aircraft class instead of meta.json's (small, medium, large).", transform: parseClass)
     var aircraftClass: AircraftClass?
 
@@ -91,6 +94,7 @@ struct ReplayCommand: AsyncParsableCommand {
             options.lenient = lenient
             options.aircraftClass = aircraftClass
             options.mount = mount
+            options.html = html
             options.db = db
             options.server = server
             options.apiKey = apiKey ?? (server == nil ? nil : ProcessInfo.processInfo.environment["EDDY_API_KEY"])
@@ -109,8 +113,10 @@ struct ReplayCommand: AsyncParsableCommand {
             let terrain = try dem.map { path throws(TerrainError) in try TerrainDirectory(path: path) }
             let progress = ReplayProgress(directory: flight, json: json)
             defer { progress.reporter.finish() }
+            var mapTrack = MapPages.TrackCollector()
             let summary = try replay.run { event in
                 progress.event(event)
+                if html != nil { mapTrack.add(event) }
                 guard json else { return }
                 var event = event
                 if track, case .altitude(var a) = event { Self.addEarthModels(&a, terrain: terrain); event = .altitude(a) }
@@ -119,6 +125,11 @@ struct ReplayCommand: AsyncParsableCommand {
             if json { output.line(ReplayJSON.summaryLine(summary)) } else { output.write(ReplayReport.text(summary)) }
             output.flush()
             if let db { try storeReports(summary, path: db) }
+            if let html { try MapPages.write(MapPages.flightPage(summary: summary, track: mapTrack.points), to: html, command: "replay") }
+        } catch let error as CLIFailure {
+            output.flush()
+            FileHandle.standardError.write(Data("eddy replay: \(error)\n".utf8))
+            throw ExitCode(1)
         } catch let error as StoreError {
             output.flush()
             FileHandle.standardError.write(Data("eddy replay: store \(db ?? ""): \(error)\n".utf8))

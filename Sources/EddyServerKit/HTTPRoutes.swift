@@ -9,7 +9,8 @@ import NIOCore
 /// Every `/v1` route runs behind, outermost first: `RequestLogMiddleware` → `ErrorMappingMiddleware` →
 /// `FaultInjectionMiddleware` (test hooks on; not on the `/v1/_test` routes) → `BodyLimitMiddleware` →
 /// `ClientVersionMiddleware` → `AuthenticationMiddleware` (reports, fetch, position). Handlers only decode,
-/// call the service and encode. `/health` and `/openapi.yaml` run without middleware.
+/// call the service and encode. `/health` and `/openapi.yaml` run without middleware; `/map` runs behind the `/v1` chain up to
+/// `ClientVersionMiddleware` and authenticates itself (`MapRoute`).
 package struct HTTPRoutes: Sendable {
     /// The service the routes call.
     package let service: SyncService
@@ -66,6 +67,9 @@ package struct HTTPRoutes: Sendable {
             let fetch = try JSONResponse.decode(DeltaFetchRequest.self, context.body)
             return JSONResponse.make(try await service.fetch(fetch, session: try context.authenticatedSession()), request: request)
         }
+        // The fleet map page: its own authentication (API key → session cookie, or a bearer token); docs/maps.md.
+        let map = MapRoute(service: service)
+        api.get("/map") { request, _ in try await map.handle(request) }
         authenticated.post("/v1/position") { request, context in
             let body = try JSONResponse.decode(PositionUploadBody.self, context.body)
             try await service.uploadPosition(body.position, altitudeOffset: body.altitudeOffset, session: try context.authenticatedSession())

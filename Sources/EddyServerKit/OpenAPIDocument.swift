@@ -118,11 +118,57 @@ paths:
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
         '429': {$ref: '#/components/responses/RateLimited'}
+  /map:
+    get:
+      summary: The fleet map page, self-contained HTML (docs/maps.md).
+      description: |
+        The last hours' reports, worst per tile, as hexagons coloured by severity on an embedded basemap with an
+        altitude filter; no further request. A browser opens `/map?key=API_KEY` once: the server opens a session
+        for the key's airline and answers 303 to `/map` with the session token in the cookie `eddy_map`
+        (HttpOnly, SameSite=Strict, Path=/map). Later requests carry the cookie, or `Authorization: Bearer <token>`.
+      security:
+        - bearer: []
+        - mapCookie: []
+        - mapKey: []
+      parameters:
+        - {name: hours, in: query, required: false, description: "History window in hours (default 6).", schema: {type: number, enum: [0.5, 1, 2, 4, 6]}}
+        - {name: viewer, in: query, required: false, description: "Viewer class for severity (default medium).", schema: {type: string, enum: [small, medium, large]}}
+        - {name: min_layer, in: query, required: false, description: "Lowest layer in thousands of feet.", schema: {type: integer, minimum: -2, maximum: 99}}
+        - {name: max_layer, in: query, required: false, description: "Highest layer in thousands of feet.", schema: {type: integer, minimum: -2, maximum: 99}}
+      responses:
+        '200':
+          description: The page.
+          content:
+            text/html:
+              schema: {type: string}
+        '303':
+          description: The API key was accepted; go to `/map` with the session cookie.
+          headers:
+            Location: {schema: {type: string}}
+            Set-Cookie: {schema: {type: string}}
+        '400': {$ref: '#/components/responses/Error'}
+        '401':
+          description: No session, an expired one, or an unknown API key.
+          content:
+            text/plain:
+              schema: {type: string}
+        '403': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '426': {$ref: '#/components/responses/Error'}
+        '429': {$ref: '#/components/responses/RateLimited'}
 components:
   securitySchemes:
     bearer:
       type: http
       scheme: bearer
+    mapCookie:
+      type: apiKey
+      in: cookie
+      name: eddy_map
+    mapKey:
+      type: apiKey
+      in: query
+      name: key
   responses:
     Error:
       description: Error (see `error` for the code).

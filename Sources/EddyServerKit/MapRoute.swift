@@ -1,0 +1,146 @@
+import EddyCore
+import EddyMap
+import EddyProtocol
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `GET /map`: the fleet's recent reports as one self-contained HTML page (docs/maps.md, "The server's /map").
+///
+/// A browser authenticates once with the API key in the query (`/map?key=KEY`): the server opens a session for the
+/// key's airline (user id `map-browser`, the usual session lifetime) and answers 303 to `/map` (the key leaves the
+/// address bar and history) with the session token in an `HttpOnly; SameSite=Strict` cookie `eddy_map` limited to
+/// `/map`. Later requests carry the cookie; API clients may send `Authorization: Bearer <token>` instead. Without
+/// either: 401 with a short explanation. Revoked keys: 403. Query: `hours` (0.5, 1, 2, 4, 6; default 6),
+/// `viewer` (small, medium, large; default medium), `min_layer` / `max_layer` (-2…99); the page adds its own altitude filter.
+struct MapRoute: Sendable {
+    /// The cookie holding the map session's token.
+    static let cookieName = "eddy_map"
+    /// User id of sessions opened by `/map?key=`.
+    static let userId = "map-browser"
+    /// The page's Content-Security-Policy: nothing but the page's own inline script and style; no request at all.
+    static let contentSecurityPolicy = MapHTML.contentSecurityPolicy
+
+    let service: SyncService
+
+    /// Answers the request (page, redirect, or an error the error middleware turns into JSON).
+    func handle(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        if let key = query["key"].map(String.init) {
+            return try await exchange(key: key, request: request)
+        }
+        let authorization: String?
+        if let header = request.headers[.authorization] {
+            authorization = header
+        } else if let cookie = request.cookies[Self.cookieName]?.value, !cookie.isEmpty {
+            authorization = "Bearer " + cookie
+        } else {
+            return Self.unauthorized("no session: open /map?key=YOUR_API_KEY once (the server then keeps a session cookie)")
+        }
+        let session: SessionRecord
+        do { session = try await service.authenticate(authorization: authorization) } catch let error as APIError where error.status == .unauthorized {
+            return Self.unauthorized("the session has expired or is unknown: open /map?key=YOUR_API_KEY again")
+        }
+        let hours = try Self.double(query["hours"], name: "hours") ?? 6
+        guard EddyWire.historyWindowsHours.contains(hours) else { throw APIError.badRequest("hours must be one of 0.5, 1, 2, 4, 6") }
+        let viewerName = query["viewer"].map(String.init) ?? "medium"
+        guard let viewer = AircraftClass(rawValue: viewerName) else { throw APIError.badRequest("viewer must be small, medium or large") }
+        let minLayer = try Self.int(query["min_layer"], name: "min_layer") ?? -2
+        let maxLayer = try Self.int(query["max_layer"], name: "max_layer") ?? 99
+        guard minLayer <= maxLayer, (-2...99).contains(minLayer), (-2...99).contains(maxLayer) else {
+            throw APIError.badRequest("min_layer ≤ max_layer, both in -2...99 (thousands of feet)")
+        }
+        let now = service.clock.now()
+        let observations = try await service.database.observations(ServerDatabase.ObservationFilter(
+            polygon: nil, minExitTime: now - hours * 3600, minLayer: minLayer, maxLayer: maxLayer, minTick: nil))
+        let page = Self.page(observations: observations, viewer: viewer, hours: hours, now: now, airline: session.airline,
+                             geometry: service.geometry)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[HTTPField.Name("Content-Security-Policy")!] = Self.contentSecurityPolicy
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: MapHTML.render(page))))
+    }
+
+    /// Checks the key, opens a session and answers 303 to `/map` (other query parameters kept) with the cookie.
+    func exchange(key: String, request: Request) async throws -> Response {
+        guard !key.isEmpty, key.unicodeScalars.count <= 200, let record = try await service.database.lookupKey(key) else {
+            return Self.unauthorized("the API key is not known to this server")
+        }
+        guard record.active else { throw APIError.keyRevoked }
+        let ttl = service.options.sessionTTLSeconds
+        let session = try await service.database.openSession(
+            keyId: record.id, airline: record.airline, userId: Self.userId, now: service.clock.now(), ttl: ttl)
+        service.logger.info("map session started", metadata: ["airline": "\(record.airline)", "key": "\(record.id)"])
+        var kept: [String] = []
+        for (name, value) in request.uri.queryParameters where name != "key" {
+            kept.append("\(Self.percentEncoded(String(name)))=\(Self.percentEncoded(String(value)))")
+        }
+        var headers = HTTPFields()
+        headers[.location] = kept.isEmpty ? "/map" : "/map?" + kept.sorted().joined(separator: "&")
+        headers[.setCookie] = "\(Self.cookieName)=\(session.token); Path=/map; Max-Age=\(Int(ttl.rounded())); HttpOnly; SameSite=Strict"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// The page: the worst report per tile (by peak EDR) of the window, severity for `viewer`.
+    static func page(observations: [Observation], viewer: AircraftClass, hours: Double, now: Double, airline: String,
+                     geometry: any CellGeometry) -> MapPage {
+        struct Worst { var report: TileReport; var count: Int }
+        var worst: [TileID: Worst] = [:]
+        var order: [TileID] = []
+        for observation in observations {
+            let report = observation.report
+            if var entry = worst[report.tile] {
+                entry.count += 1
+                if report.edrPeak > entry.report.edrPeak { entry.report = report }
+                worst[report.tile] = entry
+            } else {
+                worst[report.tile] = Worst(report: report, count: 1)
+                order.append(report.tile)
+            }
+        }
+        let tiles = order.compactMap { tile -> MapTile? in
+            guard let entry = worst[tile] else { return nil }
+            let r = entry.report
+            let ring = geometry.boundary(of: tile.h3)
+            guard ring.count >= 3 else { return nil }
+            return MapTile(
+                h3: tile.h3String, layer: tile.layer, severity: SeverityScale.severity(edr: r.edrPeak, viewer: viewer),
+                edrPeak: r.edrPeak, edrMedian: r.edrMedian, enterTime: r.enterTime, exitTime: r.exitTime,
+                vertices: ring.map { ($0.lat, $0.lng) }, detail: entry.count == 1 ? "1 report" : "\(entry.count) reports")
+        }
+        let hoursText = hours == hours.rounded() ? String(Int(hours)) : String(hours)
+        let subtitle = "\(tiles.count) tiles from \(observations.count) reports · last \(hoursText) h · \(viewer.rawValue) viewer · session of \(airline)"
+        return MapPage(kind: .fleet, title: "Eddy fleet map", subtitle: subtitle, timesAreEpoch: true, viewer: viewer, tiles: tiles)
+    }
+
+    /// 401 with a short plain-text explanation (a browser shows it as it is).
+    static func unauthorized(_ message: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.wwwAuthenticate] = "Bearer realm=\"eddy-map\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .unauthorized, headers: headers,
+                        body: .init(byteBuffer: ByteBuffer(string: "401 Unauthorized: \(message). See docs/maps.md.\n")))
+    }
+
+    static func double(_ text: Substring?, name: String) throws -> Double? {
+        guard let text else { return nil }
+        guard let value = Double(text), value.isFinite else { throw APIError.badRequest("\(name) must be a number") }
+        return value
+    }
+
+    static func int(_ text: Substring?, name: String) throws -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text) else { throw APIError.badRequest("\(name) must be a whole number") }
+        return value
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
