@@ -10,7 +10,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt venv build build-release test-unit test-oracles bench clean fixtures
+.PHONY: run test deps apt venv build build-release test-unit test-oracles bench clean fixtures campaign-handling
 
 ## deps: system packages and the Python oracle venv, installed only when missing
 deps: apt venv
@@ -58,6 +58,12 @@ test-oracles: venv build
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	$(PYTHON) scripts/geoid_oracle.py --eddy .build/debug/eddy --points 10000
 	$(PYTHON) scripts/terrain_oracle.py --eddy .build/debug/eddy --points 100000
+
+## campaign-handling: the full handling campaign (100 seeds × slow / fast pick-up / slide × gyro or not × rattling
+## cradle or not, docs/detection.md §2); prints latency and measured-while-handled figures. The default suite runs 4 seeds.
+campaign-handling: apt
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	EDDY_HANDLING_CAMPAIGN=100 swift test --skip-build $(SWIFT_BUILD_FLAGS) --filter HandlingCampaignTests/campaign
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release
