@@ -55,6 +55,7 @@ test-unit: apt
 test-oracles: venv build
 	$(PYTHON) scripts/h3_live_oracle.py --eddy .build/debug/eddy --points 100000
 	$(PYTHON) scripts/jsbsim_oracle.py --eddy .build/debug/eddy --seeds 101,102
+	$(PYTHON) scripts/jsbsim_handling_oracle.py --eddy .build/debug/eddy --seeds 201,202
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	$(PYTHON) scripts/geoid_oracle.py --eddy .build/debug/eddy --points 10000
 	$(PYTHON) scripts/terrain_oracle.py --eddy .build/debug/eddy --points 100000
