@@ -103,8 +103,11 @@ package struct DetectionPipeline: Sendable {
     private var lastTime = 0.0
     /// Minute and tile reports held back until `handlingLookbackSeconds` after their end (docs/detection.md §Mount):
     /// a gradual pick-up is recognised up to 2 s after it began, and a report that ended in between is dropped.
-    private var heldReports: [(end: Double, event: DetectionEvent)] = []
+    private var heldReports: [(start: Double, end: Double, event: DetectionEvent)] = []
     private let lookbackSeconds: Double
+    /// The last span [recognised − lookback, recognised] in which handling may have begun: a report closing later
+    /// that overlaps it (a minute still open when the device went out of position) is dropped too.
+    private var disturbanceSpan = (from: -Double.infinity, to: -Double.infinity)
 
     /// Creates a pipeline.
     package init(configuration: DetectionConfiguration) {
@@ -320,8 +323,9 @@ package struct DetectionPipeline: Sendable {
                 horizontal: calibrator.horizontal, inNoise: calibrator.inNoise)))
             if (wasInPosition && !calibrator.inPosition) || (!wasInNoise && calibrator.inNoise) {
                 // The disturbance may have begun up to the lookback before it was recognised.
-                let onset = Double(tick + 1) * tickSeconds - lookbackSeconds
-                heldReports.removeAll { $0.end > onset }
+                let recognised = Double(tick + 1) * tickSeconds
+                disturbanceSpan = (recognised - lookbackSeconds, recognised)
+                heldReports.removeAll { $0.end > recognised - lookbackSeconds }
             }
         }
         accSum = .zero; accSquares = 0; alongSum = 0; alongSquares = 0; accCount = 0
@@ -445,15 +449,21 @@ package struct DetectionPipeline: Sendable {
         let count = minuteValues.count
         let median = Statistics.median(&minuteValues)
         let end = Double(minuteIndex + 1) * 60
-        heldReports.append((end, .minute(MinuteEvent(
+        holdReport(start: end - 60, end: end, .minute(MinuteEvent(
             t: end, edrMedian: median, edrPeak: minutePeak,
-            severity: SeverityScale.severity(edr: median, viewer: configuration.aircraftClass), validSeconds: count))))
+            severity: SeverityScale.severity(edr: median, viewer: configuration.aircraftClass), validSeconds: count)))
+    }
+
+    /// Holds a report back, or drops it when it overlaps the span in which recognised handling may have begun.
+    private mutating func holdReport(start: Double, end: Double, _ event: DetectionEvent) {
+        if end > disturbanceSpan.from, start < disturbanceSpan.to { return }
+        heldReports.append((start, end, event))
     }
 
     /// Holds the tile reports among `closed` back (see `heldReports`); passes anything else on.
     private mutating func hold(_ closed: [DetectionEvent], into events: inout [DetectionEvent]) {
         for event in closed {
-            if case .tile(let report) = event { heldReports.append((report.exitTime, event)) } else { events.append(event) }
+            if case .tile(let report) = event { holdReport(start: report.enterTime, end: report.exitTime, event) } else { events.append(event) }
         }
     }
 

@@ -135,7 +135,7 @@ enum HandlingCampaign {
         let outcomes = HandlingCampaign.run(seeds: 1...max(1, count))
         for line in HandlingCampaign.summary(outcomes) { print(line) }
         for o in outcomes {
-            let label = "\(o.kind.rawValue) gyro \(o.gyroscope) vibration \(o.vibration) seed \(o.seed) handled \(o.start)–\(o.end)"
+            let label = "\(o.kind.rawValue) gyro \(o.gyroscope) vibration \(o.vibration) seed \(o.seed) handled \(o.start)–\(o.end), tilt \(o.tiltDegrees)°"
             let mustNotice = o.kind != .slide || o.tiltDegrees >= 10
             // A slide without gyro is seen only as the tilt itself, which must exceed what severe lateral loads do
             // (0.15 g ≈ 8.5°): a 10–15° slide spread over 3 s gets there after up to 2.6 s (docs/detection.md §2).
@@ -144,7 +144,10 @@ enum HandlingCampaign {
                 #expect(o.offLatency.map { $0 <= offBound } == true, "\(label): off after \(String(describing: o.offLatency)) s")
                 #expect(o.measuredSecondsWhileHandled == 0, "\(label): \(o.measuredSecondsWhileHandled) s measured while handled")
             }
-            #expect(o.onLatency.map { $0 <= 15 } == true, "\(label): back after \(String(describing: o.onLatency)) s")
+            // Back ≤ 15 s after the end; a slide noticed late (a small one, seen by the 10° / 1.5 s move test after it
+            // stopped) ≤ 15 s after it was noticed.
+            let noticedLate = o.kind == .slide ? max(0, (o.offLatency ?? 0) - (o.end - o.start)) : 0
+            #expect(o.onLatency.map { $0 <= 15 + noticedLate } == true, "\(label): back after \(String(describing: o.onLatency)) s")
             #expect(o.falseAlarms == 0, "\(label): \(o.falseAlarms) false alarms before the handling")
         }
     }
