@@ -15,7 +15,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs bench clean fixtures
+.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs bench clean fixtures campaign-handling
 
 ## deps: system packages and the Python oracle venv, installed only when missing
 deps: apt venv
@@ -60,6 +60,7 @@ test-unit: apt
 test-oracles: venv build
 	$(PYTHON) scripts/h3_live_oracle.py --eddy .build/debug/eddy --points 100000
 	$(PYTHON) scripts/jsbsim_oracle.py --eddy .build/debug/eddy --seeds 101,102
+	$(PYTHON) scripts/jsbsim_handling_oracle.py --eddy .build/debug/eddy --seeds 201,202
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	$(PYTHON) scripts/geoid_oracle.py --eddy .build/debug/eddy --points 10000
 	$(PYTHON) scripts/terrain_oracle.py --eddy .build/debug/eddy --points 100000
@@ -69,6 +70,12 @@ test-oracles: venv build
 ## the getting-started article's code is compiled and run by the EddyDocSnippetTests target (test-unit).
 test-docs: apt
 	swift package generate-documentation --target Eddy --warnings-as-errors
+
+## campaign-handling: the full handling campaign (100 seeds × slow / fast pick-up / slide × gyro or not × rattling
+## cradle or not, docs/detection.md §2); prints latency and measured-while-handled figures. The default suite runs 4 seeds.
+campaign-handling: apt
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	EDDY_HANDLING_CAMPAIGN=100 swift test --skip-build $(SWIFT_BUILD_FLAGS) --filter HandlingCampaignTests/campaign
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release

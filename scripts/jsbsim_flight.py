@@ -177,6 +177,93 @@ def fmt(value, decimals):
     return "0.0" if text in ("-0.0", "-0") else text
 
 
+def rotation(v):
+    """Rotation matrix of the rotation vector v (Rodrigues)."""
+    angle = float(np.linalg.norm(v))
+    if angle < 1e-12:
+        return np.eye(3)
+    k = np.asarray(v) / angle
+    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    return np.eye(3) + math.sin(angle) * kx + (1 - math.cos(angle)) * kx @ kx
+
+
+def rotation_vector(r):
+    """Inverse of `rotation` (angle in [0, π))."""
+    angle = math.acos(min(1.0, max(-1.0, (np.trace(r) - 1) / 2)))
+    if angle < 1e-12:
+        return np.zeros(3)
+    axis = np.array([r[2, 1] - r[1, 2], r[0, 2] - r[2, 0], r[1, 0] - r[0, 1]]) / (2 * math.sin(angle))
+    return axis * angle
+
+
+class Handling:
+    """A pick-up of the device, the same motion as Eddy's simulator (HandlingProfiles.swift), written from its
+    description: turned by 30–90° about a random axis over `rise` s (slow 2–3 s, fast 0.2–0.5 s) with
+    s(u) = (1 − cos πu)/2, held with a 2–8° wobble at 0.2–0.8 Hz, then put back over `fall` s to the old mount turned
+    by 2–15°. The device-frame rotation relative to the airframe is added to the gyro; the hand's lift (≤ 0.03 g
+    for a slow pick-up) is left out. Draws come from their own generator, so flights without handling are unchanged."""
+
+    def __init__(self, start, length, kind, rng):
+        slow = kind == "slow"
+        self.start, self.end = start, start + length
+        self.rise = min(length / 3, rng.uniform(2, 3) if slow else rng.uniform(0.2, 0.5))
+        self.fall = min(length / 3, rng.uniform(1.5, 3) if slow else rng.uniform(0.3, 0.6))
+        axis = rng.normal(size=3)
+        self.up = axis / np.linalg.norm(axis) * math.radians(rng.uniform(30, 90))
+        axis = rng.normal(size=3)
+        after = rotation(axis / np.linalg.norm(axis) * math.radians(rng.uniform(2, 15)))   # device rotation, device frame
+        held = rotation(self.up)
+        self.down = rotation_vector(held.T @ after)
+        self.after = after
+        axis = rng.normal(size=3)
+        self.wobble_axis = axis / np.linalg.norm(axis)
+        self.wobble = math.radians(rng.uniform(2, 8))
+        self.wobble_hz = rng.uniform(0.2, 0.8)
+
+    @staticmethod
+    def ease(local, length):
+        u = min(1.0, max(0.0, local / length))
+        return (1 - math.cos(math.pi * u)) / 2, math.pi / (2 * length) * math.sin(math.pi * u)
+
+    def state(self, t):
+        """(D, ω): the device's rotation relative to its original mount (device frame) and its relative rate."""
+        if t <= self.start:
+            return np.eye(3), np.zeros(3)
+        if t >= self.end:
+            return self.after, np.zeros(3)
+        local, length = t - self.start, self.end - self.start
+        if local < self.rise:
+            s, ds = self.ease(local, self.rise)
+            return rotation(self.up * s), self.up * ds
+        if local > length - self.fall:
+            s, ds = self.ease(local - (length - self.fall), self.fall)
+            return rotation(self.up) @ rotation(self.down * s), self.down * ds
+        held_local = local - self.rise
+        held_length = length - self.rise - self.fall
+        ramp = min(1.0, held_length / 3)
+        edge = min(held_local, held_length - held_local)
+        envelope = 1.0 if edge >= ramp else math.sin(max(0.0, edge) / ramp * math.pi / 2) ** 2
+        omega = 2 * math.pi * self.wobble_hz
+        w = self.wobble * envelope * math.sin(omega * held_local)
+        w_dot = self.wobble * envelope * omega * math.cos(omega * held_local)   # envelope slope left out (≤ 1 s ramps)
+        return rotation(self.up) @ rotation(self.wobble_axis * w), self.wobble_axis * w_dot
+
+
+def parse_handling(text, rng):
+    handlings = []
+    for part in (text or "").split(","):
+        if not part:
+            continue
+        fields = part.split(":")
+        if len(fields) not in (2, 3) or (len(fields) == 3 and fields[2] not in ("slow", "fast")):
+            raise SystemExit(f"jsbsim_flight.py: bad handling '{part}': start:seconds[:slow|fast]")
+        start, length = float(fields[0]), float(fields[1])
+        if length <= 0:
+            raise SystemExit(f"jsbsim_flight.py: bad handling '{part}': seconds > 0")
+        handlings.append(Handling(start, length, fields[2] if len(fields) == 3 else "slow", rng))
+    return sorted(handlings, key=lambda h: h.start)
+
+
 def parse_segments(text):
     segments = []
     for part in text.split(","):
@@ -198,6 +285,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--turb-type", type=int, choices=[3, 4], default=3,
                         help="3 = Milspec (first-order w, default), 4 = Tustin (Dryden w; unstable when the severity changes in flight)")
+    parser.add_argument("--handling", default="",
+                        help="device pick-ups start:seconds[:slow|fast], comma separated (default slow), e.g. 200:12:slow")
     args = parser.parse_args()
 
     icao, eddy_class, altitude_ft, speed_prop, speed_value, wing_loading, cla, band = AIRCRAFT[args.aircraft]
@@ -211,6 +300,7 @@ def main():
         raise SystemExit("jsbsim_flight.py: --rate must divide 200 Hz (e.g. 50, 100, 200, 40, 25)")
     rng = np.random.default_rng(args.seed)
     mount = random_mount(rng)
+    handlings = parse_handling(args.handling, np.random.default_rng(args.seed + 7919))
 
     fdm = jsbsim.FGFDMExec(None)
     fdm.set_debug_level(0)
@@ -291,8 +381,14 @@ def main():
                 continue
             t = step / physics_hz
             n = np.array([fdm["accelerations/n-pilot-x-norm"], fdm["accelerations/n-pilot-y-norm"], fdm["accelerations/n-pilot-z-norm"]])
-            reading = mount @ (-n) + rng.normal(scale=noise_g, size=3)
-            rates = mount @ np.array([fdm["velocities/p-rad_sec"], fdm["velocities/q-rad_sec"], fdm["velocities/r-rad_sec"]])
+            device, relative = mount, np.zeros(3)
+            for handling in handlings:
+                if t > handling.start:
+                    # D is the device's rotation (device frame); body vectors read in the turned device: Dᵀ M v.
+                    d, relative = handling.state(t)
+                    device = d.T @ device
+            reading = device @ (-n) + rng.normal(scale=noise_g, size=3)
+            rates = device @ np.array([fdm["velocities/p-rad_sec"], fdm["velocities/q-rad_sec"], fdm["velocities/r-rad_sec"]]) + relative
             rates = rates + rng.normal(scale=0.002, size=3)
             ts = fmt(t, 4)
             files["accelerometer.csv"].write(f"{ts},{fmt(reading[0], 4)},{fmt(reading[1], 4)},{fmt(reading[2], 4)}\n")
@@ -329,7 +425,7 @@ def main():
         "time_origin": "2026-11-22T10:00:00Z",
         "aircraft": {"type": icao, "class": eddy_class},
         "device": {"model": "JSBSim virtual device", "pressurized_cabin": eddy_class != "small"},
-        "truth": {"turbulence": truth, "handling": []},
+        "truth": {"turbulence": truth, "handling": [{"start": h.start, "end": h.end} for h in handlings]},
         "jsbsim": {
             "model": args.aircraft, "jsbsim_version": jsbsim.__version__, "turb_type": args.turb_type,
             "altitude_ft": altitude_ft, "true_airspeed_mps": round(speed, 2),

@@ -32,6 +32,10 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "ICAO aircraft type designator for meta.json (e.g. C172).")
     var type: String?
 
+    @Option(help: "How the device was installed, for meta.json's device.mount: cradle (tablet or phone; flat = lying on a seat) or fixed (AHRS, logger, panel mount; flat is correct). Default: none written (replay reads cradle).",
+            transform: parseMount)
+    var mount: DeviceMount?
+
     func validate() throws {
         if format != "auto", ImportFormat(rawValue: format) == nil {
             throw ValidationError("--format \(format) is not one of auto, \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -41,9 +45,10 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let progress = ProgressReporter(label: "import")
         do {
-            let summary = try Self.importExport(source: source, to: outdir, format: format, aircraftClass: aircraftClass, type: type, progress: progress)
+            let summary = try Self.importExport(
+                source: source, to: outdir, format: format, aircraftClass: aircraftClass, type: type, mount: mount, progress: progress)
             progress.finish()
-            print("imported \(source) → \(outdir)")
+            print("imported \(source) → \(outdir)" + (mount.map { " (device.mount \($0.rawValue))" } ?? ""))
             print(summary.text, terminator: "")
         } catch {
             progress.finish()
@@ -54,8 +59,9 @@ struct ImportCommand: ParsableCommand {
 
     /// Runs an import with the EGM96 geoid for ellipsoidal heights and a progress reporter.
     static func importExport(source: String, to outdir: String, format: String, aircraftClass: AircraftClass, type: String?,
-                             progress: ProgressReporter) throws -> ImportSummary {
+                             mount: DeviceMount? = nil, progress: ProgressReporter) throws -> ImportSummary {
         var options = ImportOptions(format: ImportFormat(rawValue: format), aircraftClass: aircraftClass, aircraftType: type)
+        options.mount = mount
         options.geoidUndulationMeters = { EGM96.undulationMeters(latitudeDegrees: $0, longitudeDegrees: $1) }
         if progress.enabled { options.progress = { progress.update(done: Double($0) / 1e6, total: Double($1) / 1e6, unit: "MB") } }
         return try FlightImport.run(source: source, to: outdir, options: options)

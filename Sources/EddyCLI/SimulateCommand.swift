@@ -40,8 +40,11 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(name: .customLong("noise-mg"), help: "Accelerometer white noise per axis, RMS milli-g.")
     var noiseMilliG: Double = 1.5
 
-    @Option(help: "Device handling start:duration (repeatable or comma separated), e.g. 1200:15 or 20m:15s.")
+    @Option(help: "Device handling start:duration[:kind] (repeatable or comma separated; kind burst, slow, fast or slide; default burst), e.g. 1200:15 or 20m:15s:slow.")
     var handling: [String] = []
+
+    @Option(help: "Rattling cradle: engine vibration frequency:milli-g all flight, e.g. 30:25 (30 Hz, 25 mg peak).")
+    var vibration: String?
 
     @Option(help: "Coordinated turn start:duration:bank[:rollRate] (degrees; repeatable), e.g. 600:2m:25.")
     var turn: [String] = []
@@ -186,6 +189,7 @@ struct SimulateCommand: AsyncParsableCommand {
             scenario.cabinAltitudeFeet = try SimulationSpec.number(cabinAltitudeFeet, option: "--cabin-altitude", range: 0...10_000, unit: "ft")
         }
         if let barometerBias { scenario.barometerBiasHectopascals = try SimulationSpec.barometerBias(barometerBias, seed: seed) }
+        if let vibration { scenario.vibration = try SimulationSpec.vibration(vibration) }
         return scenario
     }
 }

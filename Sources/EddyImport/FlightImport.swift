@@ -76,12 +76,15 @@ public struct ImportOptions {
     public var geoidUndulationMeters: ((Double, Double) -> Double?)?
     /// Called with (bytes read, total bytes) as the import goes.
     public var progress: ((Int, Int) -> Void)?
+    /// How the recording device was installed, written to meta.json's device.mount; nil writes no device block.
+    public var mount: DeviceMount?
 
     /// Creates options.
     public init(format: ImportFormat? = nil, aircraftClass: AircraftClass = .small, aircraftType: String? = nil,
-                geoidUndulationMeters: ((Double, Double) -> Double?)? = nil, progress: ((Int, Int) -> Void)? = nil) {
+                geoidUndulationMeters: ((Double, Double) -> Double?)? = nil, progress: ((Int, Int) -> Void)? = nil,
+                mount: DeviceMount? = nil) {
         self.format = format; self.aircraftClass = aircraftClass; self.aircraftType = aircraftType
-        self.geoidUndulationMeters = geoidUndulationMeters; self.progress = progress
+        self.geoidUndulationMeters = geoidUndulationMeters; self.progress = progress; self.mount = mount
     }
 }
 
@@ -190,7 +193,7 @@ final class ImportContext {
         }
         let meta = FlightMeta(
             timeOrigin: origin, aircraft: .init(type: options.aircraftType, aircraftClass: options.aircraftClass),
-            device: nil, truth: nil)
+            device: options.mount.map { FlightMeta.Device(mount: $0) }, truth: nil)
         let sink = try FlightSink(directory: outputDirectory, kinds: files, meta: meta)
         self.sink = sink
         return sink

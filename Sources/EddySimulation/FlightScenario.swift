@@ -39,8 +39,20 @@ public struct HandlingInterval: Sendable, Equatable, Codable {
     public var start: Double
     /// End, seconds.
     public var end: Double
+    /// How the device is handled. Default `.burst` (the historical kind).
+    public var kind: HandlingKind
     /// Creates an interval.
-    public init(start: Double, end: Double) { self.start = start; self.end = end }
+    public init(start: Double, end: Double, kind: HandlingKind = .burst) { self.start = start; self.end = end; self.kind = kind }
+
+    private enum CodingKeys: String, CodingKey { case start, end, kind }
+
+    /// Decodes an interval; a missing `kind` is `.burst`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        start = try container.decode(Double.self, forKey: .start)
+        end = try container.decode(Double.self, forKey: .end)
+        kind = try container.decodeIfPresent(HandlingKind.self, forKey: .kind) ?? .burst
+    }
 }
 
 /// A level coordinated turn: bank rolled in at a constant roll rate, held, rolled out.
@@ -130,6 +142,8 @@ public struct FlightScenario: Sendable, Equatable {
     public var pressurized: Bool?
     /// Absolute bias added to every barometer reading, hPa (a BMP280 is within ±1 hPa). Default 0.
     public var barometerBiasHectopascals: Double
+    /// Engine vibration of a rattling cradle, on all flight (not handling). Default nil: none.
+    public var vibration: CradleVibration?
 
     /// Creates a scenario; nil speed / altitude take the class nominal values.
     public init(
@@ -158,7 +172,8 @@ public struct FlightScenario: Sendable, Equatable {
         gnssProfile: GNSSProfile = .ideal,
         adsb: Bool = false,
         pressurized: Bool? = nil,
-        barometerBiasHectopascals: Double = 0
+        barometerBiasHectopascals: Double = 0,
+        vibration: CradleVibration? = nil
     ) {
         let parameters = AircraftResponseParameters.forClass(aircraftClass)
         self.aircraftClass = aircraftClass
@@ -187,6 +202,7 @@ public struct FlightScenario: Sendable, Equatable {
         self.adsb = adsb
         self.pressurized = pressurized
         self.barometerBiasHectopascals = barometerBiasHectopascals
+        self.vibration = vibration
     }
 
     /// Flight length: the sum of the segment durations, seconds.

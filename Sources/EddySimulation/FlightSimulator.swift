@@ -111,6 +111,8 @@ struct HandlingMotion {
     var wobbleHz: Double
     var handHz: SIMD3<Double>
     var handPhase: SIMD3<Double>
+    /// The path of a pick-up or slide (kinds other than `.burst`, HandlingProfiles.swift); nil for a burst.
+    var path: HandlingPath? = nil
 }
 
 /// The mutable state of one simulation run.
@@ -142,6 +144,8 @@ struct SimulationState {
     let cabin: CabinSchedule?
     /// The GNSS error process (nil for `.ideal`: exact fixes, no draws).
     var gnss: GNSSErrorModel?
+    /// The rattling cradle's vibration (nil: none).
+    let vibration: VibrationSource?
 
     init(scenario: FlightScenario) {
         self.scenario = scenario
@@ -177,7 +181,19 @@ struct SimulationState {
         mount = scenario.mountRotation ?? SimulationState.randomMount(flat: flat, using: &geometry)
         var motions: [HandlingMotion] = []
         var before = mount
+        // Pick-ups and slides draw from their own stream, so bursts draw exactly what they always did.
+        var pathRandom = Xoshiro256StarStar(seed: scenario.seed ^ 0x4A4D_D11E_0000_0001)
         for interval in scenario.handling.sorted(by: { $0.start < $1.start }) where interval.end > interval.start {
+            if interval.kind != .burst {
+                let path = HandlingPath(kind: interval.kind, interval: interval, before: before, rng: &pathRandom) {
+                    SimulationState.randomMount(flat: flat, using: &$0)
+                }
+                motions.append(HandlingMotion(
+                    start: interval.start, end: interval.end, before: before, after: path.after, travel: .zero,
+                    wobbleAxis: .zero, wobbleHz: 0, handHz: .zero, handPhase: .zero, path: path))
+                before = path.after
+                continue
+            }
             let after = SimulationState.randomMount(flat: flat, using: &geometry)
             let travel = before.transposed.multiplied(by: after).rotationVector
             let axis = SIMD3(geometry.nextGaussian(), geometry.nextGaussian(), geometry.nextGaussian())
@@ -214,6 +230,7 @@ struct SimulationState {
             cabin = nil
         }
         gnss = GNSSErrorParameters.forProfile(scenario.gnssProfile).map { GNSSErrorModel(parameters: $0, seed: gnssSeed) }
+        vibration = scenario.vibration.map { VibrationSource(vibration: $0, seed: scenario.seed) }
     }
 
     /// A device mount: flat (random heading, tilt < 5°) or a cradle angle well away from flat (|û_z| < cos 30°).
@@ -243,6 +260,10 @@ struct SimulationState {
         while motionIndex < motions.count && t >= motions[motionIndex].end { mount = motions[motionIndex].after; motionIndex += 1 }
         guard motionIndex < motions.count, t > motions[motionIndex].start else { return (mount, .zero, .zero) }
         let m = motions[motionIndex]
+        if let path = m.path {
+            let state = path.state(at: t)
+            return (state.rotation, state.rate, state.rotation.transposed.apply(state.handAircraftG))
+        }
         let length = m.end - m.start
         let u = (t - m.start) / length
         let s = (1 - cos(.pi * u)) / 2
@@ -350,7 +371,8 @@ struct SimulationState {
             let rateAircraft = SIMD3<Double>(rollRate, yawRate * sin(phi), yawRate * cos(phi))
             let (rotation, relativeRate, hand) = device(at: t)
             let inverse = rotation.transposed
-            let force = inverse.apply(forceAircraft) + hand
+            var force = inverse.apply(forceAircraft) + hand
+            if let vibration { force += vibration.force(at: t) }
             let a = scenario.noiseRMSg
             chunk.accelerometer.append(AccelerometerSample(
                 t: t, x: -force.x + a * noise.nextGaussian(), y: -force.y + a * noise.nextGaussian(),

@@ -64,18 +64,37 @@ package enum SimulationSpec {
         return result
     }
 
-    /// `start:duration,…` (each a duration) → handling intervals, e.g. `1200:15` or `20m:15s,40m:10s`.
+    /// `start:duration[:kind],…` (each a duration; kind burst, slow, fast or slide, default burst) → handling
+    /// intervals, e.g. `1200:15`, `20m:15s:slow,40m:3s:slide`.
     package static func handling(_ texts: [String]) throws -> [HandlingInterval] {
         try texts.flatMap { $0.split(separator: ",") }.map { part in
             let fields = part.split(separator: ":", omittingEmptySubsequences: false)
-            guard fields.count == 2 else {
-                throw SimulationSpecError(option: "--handling", message: "\"\(part)\" is not start:duration (e.g. 1200:15 or 20m:15s)")
+            guard fields.count == 2 || fields.count == 3 else {
+                throw SimulationSpecError(option: "--handling", message: "\"\(part)\" is not start:duration[:kind] (e.g. 1200:15 or 20m:15s:slow)")
             }
             let start = try duration(String(fields[0]), option: "--handling")
             let length = try duration(String(fields[1]), option: "--handling")
             guard length > 0 else { throw SimulationSpecError(option: "--handling", message: "duration in \"\(part)\" must be more than 0") }
-            return HandlingInterval(start: start, end: start + length)
+            var kind = HandlingKind.burst
+            if fields.count == 3 {
+                guard let parsed = HandlingKind(rawValue: fields[2].lowercased()) else {
+                    throw SimulationSpecError(option: "--handling", message: "kind \"\(fields[2])\" in \"\(part)\" must be burst, slow, fast or slide")
+                }
+                kind = parsed
+            }
+            return HandlingInterval(start: start, end: start + length, kind: kind)
         }.sorted { $0.start < $1.start }
+    }
+
+    /// `frequency:milli-g` → a rattling cradle's vibration, e.g. `30:25` (30 Hz, 25 mg peak); 1–200 Hz, 0–500 mg.
+    package static func vibration(_ text: String) throws -> CradleVibration {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 2 else {
+            throw SimulationSpecError(option: "--vibration", message: "\"\(text)\" is not frequency:milli-g (e.g. 30:25 for 30 Hz at 25 mg)")
+        }
+        let hertz = try number(fields[0], option: "--vibration", range: 1...200, unit: "Hz")
+        let milliG = try number(fields[1], option: "--vibration", range: 0...500, unit: "mg")
+        return CradleVibration(frequencyHz: hertz, amplitudeG: milliG / 1000)
     }
 
     /// `start:duration:bank[:rollRate]` → coordinated turns, e.g. `600:120:25` (bank degrees, + = right).

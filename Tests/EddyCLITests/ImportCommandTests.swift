@@ -20,6 +20,25 @@ import Testing
         #expect(!run.stderr.contains("\r"))
     }
 
+    /// `--mount fixed|cradle` writes device.mount into meta.json (replay then applies it); without it no device block.
+    @Test(arguments: ["fixed", "cradle", nil] as [String?])
+    func mountGoesIntoMeta(mount: String?) throws {
+        let out = NSTemporaryDirectory() + "eddy-cli-import-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let run = try eddy(["import", Self.fixture("sensorlogger/sensorlogger.zip"), out] + (mount.map { ["--mount", $0] } ?? []))
+        #expect(run.status == 0, "\(run.stderr)")
+        let meta = try FlightLogReader.readAll(directory: out).meta
+        #expect(meta.device?.mount?.rawValue == mount)
+        let text = try String(contentsOfFile: out + "/meta.json", encoding: .utf8)
+        #expect(text.contains("\"mount\"") == (mount != nil))
+    }
+
+    @Test func badMountIsRefused() throws {
+        let run = try eddy(["import", Self.fixture("igc/flight.igc"), "/tmp/x", "--mount", "glued"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--mount \"glued\""))
+    }
+
     @Test func unknownCSVExitsOneWithTheFormatList() throws {
         let out = NSTemporaryDirectory() + "eddy-cli-import-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: out) }

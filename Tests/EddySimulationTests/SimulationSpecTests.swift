@@ -1,3 +1,4 @@
+import Foundation
 import EddyCore
 import Testing
 @testable import EddySimulation
@@ -48,6 +49,24 @@ struct SimulationSpecTests {
             TurbulenceSegment(edr: 0, durationSeconds: 900),
         ])
         #expect(throws: SimulationSpecError.self) { try SimulationSpec.repeated(pattern, hours: 0) }
+    }
+
+    @Test("handling kinds and the rattling cradle's vibration")
+    func handlingKindsAndVibration() throws {
+        let parsed = try SimulationSpec.handling(["90:12:slow,20:3:SLIDE", "200:5:fast", "300:4:burst"])
+        #expect(parsed.map(\.kind) == [.slide, .slowPickUp, .fastPickUp, .burst])
+        #expect(parsed[0] == HandlingInterval(start: 20, end: 23, kind: .slide))
+        #expect(throws: SimulationSpecError.self) { try SimulationSpec.handling(["90:12:wave"]) }
+        #expect(throws: SimulationSpecError.self) { try SimulationSpec.handling(["90:12:slow:1"]) }
+        #expect(try SimulationSpec.vibration("30:25") == CradleVibration(frequencyHz: 30, amplitudeG: 0.025))
+        #expect(throws: SimulationSpecError.self) { try SimulationSpec.vibration("30") }
+        #expect(throws: SimulationSpecError.self) { try SimulationSpec.vibration("0:25") }
+        #expect(throws: SimulationSpecError.self) { try SimulationSpec.vibration("30:900") }
+        // Old truth / scenario JSON without a kind decodes as a burst.
+        let old = try JSONDecoder().decode(HandlingInterval.self, from: Data(#"{"start": 1, "end": 2}"#.utf8))
+        #expect(old == HandlingInterval(start: 1, end: 2, kind: .burst))
+        let slide = HandlingInterval(start: 1, end: 2, kind: .slide)
+        #expect(try JSONDecoder().decode(HandlingInterval.self, from: JSONEncoder().encode(slide)) == slide)
     }
 
     @Test("handling start:duration, repeatable and comma separated, sorted")

@@ -12,10 +12,14 @@ package struct CalibrationTick: Sendable {
     package var gyroPeakSquare: Double
     /// Variance of the accelerometer samples within the tick across the apparent vertical, g² (vibration, taps).
     package var withinTickVariance: Double
+    /// Mean gyro vector of the tick less the estimated zero-rate offset, rad/s; nil without gyro samples.
+    package var gyroMean: SIMD3<Double>?
     /// Creates a tick summary.
-    package init(meanAcceleration: SIMD3<Double>, hasAccelerometer: Bool, gyroMeanSquare: Double?, gyroPeakSquare: Double, withinTickVariance: Double) {
+    package init(meanAcceleration: SIMD3<Double>, hasAccelerometer: Bool, gyroMeanSquare: Double?, gyroPeakSquare: Double, withinTickVariance: Double,
+                 gyroMean: SIMD3<Double>? = nil) {
         self.meanAcceleration = meanAcceleration; self.hasAccelerometer = hasAccelerometer
         self.gyroMeanSquare = gyroMeanSquare; self.gyroPeakSquare = gyroPeakSquare; self.withinTickVariance = withinTickVariance
+        self.gyroMean = gyroMean
     }
 }
 
@@ -55,6 +59,23 @@ package struct MountCalibrator: Sendable {
     private var steadyTicks = 0
     private var offAxisTicks = 0
     private var noiseLevel = 0.0
+    // Gradual handling (docs/detection.md §Mount, "tilt" and "turned with the gyro").
+    private let quickAlpha: Double
+    private let tickSeconds: Double
+    private let tiltCosine: Double
+    private let tiltDegrees: Double
+    private let tiltLimitDegreeSeconds: Double
+    private let rotationSine: Double
+    private let rotationTicksNeeded: Int
+    private var quick = SIMD3<Double>(0, 0, 0)
+    private let briskAlpha: Double
+    private var brisk = SIMD3<Double>(0, 0, 0)
+    private var tiltExcessDegreeSeconds = 0.0
+    private var directionRing: [SIMD3<Double>]
+    private var predictedRing: [SIMD3<Double>]
+    private var ringIndex = 0
+    private var ringFilled = 0
+    private var rotatingTicks = 0
 
     /// The device is calibrated and steady in its mount.
     package private(set) var inPosition = false
@@ -82,8 +103,21 @@ package struct MountCalibrator: Sendable {
         steadyTicksNeeded = max(1, Int((c.steadySecondsToCalibrate / dt).rounded()))
         horizontalCosine = cos(c.horizontalAngleDegrees * .pi / 180)
         noiseOnSquare = c.noiseThresholdG * c.noiseThresholdG
-        noiseOffSquare = 0.25 * noiseOnSquare
+        // Release at 77 % of the onset RMS: a rattling cradle (≤ 50 mg peak, ≤ 35 mg RMS) must not hold the state
+        // after handling set it (the historical 50 % kept it on for good).
+        noiseOffSquare = 0.6 * noiseOnSquare
         fixedMount = c.mount == .fixed
+        quickAlpha = dt / (0.25 + dt)
+        briskAlpha = dt / (0.08 + dt)
+        tickSeconds = dt
+        tiltDegrees = c.handlingTiltDegrees
+        tiltCosine = cos(c.handlingTiltDegrees * .pi / 180)
+        tiltLimitDegreeSeconds = c.handlingTiltDegreeSeconds
+        rotationSine = sin(c.handlingRotationDegrees * .pi / 180)
+        rotationTicksNeeded = max(1, Int((c.handlingRotationHoldSeconds / dt).rounded()))
+        let window = max(2, Int((c.handlingRotationWindowSeconds / dt).rounded()))
+        directionRing = Array(repeating: .zero, count: window)
+        predictedRing = Array(repeating: .zero, count: window)
     }
 
     /// Unit apparent vertical (slow gravity estimate) in the device frame.
@@ -102,11 +136,13 @@ package struct MountCalibrator: Sendable {
         let f = tick.meanAcceleration
         if !started {
             guard tick.hasAccelerometer else { return false }
-            fast = f; slow = f; steady = f; started = true
+            fast = f; slow = f; steady = f; quick = f; brisk = f; started = true
         } else if tick.hasAccelerometer {
             fast += (f - fast) * fastAlpha
             steady += (f - steady) * steadyAlpha
             slow += (f - slow) * slowAlpha
+            quick += (f - quick) * quickAlpha
+            brisk += (f - brisk) * briskAlpha
         }
         let fastLength = (fast * fast).sum().squareRoot()
         let fastDirection = fastLength > 0 ? fast / fastLength : SIMD3<Double>(0, 0, 1)
@@ -124,6 +160,7 @@ package struct MountCalibrator: Sendable {
             if (across * across).sum() > transverseSquareLimit { handled = true }
             noiseLevel += (tick.withinTickVariance - noiseLevel) * noiseAlpha
         }
+        if tick.hasAccelerometer, gradualHandling(tick) { handled = true }
         // A fixed mount is never handled: attitude changes and accelerations are the aircraft's (docs/detection.md §2).
         if fixedMount { handled = false }
         handledTick = handled
@@ -159,5 +196,65 @@ package struct MountCalibrator: Sendable {
             }
         }
         return before != (inPosition, horizontal, inNoise)
+    }
+
+    /// Gradual handling (a slow pick-up, a slide): the device turns against the specific force, which neither
+    /// turbulence (loads along the airframe, swinging back within a second) nor a coordinated manoeuvre (the force
+    /// stays fixed in the airframe) does. Two tests, judged only while |f| is 0.5–1.5 g:
+    /// - tilt (without gyro too): ∫ (angle of the τ = 0.25 s vector to the calibrated direction − `handlingTiltDegrees`) dt
+    ///   over one continuous excursion above that angle reaches `handlingTiltDegreeSeconds`;
+    /// - turned with the gyro: over the last `handlingRotationWindowSeconds` the direction of the τ = 0.08 s vector
+    ///   moved by more than `handlingRotationDegrees` and by what the (offset-corrected) gyro predicts for a rotation
+    ///   of the device against a fixed force (−ω × f), within a factor of 1.5 and within 18° in direction (cos 0.95), for
+    ///   `handlingRotationHoldSeconds`. An aircraft rolling or pitching turns the device with it but not the force.
+    private mutating func gradualHandling(_ tick: CalibrationTick) -> Bool {
+        let length = (quick * quick).sum().squareRoot()
+        guard length > 0.5, length < 1.5 else {
+            tiltExcessDegreeSeconds = 0; rotatingTicks = 0; ringFilled = 0
+            return false
+        }
+        let direction = quick / length
+        var handled = false
+        if inPosition {
+            let cosine = (direction * calibratedDirection).sum()
+            if cosine < tiltCosine {
+                let angle = acos(max(-1, min(1, cosine))) * 180 / .pi
+                tiltExcessDegreeSeconds += (angle - tiltDegrees) * tickSeconds
+                if tiltExcessDegreeSeconds >= tiltLimitDegreeSeconds { handled = true }
+            } else {
+                tiltExcessDegreeSeconds = 0
+            }
+        } else {
+            tiltExcessDegreeSeconds = 0
+        }
+        let briskLength = (brisk * brisk).sum().squareRoot()
+        guard let omega = tick.gyroMean, briskLength > 0.5, briskLength < 1.5 else { rotatingTicks = 0; ringFilled = 0; return handled }
+        let turning = brisk / briskLength
+        // A fixed force seen from a device turning at ω changes as ḟ = −ω × f.
+        let increment = SIMD3(
+            omega.y * turning.z - omega.z * turning.y,
+            omega.z * turning.x - omega.x * turning.z,
+            omega.x * turning.y - omega.y * turning.x) * (-tickSeconds)
+        let count = directionRing.count
+        let oldest = directionRing[ringIndex]
+        var predicted = SIMD3<Double>(0, 0, 0)
+        directionRing[ringIndex] = turning
+        predictedRing[ringIndex] = increment
+        ringIndex = (ringIndex + 1) % count
+        ringFilled = min(count, ringFilled + 1)
+        guard ringFilled == count else { rotatingTicks = 0; return handled }
+        for value in predictedRing { predicted += value }
+        // `oldest` is the direction `count` ticks ago; the ring's `count` increments lead from it to now.
+        let moved = turning - oldest
+        let movedSquare = (moved * moved).sum(), predictedSquare = (predicted * predicted).sum()
+        let limit = rotationSine * rotationSine
+        var rotating = false
+        if movedSquare > limit, predictedSquare > limit, movedSquare < 2.25 * predictedSquare, predictedSquare < 2.25 * movedSquare {
+            let dot = (moved * predicted).sum()
+            rotating = dot > 0.95 * (movedSquare * predictedSquare).squareRoot()
+        }
+        rotatingTicks = rotating ? rotatingTicks + 1 : 0
+        if rotatingTicks >= rotationTicksNeeded { handled = true }
+        return handled
     }
 }

@@ -32,6 +32,20 @@ package struct DetectionConfiguration: Sendable {
     package var handlingGyroRMSRadiansPerSecond: Double
     /// Accelerometer component across the apparent vertical above this means handled, g. Default 0.25.
     package var handlingTransverseG: Double
+    /// Gradual handling, tilt test: angle of the τ = 0.25 s vertical from the calibrated one above which the excess is
+    /// integrated, degrees. Default 8.
+    package var handlingTiltDegrees: Double
+    /// Gradual handling, tilt test: integrated excess angle of one excursion that means handled, degree-seconds. Default 1.
+    package var handlingTiltDegreeSeconds: Double
+    /// Gradual handling, gyro test: the vertical must have turned by more than this over the window, degrees. Default 3.
+    package var handlingRotationDegrees: Double
+    /// Gradual handling, gyro test: window over which measured and gyro-predicted turns are compared, seconds. Default 0.5.
+    package var handlingRotationWindowSeconds: Double
+    /// Gradual handling, gyro test: how long the turn must agree with the gyro, seconds. Default 0.4.
+    package var handlingRotationHoldSeconds: Double
+    /// Minute and tile reports are held back this long after their end and dropped if the device is taken out of
+    /// position (or into noise) within it, seconds. Default 3 (gradual handling is recognised within 2 s).
+    package var handlingLookbackSeconds: Double
     /// Departure of the apparent vertical from the calibrated direction that means "moved", degrees. Default 10.
     package var moveAngleDegrees: Double
     /// How long the departure must hold, seconds. Default 1.5.
@@ -85,6 +99,12 @@ package struct DetectionConfiguration: Sendable {
         handlingGyroPeakRadiansPerSecond = 1
         handlingGyroRMSRadiansPerSecond = 0.5
         handlingTransverseG = 0.25
+        handlingTiltDegrees = 8
+        handlingTiltDegreeSeconds = 1
+        handlingRotationDegrees = 3
+        handlingRotationWindowSeconds = 0.5
+        handlingRotationHoldSeconds = 0.4
+        handlingLookbackSeconds = 3
         moveAngleDegrees = 10
         moveHoldSeconds = 1.5
         steadySecondsToCalibrate = 10

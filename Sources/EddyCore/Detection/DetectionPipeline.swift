@@ -101,6 +101,13 @@ package struct DetectionPipeline: Sendable {
     private var biasFactor = 1.0
     private var tracker: TileTracker
     private var lastTime = 0.0
+    /// Minute and tile reports held back until `handlingLookbackSeconds` after their end (docs/detection.md §Mount):
+    /// a gradual pick-up is recognised up to 2 s after it began, and a report that ended in between is dropped.
+    private var heldReports: [(start: Double, end: Double, event: DetectionEvent)] = []
+    private let lookbackSeconds: Double
+    /// The last span [recognised − lookback, recognised] in which handling may have begun: a report closing later
+    /// that overlaps it (a minute still open when the device went out of position) is dropped too.
+    private var disturbanceSpan = (from: -Double.infinity, to: -Double.infinity)
 
     /// Creates a pipeline.
     package init(configuration: DetectionConfiguration) {
@@ -115,6 +122,7 @@ package struct DetectionPipeline: Sendable {
         mountSettleTicks = Int((configuration.mountSettleSeconds * Double(ticksPerSecond)).rounded())
         gateSettleTicks = Int((configuration.gateSettleSeconds * Double(ticksPerSecond)).rounded())
         window = max(1, configuration.windowSeconds)
+        lookbackSeconds = configuration.handlingLookbackSeconds.isFinite ? max(0, configuration.handlingLookbackSeconds) : 3
         groundSpeedMaxAge = configuration.groundSpeedMaxAgeSeconds.isFinite ? max(0, configuration.groundSpeedMaxAgeSeconds) : 3
         minimumSampleRateHz = configuration.minimumSampleRateHz
         gyroBias = GyroBiasEstimator(ticksPerSecond: ticksPerSecond)
@@ -200,7 +208,11 @@ package struct DetectionPipeline: Sendable {
     /// Flush at end of stream: closes the open tile crossing and the open notice episodes; a partial minute is dropped
     /// (it is not a full minute).
     package mutating func finish(into events: inout [DetectionEvent]) {
-        tracker.finish(at: lastTime, into: &events)
+        var closed: [DetectionEvent] = []
+        tracker.finish(at: lastTime, into: &closed)
+        hold(closed, into: &events)
+        for report in heldReports { events.append(report.event) }
+        heldReports.removeAll()
         rateEpisode.close(at: lastTime, into: &events)
         flatEpisode.close(at: lastTime, into: &events)
         gyroEpisode.close(at: lastTime, into: &events)
@@ -300,13 +312,21 @@ package struct DetectionPipeline: Sendable {
             gyroMean = gyroSum / n
             gyroMeanSquare = gyroSquares / n
         }
+        let wasInPosition = calibrator.inPosition, wasInNoise = calibrator.inNoise
         let changed = calibrator.update(CalibrationTick(
             meanAcceleration: mean, hasAccelerometer: hasAccelerometer, gyroMeanSquare: gyroMeanSquare,
-            gyroPeakSquare: gyroPeakSquare, withinTickVariance: withinVariance))
+            gyroPeakSquare: gyroPeakSquare, withinTickVariance: withinVariance,
+            gyroMean: gyroMean.map { $0 - gyroBias.correction }))
         if changed {
             events.append(.position(PositionEvent(
                 t: Double(tick + 1) * tickSeconds, inPosition: calibrator.inPosition,
                 horizontal: calibrator.horizontal, inNoise: calibrator.inNoise)))
+            if (wasInPosition && !calibrator.inPosition) || (!wasInNoise && calibrator.inNoise) {
+                // The disturbance may have begun up to the lookback before it was recognised.
+                let recognised = Double(tick + 1) * tickSeconds
+                disturbanceSpan = (recognised - lookbackSeconds, recognised)
+                heldReports.removeAll { $0.end > recognised - lookbackSeconds }
+            }
         }
         accSum = .zero; accSquares = 0; alongSum = 0; alongSquares = 0; accCount = 0
         vertical = calibrator.verticalDirection
@@ -416,6 +436,7 @@ package struct DetectionPipeline: Sendable {
             gapEpisode.close(at: gapEpisode.lastHeld, into: &events)
         }
         secondGyroOnlyTurn = false
+        if !heldReports.isEmpty { releaseHeld(before: Double(second + 1), into: &events) }
         secondSum = 0; secondSquares = 0; secondTicks = 0; secondValid = true; secondDisturbed = false
         // Noise floor: nominal white noise, averaged over the samples of a tick, through the band.
         let sigma = configuration.sensorNoiseRMSg
@@ -427,9 +448,33 @@ package struct DetectionPipeline: Sendable {
         guard minuteIndex != Int.min, !minuteDisturbed, minuteValues.count >= configuration.minimumValidSecondsPerMinute else { return }
         let count = minuteValues.count
         let median = Statistics.median(&minuteValues)
-        events.append(.minute(MinuteEvent(
-            t: Double(minuteIndex + 1) * 60, edrMedian: median, edrPeak: minutePeak,
+        let end = Double(minuteIndex + 1) * 60
+        holdReport(start: end - 60, end: end, .minute(MinuteEvent(
+            t: end, edrMedian: median, edrPeak: minutePeak,
             severity: SeverityScale.severity(edr: median, viewer: configuration.aircraftClass), validSeconds: count)))
+    }
+
+    /// Holds a report back, or drops it when it overlaps the span in which recognised handling may have begun.
+    private mutating func holdReport(start: Double, end: Double, _ event: DetectionEvent) {
+        if end > disturbanceSpan.from, start < disturbanceSpan.to { return }
+        heldReports.append((start, end, event))
+    }
+
+    /// Holds the tile reports among `closed` back (see `heldReports`); passes anything else on.
+    private mutating func hold(_ closed: [DetectionEvent], into events: inout [DetectionEvent]) {
+        for event in closed {
+            if case .tile(let report) = event { holdReport(start: report.enterTime, end: report.exitTime, event) } else { events.append(event) }
+        }
+    }
+
+    /// Releases the held reports that ended at least the lookback before `t`, in order.
+    private mutating func releaseHeld(before t: Double, into events: inout [DetectionEvent]) {
+        var released = 0
+        while released < heldReports.count, heldReports[released].end <= t - lookbackSeconds {
+            events.append(heldReports[released].event)
+            released += 1
+        }
+        if released > 0 { heldReports.removeFirst(released) }
     }
 
     // MARK: - Location
@@ -480,7 +525,9 @@ package struct DetectionPipeline: Sendable {
            let cell = configuration.tileIndexer.cell(fix.latitudeDegrees, fix.longitudeDegrees) {
             tile = TileID(h3: cell, layer: estimate.layer)
         }
-        tracker.update(tile: tile, at: fix.t, altitude: tile == nil ? nil : estimate, into: &events)
+        var closed: [DetectionEvent] = []
+        tracker.update(tile: tile, at: fix.t, altitude: tile == nil ? nil : estimate, into: &closed)
+        hold(closed, into: &events)
     }
 
     /// Recomputes the ε = 1 variance when speed or density moved by more than 2 % (rare: a few times per flight).
