@@ -29,8 +29,12 @@ public struct FlightTruth: Sendable, Equatable, Codable {
     public var turbulence: [TruthInterval]
     /// Device handling intervals (edr nil).
     public var handling: [TruthInterval]
+    /// Manoeuvres flown (steep turns, pull-ups, parabolas, stalls, aerotow, ground rolls, taxi). Default none.
+    public var manoeuvres: [ManoeuvreInterval]
     /// Creates a truth record.
-    public init(turbulence: [TruthInterval], handling: [TruthInterval]) { self.turbulence = turbulence; self.handling = handling }
+    public init(turbulence: [TruthInterval], handling: [TruthInterval], manoeuvres: [ManoeuvreInterval] = []) {
+        self.turbulence = turbulence; self.handling = handling; self.manoeuvres = manoeuvres
+    }
 }
 
 /// An interval in which someone picks the device up and puts it back (at a new angle).
@@ -130,6 +134,9 @@ public struct FlightScenario: Sendable, Equatable {
     public var pressurized: Bool?
     /// Absolute bias added to every barometer reading, hPa (a BMP280 is within ±1 hPa). Default 0.
     public var barometerBiasHectopascals: Double
+    /// Manoeuvres (docs/simulation.md "Manoeuvres"): steep turns, pull-ups, parabolas, stalls, aerotow, ground rolls,
+    /// taxi. Default none (then the simulator's output is what it always was).
+    public var manoeuvres: [Manoeuvre]
 
     /// Creates a scenario; nil speed / altitude take the class nominal values.
     public init(
@@ -158,7 +165,8 @@ public struct FlightScenario: Sendable, Equatable {
         gnssProfile: GNSSProfile = .ideal,
         adsb: Bool = false,
         pressurized: Bool? = nil,
-        barometerBiasHectopascals: Double = 0
+        barometerBiasHectopascals: Double = 0,
+        manoeuvres: [Manoeuvre] = []
     ) {
         let parameters = AircraftResponseParameters.forClass(aircraftClass)
         self.aircraftClass = aircraftClass
@@ -187,6 +195,7 @@ public struct FlightScenario: Sendable, Equatable {
         self.adsb = adsb
         self.pressurized = pressurized
         self.barometerBiasHectopascals = barometerBiasHectopascals
+        self.manoeuvres = manoeuvres
     }
 
     /// Flight length: the sum of the segment durations, seconds.
