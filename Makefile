@@ -10,7 +10,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt venv build build-release test-unit test-oracles bench clean fixtures
+.PHONY: run test deps apt venv build build-release test-unit test-oracles bench clean fixtures campaign-manoeuvres
 
 ## deps: system packages and the Python oracle venv, installed only when missing
 deps: apt venv
@@ -58,6 +58,12 @@ test-oracles: venv build
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	$(PYTHON) scripts/geoid_oracle.py --eddy .build/debug/eddy --points 10000
 	$(PYTHON) scripts/terrain_oracle.py --eddy .build/debug/eddy --points 100000
+
+## campaign-manoeuvres: the manoeuvre campaign (docs/detection.md §5) with more flights than the default test's 100
+MANOEUVRE_FLIGHTS ?= 1000
+campaign-manoeuvres: apt
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	EDDY_MANOEUVRE_FLIGHTS=$(MANOEUVRE_FLIGHTS) swift test --skip-build $(SWIFT_BUILD_FLAGS) --filter 'ManoeuvreTests/campaignInSmoothAir'
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release

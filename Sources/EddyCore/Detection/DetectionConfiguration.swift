@@ -60,12 +60,12 @@ package struct DetectionConfiguration: Sendable {
     package var manoeuvreGate: Bool
     /// Departure of the τ = 2 s load factor from steady flight that is a manoeuvre, g (at least). Default 0.06.
     package var manoeuvreLoadThresholdG: Double
-    /// The threshold is at least this multiple of the recent in-band RMS (turbulence's own slow part). Default 3.5.
+    /// The threshold is at least this multiple of the recent RMS in the upper EDR band (turbulence's own slow part). Default 7.
     package var manoeuvreTurbulenceFactor: Double
     /// Time constant of the load-factor low-pass the manoeuvre gate compares, seconds. Default 2.
     package var manoeuvreTimeConstantSeconds: Double
-    /// Across-the-vertical RMS above this multiple of the along-the-vertical RMS is a surge (tow, braking). Default 1.
-    package var manoeuvreSurgeRatio: Double
+    /// Across-vertical fluctuation correlated with the load factor above this is a surge (tow, braking). Default 0.7.
+    package var manoeuvreSurgeCorrelation: Double
     /// Rotation speed of the class, knots: once on the ground, the aircraft stays there below it. Default: small 55,
     /// medium 145, large 160.
     package var rotationSpeedKnots: Double
@@ -114,9 +114,9 @@ package struct DetectionConfiguration: Sendable {
         altitude = AltitudeConfiguration(aircraftClass: aircraftClass)
         manoeuvreGate = true
         manoeuvreLoadThresholdG = 0.06
-        manoeuvreTurbulenceFactor = 3.5
+        manoeuvreTurbulenceFactor = 7
         manoeuvreTimeConstantSeconds = 2
-        manoeuvreSurgeRatio = 1
+        manoeuvreSurgeCorrelation = 0.7
         rotationSpeedKnots = switch aircraftClass {
         case .small: 55
         case .medium: 145

@@ -59,6 +59,10 @@ package struct DetectionPipeline: Sendable {
 
     // Manoeuvres and ground rolls (docs/detection.md §5).
     private var manoeuvreGate: ManoeuvreGate
+    /// The upper part of the EDR band (5 × its bottom … its top): turbulence's level, which a manoeuvre's slow entry barely
+    /// reaches.
+    private var upperBandFilter: BandPassFilter
+    private var upperBandPrimed = false
     private var lastBandOutput: Double?
     private var secondManoeuvre = false
     private var secondManoeuvrePeak = 1.0
@@ -135,8 +139,10 @@ package struct DetectionPipeline: Sendable {
         manoeuvreGate = ManoeuvreGate(
             tickSeconds: 1 / Double(ticksPerSecond), thresholdG: configuration.manoeuvreLoadThresholdG,
             turbulenceFactor: configuration.manoeuvreTurbulenceFactor, timeConstantSeconds: configuration.manoeuvreTimeConstantSeconds,
-            surgeRatio: configuration.manoeuvreSurgeRatio)
+            surgeCorrelation: configuration.manoeuvreSurgeCorrelation)
         rotationSpeedMetersPerSecond = configuration.rotationSpeedKnots * 1852 / 3600
+        upperBandFilter = BandPassFilter(
+            lowHz: 5 * configuration.response.bandLowHz, highHz: configuration.response.bandHighHz, sampleRateHz: Double(ticksPerSecond))
         altitude = AltitudeEstimator(configuration: configuration.altitude)
         calibrator = MountCalibrator(tickSeconds: 1 / Double(ticksPerSecond), configuration: configuration)
         let p = configuration.response
@@ -354,19 +360,18 @@ package struct DetectionPipeline: Sendable {
             }
         }
         // The manoeuvre gate: the load factor held away from 1 g (ManoeuvreGate).
-        var across: Double?
+        var across: SIMD3<Double>?
         var alongDeviation: Double?
         if hasAccelerometer, !deviceGate {
             let v = calibrator.verticalDirection
             let along = (mean * v).sum()
-            let h = mean - v * along
-            across = (h * h).sum().squareRoot()
+            across = mean - v * along
             alongDeviation = along - manoeuvreGate.referenceG
         }
         let manoeuvre = configuration.manoeuvreGate
             && manoeuvreGate.update(
                 magnitudeG: hasAccelerometer ? (mean * mean).sum().squareRoot() : nil, bandOutputG: deviceGate ? nil : lastBandOutput,
-                otherwiseGated: deviceGate || onGround || tick < blockedUntilTick, acrossG: across, alongDeviationG: alongDeviation)
+                acrossG: across, alongDeviationG: alongDeviation)
         if manoeuvre {
             secondManoeuvre = true
             let n = manoeuvreGate.loadFactorG
@@ -393,12 +398,15 @@ package struct DetectionPipeline: Sendable {
         var y = 0.0
         if deviceGate {
             if filterPrimed { filter.reset(); filterPrimed = false }
+            if upperBandPrimed { upperBandFilter.reset(); upperBandPrimed = false }
+            lastBandOutput = nil
         } else {
             let n = (mean * calibrator.verticalDirection).sum()
             y = filter.process(n - 1)
             filterPrimed = true
+            lastBandOutput = upperBandFilter.process(n - 1)
+            upperBandPrimed = true
         }
-        lastBandOutput = deviceGate ? nil : y
         let disturbed = tick < deviceBlockedUntilTick
         if disturbed { secondDisturbed = true }
         if disturbed || tick < blockedUntilTick { secondValid = false }

@@ -39,8 +39,8 @@ public struct MeasurementNotice: Sendable, Equatable {
         case unitsLookWrong(UnitsProblem)
         /// The accelerometer stopped; `longestSeconds` is the longest gap of the episode.
         case timeGap(longestSeconds: Double)
-        /// A manoeuvre (steep turn, pull-up, parabola, stall recovery…): the load factor was held away from 1 g;
-        /// `loadFactorG` is the one furthest from 1 g in the episode (τ = 1 s). Not turbulence: not measured.
+        /// A manoeuvre (steep turn, pull-up, parabola, stall recovery, tow surges…): the load factor changed by a lot
+        /// within seconds; `loadFactorG` is the one furthest from 1 g while gated (τ = 2 s). Not turbulence: not measured.
         case manoeuvre(loadFactorG: Double)
         /// A take-off or landing roll: on the ground at `speedKnots` (the latest), below the class's rotation speed
         /// `rotationKnots`. Runway bumps are not turbulence: not measured.
@@ -118,8 +118,8 @@ public struct MeasurementNotice: Sendable, Equatable {
         case .timeGap(let longest):
             return String(format: "no accelerometer data (longest gap %.1f s)", longest)
         case .manoeuvre(let n):
-            return String(format: "manoeuvre: load factor held at %.2f g (steep turn, pull-up, parabola or stall recovery), ", n)
-                + "not turbulence: not measured until 20 s after it ends"
+            return String(format: "manoeuvre: load factor changing, reaching %.2f g (steep turn, pull-up, parabola, stall recovery or tow surges), ", n)
+                + "not turbulence: not measured until 20 s after it settles"
         case .groundRoll(let speed, let rotation):
             return String(format: "on the runway at %.0f kt, below the rotation speed %.0f kt: runway bumps are not turbulence: ", speed, rotation)
                 + "not measured until 20 s after lift-off"
