@@ -175,9 +175,10 @@ import Testing
             return
         }
         #expect(notices.contains { $0.phase == .began && $0.start >= 120 && $0.start < 130 }, "\(notices)")
-        // The notice carries the load factor reached while the change was gated: most of the way to 1/cos φ, not beyond.
+        // The notice carries the load factor reached while the change was gated: beyond the 0.06 g threshold, not
+        // beyond 1/cos φ.
         let held = 1 / cos(bank * .pi / 180)
-        if case .manoeuvre(let n) = notices.last?.kind { #expect(n > 1 + 0.5 * (held - 1) && n < held + 0.02, "load factor \(n)") }
+        if case .manoeuvre(let n) = notices.last?.kind { #expect(n > 1.06 && n < held + 0.02, "load factor \(n)") }
     }
 
     /// A log that starts inside a steep turn (or on a bumpy taxiway) does not make the gate stick: after it, minutes are
