@@ -15,7 +15,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs bench clean fixtures campaign-handling
+.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs bench clean fixtures campaign-handling campaign-manoeuvres
 
 ## deps: system packages and the Python oracle venv, installed only when missing
 deps: apt venv
@@ -76,6 +76,12 @@ test-docs: apt
 campaign-handling: apt
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	EDDY_HANDLING_CAMPAIGN=100 swift test --skip-build $(SWIFT_BUILD_FLAGS) --filter HandlingCampaignTests/campaign
+
+## campaign-manoeuvres: the manoeuvre campaign (docs/detection.md §5) with more flights than the default test's 100
+MANOEUVRE_FLIGHTS ?= 1000
+campaign-manoeuvres: apt
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	EDDY_MANOEUVRE_FLIGHTS=$(MANOEUVRE_FLIGHTS) swift test --skip-build $(SWIFT_BUILD_FLAGS) --filter 'ManoeuvreTests/campaignInSmoothAir'
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release

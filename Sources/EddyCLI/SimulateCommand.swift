@@ -49,6 +49,11 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Coordinated turn start:duration:bank[:rollRate] (degrees; repeatable), e.g. 600:2m:25.")
     var turn: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Manoeuvre kind@start[:value[:duration]] (repeatable or comma separated), e.g. steep-turn@600:60 (bank °), pull-up@300:2 (g), parabola@5m:1.8 (g), stall@400:6 (buffet Hz), aerotow@0:0.05 (surge g), takeoff-roll@30, landing-roll@50m, taxi@0::3m (runway roughness ISO 8608 Gd, 1e-6 m³); kinds: \(ManoeuvreKind.allCases.map(\.rawValue).joined(separator: ", ")).",
+        valueName: "manoeuvre"))
+    var manoeuvre: [String] = []
+
     @Option(help: "Seed of every random draw (gusts, noise, mount, handling).")
     var seed: UInt64 = 1
 
@@ -190,6 +195,10 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         if let barometerBias { scenario.barometerBiasHectopascals = try SimulationSpec.barometerBias(barometerBias, seed: seed) }
         if let vibration { scenario.vibration = try SimulationSpec.vibration(vibration) }
+        scenario.manoeuvres = try SimulationSpec.manoeuvres(manoeuvre)
+        if let late = FlightSimulator.truth(for: scenario).manoeuvres.first(where: { $0.start >= total }) {
+            throw SimulationSpecError(option: "--manoeuvre", message: "\(late.kind.rawValue) at \(late.start) s starts after the flight (\(total) s)")
+        }
         return scenario
     }
 }

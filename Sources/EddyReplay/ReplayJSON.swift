@@ -104,6 +104,10 @@ package enum ReplayJSON {
             o.number("magnitude", (m * 1000).rounded() / 1000)
         case .unitsLookWrong(.timeInMilliseconds(let step)): o.number("step", (step * 1000).rounded() / 1000)
         case .timeGap(let longest): o.number("longest_s", (longest * 1000).rounded() / 1000)
+        case .manoeuvre(let n): o.number("load_factor_g", (n * 1000).rounded() / 1000)
+        case .groundRoll(let speed, let rotation):
+            o.number("speed_kt", (speed * 10).rounded() / 10)
+            o.number("rotation_kt", rotation)
         }
         o.string("reason", n.reason)
     }

@@ -20,7 +20,8 @@ package enum SimulatedFlightWriter {
             device: .init(model: "eddy simulate", pressurizedCabin: scenario.pressurizedCabin),
             truth: .init(
                 turbulence: truth.turbulence.map { FlightMeta.Interval(start: $0.start, end: $0.end, edr: $0.edr) },
-                handling: truth.handling.map { FlightMeta.Interval(start: $0.start, end: $0.end) }))
+                handling: truth.handling.map { FlightMeta.Interval(start: $0.start, end: $0.end) },
+                manoeuvres: truth.manoeuvres.map { FlightMeta.Interval(start: $0.start, end: $0.end, kind: $0.kind.rawValue) }))
         var files: Set<SensorFileKind> = [.accelerometer, .location]
         if scenario.includeGyroscope { files.insert(.gyroscope) }
         if scenario.includeBarometer { files.insert(.barometer) }

@@ -97,10 +97,12 @@ public struct FlightMeta: Codable, Sendable, Equatable {
         public var end: Double
         /// EDR in m^(2/3) s^-1 for turbulence intervals; nil for handling intervals.
         public var edr: Double?
+        /// The manoeuvre flown (e.g. `steep-turn`, `parabola`) for manoeuvre intervals; nil otherwise.
+        public var kind: String?
 
         /// Creates an interval.
-        public init(start: Double, end: Double, edr: Double? = nil) {
-            self.start = start; self.end = end; self.edr = edr
+        public init(start: Double, end: Double, edr: Double? = nil, kind: String? = nil) {
+            self.start = start; self.end = end; self.edr = edr; self.kind = kind
         }
 
         /// Length, seconds.
@@ -113,17 +115,30 @@ public struct FlightMeta: Codable, Sendable, Equatable {
         public var turbulence: [Interval]
         /// Intervals of known device handling.
         public var handling: [Interval]
+        /// Intervals of known manoeuvres (each with its `kind`); written only when there are any.
+        public var manoeuvres: [Interval]
 
         /// Creates the block.
-        public init(turbulence: [Interval] = [], handling: [Interval] = []) {
-            self.turbulence = turbulence; self.handling = handling
+        public init(turbulence: [Interval] = [], handling: [Interval] = [], manoeuvres: [Interval] = []) {
+            self.turbulence = turbulence; self.handling = handling; self.manoeuvres = manoeuvres
         }
 
-        /// Decodes the block; either list may be absent.
+        enum CodingKeys: String, CodingKey { case turbulence, handling, manoeuvres }
+
+        /// Decodes the block; any list may be absent.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             turbulence = try container.decodeIfPresent([Interval].self, forKey: .turbulence) ?? []
             handling = try container.decodeIfPresent([Interval].self, forKey: .handling) ?? []
+            manoeuvres = try container.decodeIfPresent([Interval].self, forKey: .manoeuvres) ?? []
+        }
+
+        /// Encodes the block; `manoeuvres` only when there are any (older logs keep their bytes).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(turbulence, forKey: .turbulence)
+            try container.encode(handling, forKey: .handling)
+            if !manoeuvres.isEmpty { try container.encode(manoeuvres, forKey: .manoeuvres) }
         }
     }
 
@@ -169,7 +184,7 @@ public struct FlightMeta: Codable, Sendable, Equatable {
         if let timeOrigin, Self.parseISO8601(timeOrigin) == nil {
             throw invalid("time_origin \"\(timeOrigin)\" is not an ISO 8601 instant", "Write it like 2026-11-22T10:00:00Z, or remove it when t is Unix epoch seconds")
         }
-        for (name, list) in [("turbulence", truth?.turbulence ?? []), ("handling", truth?.handling ?? [])] {
+        for (name, list) in [("turbulence", truth?.turbulence ?? []), ("handling", truth?.handling ?? []), ("manoeuvres", truth?.manoeuvres ?? [])] {
             for (index, interval) in list.enumerated() {
                 let place = "truth.\(name)[\(index)]"
                 guard interval.start.isFinite, interval.end.isFinite, interval.start < interval.end else {

@@ -29,8 +29,12 @@ public struct FlightTruth: Sendable, Equatable, Codable {
     public var turbulence: [TruthInterval]
     /// Device handling intervals (edr nil).
     public var handling: [TruthInterval]
+    /// Manoeuvres flown (steep turns, pull-ups, parabolas, stalls, aerotow, ground rolls, taxi). Default none.
+    public var manoeuvres: [ManoeuvreInterval]
     /// Creates a truth record.
-    public init(turbulence: [TruthInterval], handling: [TruthInterval]) { self.turbulence = turbulence; self.handling = handling }
+    public init(turbulence: [TruthInterval], handling: [TruthInterval], manoeuvres: [ManoeuvreInterval] = []) {
+        self.turbulence = turbulence; self.handling = handling; self.manoeuvres = manoeuvres
+    }
 }
 
 /// An interval in which someone picks the device up and puts it back (at a new angle).
@@ -144,6 +148,9 @@ public struct FlightScenario: Sendable, Equatable {
     public var barometerBiasHectopascals: Double
     /// Engine vibration of a rattling cradle, on all flight (not handling). Default nil: none.
     public var vibration: CradleVibration?
+    /// Manoeuvres (docs/simulation.md "Manoeuvres"): steep turns, pull-ups, parabolas, stalls, aerotow, ground rolls,
+    /// taxi. Default none (then the simulator's output is what it always was).
+    public var manoeuvres: [Manoeuvre]
 
     /// Creates a scenario; nil speed / altitude take the class nominal values.
     public init(
@@ -173,7 +180,8 @@ public struct FlightScenario: Sendable, Equatable {
         adsb: Bool = false,
         pressurized: Bool? = nil,
         barometerBiasHectopascals: Double = 0,
-        vibration: CradleVibration? = nil
+        vibration: CradleVibration? = nil,
+        manoeuvres: [Manoeuvre] = []
     ) {
         let parameters = AircraftResponseParameters.forClass(aircraftClass)
         self.aircraftClass = aircraftClass
@@ -203,6 +211,7 @@ public struct FlightScenario: Sendable, Equatable {
         self.pressurized = pressurized
         self.barometerBiasHectopascals = barometerBiasHectopascals
         self.vibration = vibration
+        self.manoeuvres = manoeuvres
     }
 
     /// Flight length: the sum of the segment durations, seconds.

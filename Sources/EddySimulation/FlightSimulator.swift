@@ -69,7 +69,8 @@ package enum FlightSimulator {
             t += segment.durationSeconds
         }
         let handling = scenario.handling.map { TruthInterval(start: $0.start, end: $0.end, edr: nil) }
-        return FlightTruth(turbulence: turbulence, handling: handling)
+        let manoeuvres = ManoeuvrePlan(scenario: scenario).items.map { ManoeuvreInterval(kind: $0.kind, start: $0.start, end: $0.end) }
+        return FlightTruth(turbulence: turbulence, handling: handling, manoeuvres: manoeuvres)
     }
 
     /// Simulates the whole flight into memory.
@@ -146,6 +147,10 @@ struct SimulationState {
     var gnss: GNSSErrorModel?
     /// The rattling cradle's vibration (nil: none).
     let vibration: VibrationSource?
+    /// The manoeuvres (nil without any: the output is what it always was).
+    let manoeuvres: ManoeuvrePlan?
+    /// Coordinated turns: the scenario's and the steep turns of the manoeuvres.
+    let allTurns: [CoordinatedTurn]
 
     init(scenario: FlightScenario) {
         self.scenario = scenario
@@ -231,7 +236,13 @@ struct SimulationState {
         }
         gnss = GNSSErrorParameters.forProfile(scenario.gnssProfile).map { GNSSErrorModel(parameters: $0, seed: gnssSeed) }
         vibration = scenario.vibration.map { VibrationSource(vibration: $0, seed: scenario.seed) }
+        let plan = scenario.manoeuvres.isEmpty ? nil : ManoeuvrePlan(scenario: scenario)
+        manoeuvres = plan
+        allTurns = scenario.turns + (plan?.turns ?? [])
     }
+
+    /// Ground speed at `t`: the ground manoeuvres' where they decide it, else the scenario's.
+    func groundSpeed(at t: Double) -> Double { manoeuvres?.groundSpeed(at: t) ?? speed }
 
     /// A device mount: flat (random heading, tilt < 5°) or a cradle angle well away from flat (|û_z| < cos 30°).
     static func randomMount(flat: Bool, using rng: inout Xoshiro256StarStar) -> Rotation3 {
@@ -248,7 +259,7 @@ struct SimulationState {
 
     /// Bank (rad) and roll rate (rad/s) at `t`: the first active turn.
     func bank(at t: Double) -> (phi: Double, rate: Double) {
-        for turn in scenario.turns {
+        for turn in allTurns {
             let b = turn.bank(at: t)
             if b.phi != 0 || b.rate != 0 { return b }
         }
@@ -306,11 +317,12 @@ struct SimulationState {
             if nextFixSecond > 0 {
                 let mid = t - 0.5
                 let phi = bank(at: mid).phi
-                let turnRate = gravity * tan(phi) / speed * 180 / .pi   // °/s, positive = right
+                let v = groundSpeed(at: mid)
+                let turnRate = gravity * tan(phi) / max(1, v) * 180 / .pi   // °/s, positive = right
                 courseDegrees += turnRate
                 courseDegrees = courseDegrees.truncatingRemainder(dividingBy: 360)
                 if courseDegrees < 0 { courseDegrees += 360 }
-                step(distanceMeters: speed, courseDegrees: courseDegrees - turnRate / 2)
+                step(distanceMeters: v, courseDegrees: courseDegrees - turnRate / 2)
             }
             var (altitudeFeet, rateFeetPerSecond) = profile?.state(at: t) ?? (scenario.altitudeFeet, 0)
             if let profile, !profile.onGround(altitudeFeet: altitudeFeet) {
@@ -322,7 +334,7 @@ struct SimulationState {
             var fix = LocationSample(
                 t: t, latitudeDegrees: latitude, longitudeDegrees: longitude,
                 altitudeMeters: mslMeters, horizontalAccuracyMeters: 5, verticalAccuracyMeters: 8,
-                speedMetersPerSecond: speed, courseDegrees: courseDegrees)
+                speedMetersPerSecond: groundSpeed(at: t), courseDegrees: courseDegrees)
             var multipath = false
             if gnss != nil, let error = gnss?.next() {
                 apply(error, to: &fix)
@@ -352,8 +364,8 @@ struct SimulationState {
                 mslVerticalSpeedMetersPerSecond: rateFeetPerSecond * 0.3048 * atmosphere.thicknessRatio(pressureAltitudeFeet: altitudeFeet),
                 cabinPressureAltitudeFeet: cabinFeet,
                 staticPressureHectopascals: atmosphere.staticPressureHectopascals(pressureAltitudeFeet: altitudeFeet),
-                groundSpeedMetersPerSecond: speed, courseDegrees: courseDegrees,
-                onGround: profile?.onGround(altitudeFeet: altitudeFeet) ?? false, multipath: multipath))
+                groundSpeedMetersPerSecond: groundSpeed(at: t), courseDegrees: courseDegrees,
+                onGround: manoeuvres?.onGround(at: t) ?? profile?.onGround(altitudeFeet: altitudeFeet) ?? false, multipath: multipath))
             nextFixSecond += 1
         }
         // Accelerometer and gyroscope at the sensor rate.
@@ -366,9 +378,17 @@ struct SimulationState {
             nextAccelerometerIndex += 1
             let gust = gusts.next() * edr(at: t) * responseGain
             let (phi, rollRate) = bank(at: t)
-            let yawRate = gravity * tan(phi) / speed
-            let forceAircraft = SIMD3<Double>(0, 0, 1 / cos(phi) + gust)
-            let rateAircraft = SIMD3<Double>(rollRate, yawRate * sin(phi), yawRate * cos(phi))
+            var yawRate = gravity * tan(phi) / speed
+            var forceAircraft = SIMD3<Double>(0, 0, 1 / cos(phi) + gust)
+            var pitchRate = 0.0
+            if let manoeuvres {
+                yawRate = gravity * tan(phi) / max(1, manoeuvres.groundSpeed(at: t) ?? speed)
+                let effect = manoeuvres.effect(at: t)
+                forceAircraft.x += effect.forward
+                forceAircraft.z += effect.deltaN
+                pitchRate = effect.pitchRate
+            }
+            let rateAircraft = SIMD3<Double>(rollRate, yawRate * sin(phi) + pitchRate, yawRate * cos(phi))
             let (rotation, relativeRate, hand) = device(at: t)
             let inverse = rotation.transposed
             var force = inverse.apply(forceAircraft) + hand

@@ -70,6 +70,21 @@ package struct DetectionConfiguration: Sendable {
     package var tileIndexer: TileIndexer
     /// Altitude estimation (sources, cabin, flight-level hold).
     package var altitude: AltitudeConfiguration
+    /// Gate manoeuvres by the load factor held away from 1 g (`ManoeuvreGate`). Default true.
+    package var manoeuvreGate: Bool
+    /// Departure of the τ = 2 s load factor from steady flight that is a manoeuvre, g (at least). Default 0.06.
+    package var manoeuvreLoadThresholdG: Double
+    /// The threshold is at least this multiple of the recent RMS in the upper EDR band (turbulence's own slow part). Default 7.
+    package var manoeuvreTurbulenceFactor: Double
+    /// Time constant of the load-factor low-pass the manoeuvre gate compares, seconds. Default 2.
+    package var manoeuvreTimeConstantSeconds: Double
+    /// Across-vertical fluctuation correlated with the load factor above this is a surge (tow, braking). Default 0.7.
+    package var manoeuvreSurgeCorrelation: Double
+    /// Rotation speed of the class, knots: once on the ground, the aircraft stays there below it. Default: small 55,
+    /// medium 145, large 160.
+    package var rotationSpeedKnots: Double
+    /// A fresh speed below 1.3 × rotation speed falling faster than this over 3 s is a landing roll, m/s². Default 1.2.
+    package var brakingMetersPerSecondSquared: Double
 
     /// Accelerometer rate below which nothing is measured: 2.5 × the top of the EDR band (Nyquist, 2×, plus a margin
     /// so that power folded back from above the band top stays out of the band), Hz. Jets 5 Hz, light aircraft 10 Hz.
@@ -117,5 +132,16 @@ package struct DetectionConfiguration: Sendable {
         reportSalt = 0
         tileIndexer = .h3Resolution5
         altitude = AltitudeConfiguration(aircraftClass: aircraftClass)
+        manoeuvreGate = true
+        manoeuvreLoadThresholdG = 0.06
+        manoeuvreTurbulenceFactor = 7
+        manoeuvreTimeConstantSeconds = 2
+        manoeuvreSurgeCorrelation = 0.7
+        rotationSpeedKnots = switch aircraftClass {
+        case .small: 55
+        case .medium: 145
+        case .large: 160
+        }
+        brakingMetersPerSecondSquared = 1.2
     }
 }

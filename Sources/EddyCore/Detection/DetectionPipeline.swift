@@ -57,6 +57,24 @@ package struct DetectionPipeline: Sendable {
     private var gapEpisode = NoticeEpisode(onsetSeconds: 1, releaseSeconds: 60)
     private var longestGap = 0.0
 
+    // Manoeuvres and ground rolls (docs/detection.md §5).
+    private var manoeuvreGate: ManoeuvreGate
+    /// The upper part of the EDR band (5 × its bottom … its top): turbulence's level, which a manoeuvre's slow entry barely
+    /// reaches.
+    private var upperBandFilter: BandPassFilter
+    private var upperBandPrimed = false
+    private var lastBandOutput: Double?
+    private var secondManoeuvre = false
+    private var secondManoeuvrePeak = 1.0
+    private var episodeManoeuvrePeak = 1.0
+    private var manoeuvreEpisode = NoticeEpisode(onsetSeconds: 1, releaseSeconds: 30)
+    private let rotationSpeedMetersPerSecond: Double
+    private var groundRoll = false
+    private var secondGroundRoll = false
+    private var groundRollSpeed = 0.0
+    private var recentSpeeds: [(t: Double, speed: Double)] = []
+    private var groundRollEpisode = NoticeEpisode(onsetSeconds: 1, releaseSeconds: 30)
+
     // Per tick.
     private var calibrator: MountCalibrator
     private var filter: BandPassFilter
@@ -126,6 +144,13 @@ package struct DetectionPipeline: Sendable {
         groundSpeedMaxAge = configuration.groundSpeedMaxAgeSeconds.isFinite ? max(0, configuration.groundSpeedMaxAgeSeconds) : 3
         minimumSampleRateHz = configuration.minimumSampleRateHz
         gyroBias = GyroBiasEstimator(ticksPerSecond: ticksPerSecond)
+        manoeuvreGate = ManoeuvreGate(
+            tickSeconds: 1 / Double(ticksPerSecond), thresholdG: configuration.manoeuvreLoadThresholdG,
+            turbulenceFactor: configuration.manoeuvreTurbulenceFactor, timeConstantSeconds: configuration.manoeuvreTimeConstantSeconds,
+            surgeCorrelation: configuration.manoeuvreSurgeCorrelation)
+        rotationSpeedMetersPerSecond = configuration.rotationSpeedKnots * 1852 / 3600
+        upperBandFilter = BandPassFilter(
+            lowHz: 5 * configuration.response.bandLowHz, highHz: configuration.response.bandHighHz, sampleRateHz: Double(ticksPerSecond))
         altitude = AltitudeEstimator(configuration: configuration.altitude)
         calibrator = MountCalibrator(tickSeconds: 1 / Double(ticksPerSecond), configuration: configuration)
         let p = configuration.response
@@ -221,6 +246,8 @@ package struct DetectionPipeline: Sendable {
         timeUnitsEpisode.close(at: lastTime, into: &events)
         if gapEpisode.active { gapEpisode.kind = .timeGap(longestSeconds: longestGap) }
         gapEpisode.close(at: lastTime, into: &events)
+        manoeuvreEpisode.close(at: lastTime, into: &events)
+        groundRollEpisode.close(at: lastTime, into: &events)
     }
 
     /// The rare path of an accelerometer interval (> 0.5 s, or one of the first few): rate estimate, gaps, `t` in ms.
@@ -338,7 +365,38 @@ package struct DetectionPipeline: Sendable {
         // A fix's speed and track rate are used only while the fix is fresh (`groundSpeedMaxAgeSeconds`).
         let fixFresh = tickTime - lastFixTime <= groundSpeedMaxAge
         let trackRate = fixFresh ? trackRateDegreesPerSecond : 0
-        let onGround = groundSpeed.map { $0 < groundSpeedGateMetersPerSecond && tickTime - groundSpeedTime <= groundSpeedMaxAge } ?? false
+        let speedFresh = tickTime - groundSpeedTime <= groundSpeedMaxAge
+        var onGround = groundSpeed.map { $0 < groundSpeedGateMetersPerSecond && speedFresh } ?? false
+        // Ground roll: once on the ground, the aircraft stays there until a fresh speed reaches the rotation speed (a
+        // take-off roll between 50 kt and V_R is still on the runway); a landing roll is caught by its braking.
+        if onGround { groundRoll = true }
+        if groundRoll {
+            if let speed = groundSpeed, speedFresh, speed < rotationSpeedMetersPerSecond {
+                onGround = true
+                groundRollSpeed = speed
+                if speed >= groundSpeedGateMetersPerSecond { secondGroundRoll = true }
+            } else {
+                groundRoll = false
+            }
+        }
+        // The manoeuvre gate: the load factor held away from 1 g (ManoeuvreGate).
+        var across: SIMD3<Double>?
+        var alongDeviation: Double?
+        if hasAccelerometer, !deviceGate {
+            let v = calibrator.verticalDirection
+            let along = (mean * v).sum()
+            across = mean - v * along
+            alongDeviation = along - manoeuvreGate.referenceG
+        }
+        let manoeuvre = configuration.manoeuvreGate
+            && manoeuvreGate.update(
+                magnitudeG: hasAccelerometer ? (mean * mean).sum().squareRoot() : nil, bandOutputG: deviceGate ? nil : lastBandOutput,
+                acrossG: across, alongDeviationG: alongDeviation)
+        if manoeuvre {
+            secondManoeuvre = true
+            let n = manoeuvreGate.loadFactorG
+            if abs(n - 1) > abs(secondManoeuvrePeak - 1) { secondManoeuvrePeak = n }
+        }
         if configuration.estimateGyroBias {
             let straight = fixFresh && lastCourse != nil && trackRate < GyroBiasEstimator.straightTrackRateDegreesPerSecond
                 && calibrator.inPosition && !calibrator.handledTick
@@ -354,16 +412,20 @@ package struct DetectionPipeline: Sendable {
         if deviceGate || calibrator.recalibrated {
             deviceBlockedUntilTick = max(deviceBlockedUntilTick, tick + 1 + mountSettleTicks)
         }
-        if turning || onGround {
+        if turning || onGround || manoeuvre {
             blockedUntilTick = max(blockedUntilTick, tick + 1 + gateSettleTicks)
         }
         var y = 0.0
         if deviceGate {
             if filterPrimed { filter.reset(); filterPrimed = false }
+            if upperBandPrimed { upperBandFilter.reset(); upperBandPrimed = false }
+            lastBandOutput = nil
         } else {
             let n = (mean * calibrator.verticalDirection).sum()
             y = filter.process(n - 1)
             filterPrimed = true
+            lastBandOutput = upperBandFilter.process(n - 1)
+            upperBandPrimed = true
         }
         let disturbed = tick < deviceBlockedUntilTick
         if disturbed { secondDisturbed = true }
@@ -435,6 +497,19 @@ package struct DetectionPipeline: Sendable {
             gapEpisode.kind = .timeGap(longestSeconds: longestGap)
             gapEpisode.close(at: gapEpisode.lastHeld, into: &events)
         }
+        // The notice carries the load factor furthest from 1 g in the episode.
+        if secondManoeuvre {
+            if abs(secondManoeuvrePeak - 1) > abs(episodeManoeuvrePeak - 1) { episodeManoeuvrePeak = secondManoeuvrePeak }
+        } else if !manoeuvreEpisode.active {
+            episodeManoeuvrePeak = 1
+        }
+        manoeuvreEpisode.second(
+            held: secondManoeuvre, kind: .manoeuvre(loadFactorG: episodeManoeuvrePeak), at: secondStart, cost: lost, into: &events)
+        if !manoeuvreEpisode.active && !secondManoeuvre { episodeManoeuvrePeak = 1 }
+        groundRollEpisode.second(
+            held: secondGroundRoll, kind: .groundRoll(speedKnots: groundRollSpeed * 3600 / 1852, rotationKnots: configuration.rotationSpeedKnots),
+            at: secondStart, cost: lost, into: &events)
+        secondManoeuvre = false; secondManoeuvrePeak = 1; secondGroundRoll = false
         secondGyroOnlyTurn = false
         if !heldReports.isEmpty { releaseHeld(before: Double(second + 1), into: &events) }
         secondSum = 0; secondSquares = 0; secondTicks = 0; secondValid = true; secondDisturbed = false
@@ -499,6 +574,7 @@ package struct DetectionPipeline: Sendable {
         } else {
             groundSpeed = nil
         }
+        noteBraking()
         if let course = fix.courseDegrees, course.isFinite, course >= 0 {
             if let last = lastCourse, fix.t > last.t, fix.t - last.t <= 5 {
                 var delta = course - last.degrees
@@ -528,6 +604,18 @@ package struct DetectionPipeline: Sendable {
         var closed: [DetectionEvent] = []
         tracker.update(tile: tile, at: fix.t, altitude: tile == nil ? nil : estimate, into: &closed)
         hold(closed, into: &events)
+    }
+
+    /// Landing roll: a fresh speed below 1.3 × the rotation speed falling by more than `brakingMetersPerSecondSquared`
+    /// over the last 3 s (wheel brakes and reversers give 1.5–3 m/s²; in flight an aircraft slows at ≤ 1 m/s²) puts the
+    /// aircraft on the ground until it is back at the rotation speed.
+    private mutating func noteBraking() {
+        guard let speed = groundSpeed, groundSpeedTime == lastFixTime else { recentSpeeds.removeAll(); return }
+        recentSpeeds.append((lastFixTime, speed))
+        recentSpeeds.removeAll { lastFixTime - $0.t > 3.5 || $0.t > lastFixTime }
+        guard let first = recentSpeeds.first, lastFixTime - first.t >= 2.5 else { return }
+        let deceleration = (first.speed - speed) / (lastFixTime - first.t)
+        if speed < 1.3 * rotationSpeedMetersPerSecond, deceleration > configuration.brakingMetersPerSecondSquared { groundRoll = true }
     }
 
     /// Recomputes the ε = 1 variance when speed or density moved by more than 2 % (rare: a few times per flight).

@@ -39,6 +39,12 @@ public struct MeasurementNotice: Sendable, Equatable {
         case unitsLookWrong(UnitsProblem)
         /// The accelerometer stopped; `longestSeconds` is the longest gap of the episode.
         case timeGap(longestSeconds: Double)
+        /// A manoeuvre (steep turn, pull-up, parabola, stall recovery, tow surges…): the load factor changed by a lot
+        /// within seconds; `loadFactorG` is the one furthest from 1 g while gated (τ = 2 s). Not turbulence: not measured.
+        case manoeuvre(loadFactorG: Double)
+        /// A take-off or landing roll: on the ground at `speedKnots` (the latest), below the class's rotation speed
+        /// `rotationKnots`. Runway bumps are not turbulence: not measured.
+        case groundRoll(speedKnots: Double, rotationKnots: Double)
     }
 
     /// Whether the episode begins or ends with this notice.
@@ -83,6 +89,8 @@ public struct MeasurementNotice: Sendable, Equatable {
         case .unitsLookWrong(.accelerationInMilliG): "units_acceleration_mg"
         case .unitsLookWrong(.timeInMilliseconds): "units_time_ms"
         case .timeGap: "time_gap"
+        case .manoeuvre: "manoeuvre"
+        case .groundRoll: "ground_roll"
         }
     }
 
@@ -109,6 +117,12 @@ public struct MeasurementNotice: Sendable, Equatable {
             return String(format: "t steps by ≈ %.3g where ≈ 0.02 is expected: t looks like milliseconds: nothing measured. Divide t by 1000", step)
         case .timeGap(let longest):
             return String(format: "no accelerometer data (longest gap %.1f s)", longest)
+        case .manoeuvre(let n):
+            return String(format: "manoeuvre: load factor changing, reaching %.2f g (steep turn, pull-up, parabola, stall recovery or tow surges), ", n)
+                + "not turbulence: not measured until 20 s after it settles"
+        case .groundRoll(let speed, let rotation):
+            return String(format: "on the runway at %.0f kt, below the rotation speed %.0f kt: runway bumps are not turbulence: ", speed, rotation)
+                + "not measured until 20 s after lift-off"
         }
     }
 }
