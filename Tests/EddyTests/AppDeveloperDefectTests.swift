@@ -43,8 +43,7 @@ import Testing
         let server = try LocalEddyServer(options: .init(extraServeArguments: ["--rate-limit", "0"]))
         let folder = try EngineFolder()
         defer { folder.remove() }
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine()
         let log = CallbackRecorder(engine)
         try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: userId, environment: .local(port: server.port))
         let now = Date().timeIntervalSince1970.rounded(.down)
@@ -67,8 +66,7 @@ import Testing
         let otherAirlineKey = try server.addKey(airline: "UAL")
         let folder = try EngineFolder()
         defer { folder.remove() }
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine()
         let userId = "pilot42"
         try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: userId, environment: .local(port: server.port))
         let sameAirline = try observer(server, apiKey: server.apiKey, airline: "DAL", userId: "dispatcher")
@@ -118,8 +116,7 @@ import Testing
         let server = try LocalEddyServer(options: .init(extraServeArguments: ["--rate-limit", "0"]))
         let folder = try EngineFolder()
         defer { folder.remove() }
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine()
         let log = CallbackRecorder(engine)
         try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: "pilot", environment: .local(port: server.port))
         let now = Date().timeIntervalSince1970.rounded(.down)
@@ -162,8 +159,7 @@ import Testing
     @Test func minimumSeverityAppliesToDataQueries() throws {
         let folder = try EngineFolder()
         defer { folder.remove() }
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine()
         try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
         try engine.setAircraft(designator: "B738")
         let now = 1_790_000_000.0

@@ -15,8 +15,7 @@ import Testing
         let server = try LocalEddyServer(options: .init(extraServeArguments: ["--rate-limit", "0"]))
         let folder = try EngineFolder()
         defer { folder.remove() }
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine()
         let log = CallbackRecorder(engine)
         #expect(throws: EddyError.notStarted) { try engine.startDemo(.turbulence(.moderate)) }
         try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: "pilot", environment: .local(port: server.port))
@@ -54,8 +53,7 @@ import Testing
     @Test(arguments: Severity.allCases) func theWorstDemoTileReadsTheAskedSeverity(severity: Severity) throws {
         let folder = try EngineFolder()
         defer { folder.remove() }
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine()
         let log = CallbackRecorder(engine)
         try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
         try engine.startDemo(.turbulence(severity), pace: .immediate(startEpochSeconds: 1_790_000_000))
@@ -67,8 +65,7 @@ import Testing
     @Test func theHostsSamplesAreIgnoredDuringADemoAndStopDemoEndsIt() throws {
         let folder = try EngineFolder()
         defer { folder.remove() }
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine()
         try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
         try engine.startDemo(EddyDemo(segments: [.init(severity: .none, durationSeconds: 3_600)]), pace: .realTime)
         #expect(engine.isDemoRunning)

@@ -10,8 +10,7 @@ import Testing
 /// Flight phase, temporary flights, external location, and session behaviour of the engine.
 @Suite struct EngineFlightTests {
     private func offlineEngine(_ folder: EngineFolder, name: String = "e.sqlite") throws -> (EddyEngine, CallbackRecorder) {
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path(name), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine(name)
         let log = CallbackRecorder(engine)
         try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
         return (engine, log)
@@ -127,8 +126,7 @@ import Testing
         let server = try LocalEddyServer(options: .init(extraServeArguments: ["--rate-limit", "0"]))
         let folder = try EngineFolder()
         defer { folder.remove() }
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine()
         let log = CallbackRecorder(engine)
         try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: "pilot", environment: .local(port: server.port))
         // The flight is flown while the server is down: its tiles wait in the outbox.
@@ -212,8 +210,7 @@ import Testing
     @Test func expiredServerDataIsPurgedAsFlightTimePassesAndPendingReportsStay() throws {
         let folder = try EngineFolder()
         defer { folder.remove() }
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine()
         try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
         let now = 1_790_000_000.0
         func report(exit: Double) -> TileReport {

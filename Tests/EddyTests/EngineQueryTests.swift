@@ -17,8 +17,7 @@ import Testing
 
     /// An offline engine at `own`, flying north at 230 m/s (447 kt) at 10 km (layer 32), engine time `now`.
     static func engine(_ folder: EngineFolder) throws -> EddyEngine {
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let engine = try folder.flightTimeEngine()
         try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
         try engine.setAircraft(designator: "B738")
         return engine
@@ -243,8 +242,7 @@ import Testing
         for viewportTypes in [Set<DataType>([.turbulence]), [.turbulence, .liveFlights, .nowcast]] {
             let folder = try EngineFolder()
             defer { folder.remove() }
-            let engine = try EddyEngine(configuration: EddyConfiguration(
-                storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+            let engine = try folder.flightTimeEngine()
             let log = CallbackRecorder(engine)
             try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: "viewer", environment: .local(port: server.port))
             try engine.setDataQuery(DataQuery(types: [.turbulence], viewportTypes: viewportTypes, viewport: viewport))

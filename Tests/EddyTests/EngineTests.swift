@@ -13,6 +13,13 @@ import Testing
 /// A temporary directory for one engine test.
 typealias EngineFolder = TemporaryDirectory
 
+extension EngineFolder {
+    /// An engine on the store `name` in this folder, delivering callbacks on the caller's thread, syncing on flight time.
+    func flightTimeEngine(_ name: String = "e.sqlite") throws -> EddyEngine {
+        try EddyEngine(configuration: EddyConfiguration(storePath: path(name), delivery: .callerThread, syncTiming: .flightTime))
+    }
+}
+
 /// The medium-jet flight of the sync tests: 5 min smooth, 8 min EDR 0.35, 5 min smooth, from JFK towards the NE.
 func turbulentScenario(seed: UInt64 = 7) -> FlightScenario {
     FlightScenario(
@@ -269,8 +276,7 @@ final class RecordingDelegate: EddyDelegate, @unchecked Sendable {
         func run(twoThreads: Bool) throws -> (reports: [TileReport], sequences: [Int], pending: Int) {
             let folder = try EngineFolder()
             defer { folder.remove() }
-            let engine = try EddyEngine(configuration: EddyConfiguration(
-                storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+            let engine = try folder.flightTimeEngine()
             let log = CallbackRecorder(engine)
             try engine.startNow(apiKey: "k", airline: "DAL", userId: "u", environment: .offline)
             if twoThreads {

@@ -18,7 +18,10 @@ import Foundation
 /// factor (correlation above `surgeCorrelation` with one device axis of it). A tow rope pulls along the glider's
 /// axis, a few degrees off it, and the apparent vertical is tilted by the mean pull, so one surge moves both; in
 /// turbulence the side force, drag and lift changes come from different gust components and hardly correlate
-/// (`severeLateralMotionIsMeasured`: 0.1 g across the vertical in severe turbulence is measured).
+/// (`severeLateralMotionIsMeasured`: 0.1 g across the vertical in severe turbulence is measured). Both components are
+/// first low-passed (τ = 0.15 s): tow and braking surges live below ~1.5 Hz (gain ≥ 0.6), while a rattling cradle's
+/// 20–40 Hz (aliased to ≥ 10 Hz by 50 Hz sampling) moves both components along one fixed axis, perfectly correlated,
+/// and must not count as a surge (gain ≤ 0.1 there: 50 mg → ≤ 5 mg, below the floor).
 package struct ManoeuvreGate: Sendable {
     /// Fixed part of the threshold, g.
     package let thresholdG: Double
@@ -38,6 +41,9 @@ package struct ManoeuvreGate: Sendable {
     private let surgeAlpha: Double
     private let surgeCorrelationSquare: Double
     private let surgeFloorSquare: Double
+    private let surgeSmoothingAlpha: Double
+    private var acrossSmoothed: SIMD3<Double>?
+    private var alongSmoothed = 0.0
     private var acrossVariance = 0.0
     private var alongVariance = 0.0
     private var acrossAxisVariance = SIMD3<Double>(0, 0, 0)
@@ -59,6 +65,7 @@ package struct ManoeuvreGate: Sendable {
         self.thresholdG = thresholdG
         self.turbulenceFactor = turbulenceFactor
         surgeAlpha = dt / (5 + dt)
+        surgeSmoothingAlpha = dt / (0.15 + dt)
         surgeCorrelationSquare = surgeCorrelation * surgeCorrelation
         surgeFloorSquare = surgeFloorG * surgeFloorG
         fastAlpha = dt / (max(dt, timeConstantSeconds) + dt)
@@ -88,7 +95,13 @@ package struct ManoeuvreGate: Sendable {
         }
         upperTicks += 1
         bandVariance += (y * y - bandVariance) * max(bandAlpha, 1 / Double(upperTicks))
-        if let across = acrossG, let along = alongDeviationG, (across * across).sum().isFinite, along.isFinite {
+        if let rawAcross = acrossG, let rawAlong = alongDeviationG, (rawAcross * rawAcross).sum().isFinite, rawAlong.isFinite {
+            let previous = acrossSmoothed ?? rawAcross
+            let across = previous + (rawAcross - previous) * surgeSmoothingAlpha
+            if acrossSmoothed == nil { alongSmoothed = rawAlong }
+            alongSmoothed += (rawAlong - alongSmoothed) * surgeSmoothingAlpha
+            acrossSmoothed = across
+            let along = alongSmoothed
             acrossAxisVariance += (across * across - acrossAxisVariance) * surgeAlpha
             acrossAlongCovariance += (across * along - acrossAlongCovariance) * surgeAlpha
             acrossVariance = acrossAxisVariance.sum()
