@@ -83,11 +83,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Sync: the wire protocol and its HTTP transports (libcurl on Linux, URLSession everywhere; docs/sync.md).
-        .systemLibrary(
-            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
-        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // libcurl's headers only: CCurlShim loads libcurl.so.4 with dlopen when the first CurlTransport is made, so
+        // processes that never sync do not map libcurl and its dependencies (docs/sync.md, "Transports"). The headers
+        // are on the compiler's default (multiarch) include path on Debian.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "EddyProtocol", dependencies: ["EddyCore", "EddyJSON"], swiftSettings: strictSettings),
         // The transport interface (HTTPTransport, its configuration and errors, the factory), and URLSession's transport.
         .target(name: "EddyTransport", swiftSettings: strictSettings),

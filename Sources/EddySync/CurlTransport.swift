@@ -16,17 +16,20 @@ public final class CurlTransport: HTTPTransport {
     private final class EasyHandle {
         let pointer: UnsafeMutableRawPointer
         init(pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
-        deinit { curl_easy_cleanup(pointer) }
+        deinit { eddy_curl_easy_cleanup(pointer) }
     }
 
-    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
-
-    /// Creates a transport; throws `.invalidConfiguration` when libcurl cannot start or the configuration is invalid
-    /// (see ``TransportConfiguration/validate()``).
+    /// Creates a transport; throws `.invalidConfiguration` when libcurl cannot be loaded or started, or the
+    /// configuration is invalid (see ``TransportConfiguration/validate()``). libcurl is loaded on the first call
+    /// (CCurlShim: a process that never makes a transport never maps it).
     public init(configuration: TransportConfiguration) throws(TransportError) {
         try configuration.validate()
-        guard Self.globalInit, let pointer = curl_easy_init() else {
-            throw .invalidConfiguration("libcurl failed to initialise")
+        guard eddy_curl_load() == 1 else {
+            throw .invalidConfiguration(
+                "libcurl is not available (\(String(cString: eddy_curl_load_error()))): install it (Debian: apt-get install libcurl4) or use URLSessionTransport")
+        }
+        guard let pointer = eddy_curl_easy_init() else {
+            throw .invalidConfiguration("libcurl failed to make an easy handle (curl_easy_init)")
         }
         self.configuration = configuration
         self.handle = Mutex(EasyHandle(pointer: pointer))
@@ -47,12 +50,12 @@ public final class CurlTransport: HTTPTransport {
     }
 
     private func perform(_ request: SyncHTTPRequest, on curl: UnsafeMutableRawPointer) -> Result<SyncHTTPResponse, TransportError> {
-        curl_easy_reset(curl)   // keeps the live connection, DNS and TLS session caches
+        eddy_curl_easy_reset(curl)   // keeps the live connection, DNS and TLS session caches
         let url = configuration.trimmedBaseURL + request.path
         let sink = Sink()
         let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { eddy_curl_slist_free_all(headerList) }
 
         var code = eddy_curl_setopt_string(curl, CURLOPT_URL, url)
         func set(_ option: CURLoption, _ value: Int) { if code == CURLE_OK { code = eddy_curl_setopt_long(curl, option, value) } }
@@ -67,10 +70,10 @@ public final class CurlTransport: HTTPTransport {
         set(CURLOPT_PROXY, configuration.proxy ?? "")
         if let ca = configuration.caBundlePath { set(CURLOPT_CAINFO, ca) }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
-            headerList = curl_slist_append(headerList, "\(name): \(value)")
+            headerList = eddy_curl_slist_append(headerList, "\(name): \(value)")
         }
-        if request.body != nil { headerList = curl_slist_append(headerList, "Content-Type: application/json") }
-        headerList = curl_slist_append(headerList, "Expect:")   // no 100-continue round trip
+        if request.body != nil { headerList = eddy_curl_slist_append(headerList, "Content-Type: application/json") }
+        headerList = eddy_curl_slist_append(headerList, "Expect:")   // no 100-continue round trip
         if code == CURLE_OK { code = eddy_curl_setopt_pointer(curl, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList)) }
         if request.method == "POST" {
             let body = request.body ?? Data()
@@ -111,9 +114,9 @@ public final class CurlTransport: HTTPTransport {
             }, sinkPointer)
         }
         guard code == CURLE_OK else {
-            return .failure(.invalidConfiguration("curl option rejected: \(String(cString: curl_easy_strerror(code)))"))
+            return .failure(.invalidConfiguration("curl option rejected: \(String(cString: eddy_curl_easy_strerror(code)))"))
         }
-        let performed = curl_easy_perform(curl)
+        let performed = eddy_curl_easy_perform(curl)
         guard performed == CURLE_OK else { return .failure(Self.map(performed)) }
         var status = 0
         _ = eddy_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
@@ -122,7 +125,7 @@ public final class CurlTransport: HTTPTransport {
 
     /// Maps a libcurl failure to a typed error.
     static func map(_ code: CURLcode) -> TransportError {
-        let message = String(cString: curl_easy_strerror(code))
+        let message = String(cString: eddy_curl_easy_strerror(code))
         switch code {
         case CURLE_COULDNT_CONNECT: return .cannotConnect(message)
         case CURLE_OPERATION_TIMEDOUT: return .timedOut(message)
