@@ -18,10 +18,12 @@ import Foundation
 /// factor (correlation above `surgeCorrelation` with one device axis of it). A tow rope pulls along the glider's
 /// axis, a few degrees off it, and the apparent vertical is tilted by the mean pull, so one surge moves both; in
 /// turbulence the side force, drag and lift changes come from different gust components and hardly correlate
-/// (`severeLateralMotionIsMeasured`: 0.1 g across the vertical in severe turbulence is measured). Both components are
-/// first low-passed (τ = 0.15 s): tow and braking surges live below ~1.5 Hz (gain ≥ 0.6), while a rattling cradle's
-/// 20–40 Hz (aliased to ≥ 10 Hz by 50 Hz sampling) moves both components along one fixed axis, perfectly correlated,
-/// and must not count as a surge (gain ≤ 0.1 there: 50 mg → ≤ 5 mg, below the floor).
+/// (`severeLateralMotionIsMeasured`: 0.1 g across the vertical in severe turbulence is measured). The floor is judged
+/// on the across component low-passed (τ = 0.15 s): tow and braking surges live below ~1.5 Hz (gain ≥ 0.6), while a
+/// rattling cradle's 20–40 Hz (aliased to ≥ 10 Hz by 50 Hz sampling) moves both components along one fixed axis,
+/// perfectly correlated, and must not count as a surge (gain ≤ 0.1 there: 50 mg → ≤ 5 mg, below the floor). The
+/// correlation itself is taken on the unfiltered components: band-limiting them removes the sensor noise that keeps
+/// turbulence's chance correlations low, and gated real turbulence (the JSBSim 737 replay).
 package struct ManoeuvreGate: Sendable {
     /// Fixed part of the threshold, g.
     package let thresholdG: Double
@@ -43,7 +45,7 @@ package struct ManoeuvreGate: Sendable {
     private let surgeFloorSquare: Double
     private let surgeSmoothingAlpha: Double
     private var acrossSmoothed: SIMD3<Double>?
-    private var alongSmoothed = 0.0
+    private var smoothedAcrossVariance = 0.0
     private var acrossVariance = 0.0
     private var alongVariance = 0.0
     private var acrossAxisVariance = SIMD3<Double>(0, 0, 0)
@@ -95,13 +97,11 @@ package struct ManoeuvreGate: Sendable {
         }
         upperTicks += 1
         bandVariance += (y * y - bandVariance) * max(bandAlpha, 1 / Double(upperTicks))
-        if let rawAcross = acrossG, let rawAlong = alongDeviationG, (rawAcross * rawAcross).sum().isFinite, rawAlong.isFinite {
-            let previous = acrossSmoothed ?? rawAcross
-            let across = previous + (rawAcross - previous) * surgeSmoothingAlpha
-            if acrossSmoothed == nil { alongSmoothed = rawAlong }
-            alongSmoothed += (rawAlong - alongSmoothed) * surgeSmoothingAlpha
-            acrossSmoothed = across
-            let along = alongSmoothed
+        if let across = acrossG, let along = alongDeviationG, (across * across).sum().isFinite, along.isFinite {
+            let previous = acrossSmoothed ?? across
+            let smoothed = previous + (across - previous) * surgeSmoothingAlpha
+            acrossSmoothed = smoothed
+            smoothedAcrossVariance += ((smoothed * smoothed).sum() - smoothedAcrossVariance) * surgeAlpha
             acrossAxisVariance += (across * across - acrossAxisVariance) * surgeAlpha
             acrossAlongCovariance += (across * along - acrossAlongCovariance) * surgeAlpha
             acrossVariance = acrossAxisVariance.sum()
@@ -112,7 +112,7 @@ package struct ManoeuvreGate: Sendable {
                 let c = acrossAlongCovariance[i]
                 correlationSquare = max(correlationSquare, c * c / (acrossAxisVariance[i] * alongVariance))
             }
-            surging = acrossVariance > surgeFloorSquare && correlationSquare > surgeCorrelationSquare
+            surging = min(acrossVariance, smoothedAcrossVariance) > surgeFloorSquare && correlationSquare > surgeCorrelationSquare
         }
         active = upperTicks >= warmUpTicks && (deviationG > currentThresholdG || surging)
         reference += (magnitude - reference) * referenceAlpha
