@@ -78,7 +78,8 @@ package struct DetectionConfiguration: Sendable {
     package var manoeuvreTurbulenceFactor: Double
     /// Time constant of the load-factor low-pass the manoeuvre gate compares, seconds. Default 2.
     package var manoeuvreTimeConstantSeconds: Double
-    /// Across-vertical fluctuation correlated with the load factor above this is a surge (tow, braking). Default 0.7.
+    /// Across-vertical fluctuation correlated with the load factor above this is a surge (tow, braking). Default 0.7 for the
+    /// small class (gliders are towed); infinity (no surge test) for larger classes, whose severe turbulence correlates too.
     package var manoeuvreSurgeCorrelation: Double
     /// Rotation speed of the class, knots: once on the ground, the aircraft stays there below it. Default: small 55,
     /// medium 145, large 160.
@@ -136,7 +137,9 @@ package struct DetectionConfiguration: Sendable {
         manoeuvreLoadThresholdG = 0.06
         manoeuvreTurbulenceFactor = 7
         manoeuvreTimeConstantSeconds = 2
-        manoeuvreSurgeCorrelation = 0.7
+        // Tow surges happen to gliders (small class). A jet's severe turbulence moves the across- and along-vertical loads
+        // together too (JSBSim 737, seed 102: 156 s of EDR 0.26–0.56 gated as surges), so larger classes skip the test.
+        manoeuvreSurgeCorrelation = aircraftClass == .small ? 0.7 : .infinity
         rotationSpeedKnots = switch aircraftClass {
         case .small: 55
         case .medium: 145
