@@ -95,6 +95,27 @@ def run_replay(args, server, db, user, stdout_path):
         return subprocess.run(replay_command(args, server, db, user), stdout=out, stderr=subprocess.STDOUT).returncode
 
 
+def pending_reports(db):
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT count(*) FROM own_report WHERE status = 0").fetchone()[0]
+    finally:
+        con.close()
+
+
+def finish_uploads(args, server, db, user, stdout_prefix):
+    """Reruns the finished flight (it resumes at its end: start, sync) while its outbox holds pending reports: a
+    replay's last sync step can leave some (its sync clock is the flight clock, which stops at the last sample, so a
+    retry back-off or rate limit from earlier is never waited out). Returns how many reruns that took."""
+    reruns = 0
+    while pending_reports(db) > 0 and reruns < 5:
+        reruns += 1
+        status = run_replay(args, server, db, user, f"{stdout_prefix}-upload-{reruns}.out")
+        assert status == 0, f"upload rerun failed ({status}), see {stdout_prefix}-upload-{reruns}.out"
+    assert pending_reports(db) == 0, f"{db}: reports still pending after {reruns} reruns"
+    return reruns
+
+
 def engine_shift(db):
     con = sqlite3.connect(db)
     try:
@@ -222,9 +243,18 @@ def main():
         status = run_replay(args, ref_server, ref_db, "reference", os.path.join(workdir, "reference.out"))
         duration = time.time() - started
         assert status == 0, f"reference run failed ({status}), see {workdir}/reference.out"
+        reference_reruns = finish_uploads(args, ref_server, ref_db, "reference", os.path.join(workdir, "reference"))
         reference = server_tiles(ref_server.db, engine_shift(ref_db))
+        # Start-up cost: a rerun of the finished reference resumes at its end (start, a last sync, the summary).
+        started = time.time()
+        status = run_replay(args, ref_server, ref_db, "reference", os.path.join(workdir, "reference-rerun.out"))
+        startup = time.time() - started
+        assert status == 0, f"reference rerun failed ({status}), see {workdir}/reference-rerun.out"
+        rerun = server_tiles(ref_server.db, engine_shift(ref_db))
+        assert rerun == reference, "a rerun of a finished flight changed the server's reports"
         ref_server.stop()
-        log(f"reference: {len(reference)} tiles, run {duration:.1f} s")
+        log(f"reference: {len(reference)} tiles, run {duration:.1f} s, {reference_reruns} upload rerun(s), "
+            f"rerun of the finished flight {startup:.1f} s")
         log(f"reference_run_seconds: {duration:.1f}")
         all_ok = len(reference) > 0 and max(reference.values()) == 1
 
@@ -235,11 +265,12 @@ def main():
             server.start()
             db = os.path.join(workdir, "engine-cycles-engine.sqlite")
             kills, finished_early, kill_points = 0, 0, []
-            # Mean delay: the flight spread over the cycles, plus the process's start-up, so every kill cuts the flight.
-            mean_delay = duration / args.engine_cycles
+            # Kill delay: from half the start-up cost to the start-up plus twice the flight's share per cycle, so that
+            # most kills cut the flight and the cycles together cover it (some land in start-up, a few after the end).
+            share = max(0.05, duration - startup) / args.engine_cycles
             started = time.time()
             for cycle in range(args.engine_cycles):
-                delay = rng.uniform(0.2, 0.2 + 2 * mean_delay)
+                delay = rng.uniform(0.5 * startup, startup + 2 * share)
                 with open(os.path.join(workdir, "engine-cycle.out"), "w") as out:
                     process = subprocess.Popen(replay_command(args, server, db, "engine-cycles"), stdout=out,
                                                stderr=subprocess.STDOUT)
@@ -259,10 +290,11 @@ def main():
                         kill_points.append(point)
             status = run_replay(args, server, db, "engine-cycles", os.path.join(workdir, "engine-cycles-final.out"))
             assert status == 0, f"final engine run failed ({status}), see {workdir}/engine-cycles-final.out"
+            upload_reruns = finish_uploads(args, server, db, "engine-cycles", os.path.join(workdir, "engine-cycles"))
             got = server_tiles(server.db, engine_shift(db))
             result = compare(reference, got, kill_points, exact_values=False)
             result.update(cycles=args.engine_cycles, kills=kills, runs_finished_before_kill=finished_early,
-                          distinct_resume_points=len(set(kill_points)), seconds=round(time.time() - started, 1))
+                          distinct_resume_points=len(set(kill_points)), upload_reruns=upload_reruns, seconds=round(time.time() - started, 1))
             log("engine cycles: " + json.dumps(result))
             log(f"engine_cycles_exact: {'yes' if result['ok'] else 'no'} ({kills} kills)")
             all_ok = all_ok and result["ok"]
@@ -299,6 +331,7 @@ def main():
                 # The last sync of the pass may have met a dead server: a rerun resumes the finished flight and syncs.
                 status = run_replay(args, server, db, user, os.path.join(workdir, f"server-cycles-{passes}-rerun.out"))
                 assert status == 0, f"server-cycle rerun {passes} failed ({status})"
+                finish_uploads(args, server, db, user, os.path.join(workdir, f"server-cycles-{passes}"))
                 got = server_tiles(server.db, engine_shift(db))
                 result = compare(reference, got, [], exact_values=True)
                 passes_ok += result["ok"]
