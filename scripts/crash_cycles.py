@@ -224,6 +224,7 @@ def main():
     shutil.rmtree(workdir, ignore_errors=True)
     os.makedirs(workdir)
     servers = []
+    running = []   # the replay process under way, killed if the harness is interrupted
     try:
         if not args.flight:
             args.flight = os.path.join(workdir, "flight")
@@ -264,16 +265,22 @@ def main():
             servers.append(server)
             server.start()
             db = os.path.join(workdir, "engine-cycles-engine.sqlite")
-            kills, finished_early, kill_points = 0, 0, []
-            # Kill delay: from half the start-up cost to the start-up plus twice the flight's share per cycle, so that
-            # most kills cut the flight and the cycles together cover it (some land in start-up, a few after the end).
+            kills, finished_early, kill_points, advanced = 0, 0, [], 0
+            # Kill delay: a resumed run first reads (and skips) the flight up to its resume point, which costs up to
+            # `startup` (measured above for the whole flight); then it pushes the rest at the reference's pace. The
+            # delay is the estimated skip cost plus up to twice the flight's share per cycle, so that most kills cut
+            # the flight and the cycles together cover it (some land during the start, a few after the end).
             share = max(0.05, duration - startup) / args.engine_cycles
             started = time.time()
+            point = None
             for cycle in range(args.engine_cycles):
-                delay = rng.uniform(0.5 * startup, startup + 2 * share)
+                progress = 0 if point is None else max(0.0, min(1.0, (point - first) / max(1.0, last - first)))
+                skip = startup * max(0.15, progress)
+                delay = rng.uniform(0.5 * skip, skip + 2 * share)
                 with open(os.path.join(workdir, "engine-cycle.out"), "w") as out:
                     process = subprocess.Popen(replay_command(args, server, db, "engine-cycles"), stdout=out,
                                                stderr=subprocess.STDOUT)
+                    running[:] = [process]
                     try:
                         process.wait(timeout=delay)
                         finished_early += 1
@@ -287,6 +294,8 @@ def main():
                     except (sqlite3.Error, TypeError):
                         point = None   # killed before the replay record was written
                     if point is not None:
+                        if kill_points and point != kill_points[-1]:
+                            advanced += 1
                         kill_points.append(point)
             status = run_replay(args, server, db, "engine-cycles", os.path.join(workdir, "engine-cycles-final.out"))
             assert status == 0, f"final engine run failed ({status}), see {workdir}/engine-cycles-final.out"
@@ -294,7 +303,7 @@ def main():
             got = server_tiles(server.db, engine_shift(db))
             result = compare(reference, got, kill_points, exact_values=False)
             result.update(cycles=args.engine_cycles, kills=kills, runs_finished_before_kill=finished_early,
-                          distinct_resume_points=len(set(kill_points)), upload_reruns=upload_reruns, seconds=round(time.time() - started, 1))
+                          distinct_resume_points=len(set(kill_points)), cycles_that_advanced=advanced, upload_reruns=upload_reruns, seconds=round(time.time() - started, 1))
             log("engine cycles: " + json.dumps(result))
             log(f"engine_cycles_exact: {'yes' if result['ok'] else 'no'} ({kills} kills)")
             all_ok = all_ok and result["ok"]
@@ -316,6 +325,7 @@ def main():
                 with open(os.path.join(workdir, f"server-cycles-{passes}.out"), "w") as out:
                     process = subprocess.Popen(replay_command(args, server, db, user), stdout=out,
                                                stderr=subprocess.STDOUT)
+                    running[:] = [process]
                     n = min(kills_per_pass, args.server_cycles - kills)
                     # From 1 s on: the engine's first start needs the server to validate the key.
                     moments = sorted(rng.uniform(1.0, max(1.5, duration)) for _ in range(n))
@@ -345,6 +355,10 @@ def main():
         log("crash cycles: " + ("all exact" if all_ok else "FAILED"))
         return 0 if all_ok else 1
     finally:
+        for process in running:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
         for server in servers:
             server.kill()
         if not args.keep:
