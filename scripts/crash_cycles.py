@@ -253,7 +253,26 @@ def main():
         assert status == 0, f"reference rerun failed ({status}), see {workdir}/reference-rerun.out"
         rerun = server_tiles(ref_server.db, engine_shift(ref_db))
         assert rerun == reference, "a rerun of a finished flight changed the server's reports"
+        # Base start-up cost (process, engine, session, a few samples, a last sync): the flight's first 2 s alone.
+        short = os.path.join(workdir, "short-flight")
+        os.makedirs(short)
+        shutil.copy(os.path.join(args.flight, "meta.json"), short)
+        for name in os.listdir(args.flight):
+            if name.endswith(".csv"):
+                with open(os.path.join(args.flight, name)) as src, open(os.path.join(short, name), "w") as dst:
+                    for i, line in enumerate(src):
+                        if i > 0 and float(line.split(",")[0]) > first + 2:
+                            break
+                        dst.write(line)
+        started = time.time()
+        with open(os.path.join(workdir, "short.out"), "w") as out:
+            command = replay_command(args, ref_server, os.path.join(workdir, "short-engine.sqlite"), "short")
+            command[2] = short
+            status = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT).returncode
+        base_startup = time.time() - started
+        assert status == 0, f"short run failed ({status}), see {workdir}/short.out"
         ref_server.stop()
+        log(f"base start-up {base_startup:.2f} s")
         log(f"reference: {len(reference)} tiles, run {duration:.1f} s, {reference_reruns} upload rerun(s), "
             f"rerun of the finished flight {startup:.1f} s")
         log(f"reference_run_seconds: {duration:.1f}")
@@ -266,17 +285,17 @@ def main():
             server.start()
             db = os.path.join(workdir, "engine-cycles-engine.sqlite")
             kills, finished_early, kill_points, advanced = 0, 0, [], 0
-            # Kill delay: a resumed run first reads (and skips) the flight up to its resume point, which costs up to
-            # `startup` (measured above for the whole flight); then it pushes the rest at the reference's pace. The
-            # delay is the estimated skip cost plus up to twice the flight's share per cycle, so that most kills cut
-            # the flight and the cycles together cover it (some land during the start, a few after the end).
+            # Kill delay: a run starts (`base_startup`), reads and skips the flight up to its resume point (up to
+            # `startup` - `base_startup` for the whole flight, measured above), then pushes the rest at the
+            # reference's pace. The delay is that estimate from 80 % on, plus up to twice the flight's share per
+            # cycle, so that most kills cut the flight and the cycles together cover it.
             share = max(0.05, duration - startup) / args.engine_cycles
             started = time.time()
             point = None
             for cycle in range(args.engine_cycles):
                 progress = 0 if point is None else max(0.0, min(1.0, (point - first) / max(1.0, last - first)))
-                skip = startup * max(0.15, progress)
-                delay = rng.uniform(0.5 * skip, skip + 2 * share)
+                skip = base_startup + max(0.0, startup - base_startup) * progress
+                delay = rng.uniform(0.8 * skip, skip + 2 * share)
                 with open(os.path.join(workdir, "engine-cycle.out"), "w") as out:
                     process = subprocess.Popen(replay_command(args, server, db, "engine-cycles"), stdout=out,
                                                stderr=subprocess.STDOUT)

@@ -48,6 +48,10 @@ enum EngineReplay {
     /// Type designators used when meta.json's type is missing or not in the table, per class.
     static let representativeDesignators: [AircraftClass: String] = [.small: "C172", .medium: "B738", .large: "B77W"]
 
+    /// How long before its resume point a resumed replay starts pushing, seconds: longer than the detection's cold
+    /// start (the 30-s mount settle, the 20 s after it, the per-second estimator's windows; docs/reliability.md).
+    static let resumeWarmUpSeconds = 120.0
+
     /// Store cache for the replay's engine, KiB: a replay reads little back, so a small page cache keeps the
     /// process small (the store's default is 32 MiB).
     static let storeCacheKiB = 2048
@@ -177,14 +181,16 @@ enum EngineReplay {
             // Resuming: the samples before the last stored tile's exit were processed by the killed run. Compared in
             // Unix seconds, computed as the engine computed them (t + shift), so the fix that closed that tile and
             // opened the next one is pushed again exactly: the next crossing gets the same enter time, hence its id.
+            // The detection starts cold, so it warms up on the `resumeWarmUpSeconds` before that fix: the reports of
+            // crossings entered before it are dropped (the killed run stored them).
             if let resumeFromUnixTime {
-                while sample.t + shift < resumeFromUnixTime {
+                engine.reportFloorTime.withLock { $0 = resumeFromUnixTime }
+                while sample.t + shift < resumeFromUnixTime - resumeWarmUpSeconds {
                     guard let next = try reader.next() else { break }
                     sample = next
                 }
             }
             while true {
-                if let resumeFromUnixTime, sample.t + shift < resumeFromUnixTime { break }   // the flight had been finished
                 var unix = sample
                 unix.t += shift
                 engine.push(unix)
