@@ -96,7 +96,7 @@ def run_replay(args, server, db, user, stdout_path):
 
 
 def pending_reports(db):
-    con = sqlite3.connect(db)
+    con = connect_existing(db)
     try:
         return con.execute("SELECT count(*) FROM own_report WHERE status = 0").fetchone()[0]
     finally:
@@ -116,8 +116,13 @@ def finish_uploads(args, server, db, user, stdout_prefix):
     return reruns
 
 
+def connect_existing(db):
+    """A connection to an existing database (never creates one: an empty file would not be an Eddy store)."""
+    return sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+
+
 def engine_shift(db):
-    con = sqlite3.connect(db)
+    con = connect_existing(db)
     try:
         row = con.execute("SELECT value FROM configuration WHERE key = 'replay.record'").fetchone()
     finally:
@@ -128,7 +133,7 @@ def engine_shift(db):
 def resume_point(db):
     """The log time the next run resumes from (the last stored tile's exit), or None."""
     shift = engine_shift(db)
-    con = sqlite3.connect(db)
+    con = connect_existing(db)
     try:
         latest = con.execute("SELECT max(exit_time) FROM own_report").fetchone()[0]
     finally:
@@ -285,37 +290,43 @@ def main():
             server.start()
             db = os.path.join(workdir, "engine-cycles-engine.sqlite")
             kills, finished_early, kill_points, advanced = 0, 0, [], 0
-            # Kill delay: a run starts (`base_startup`), reads and skips the flight up to its resume point (up to
-            # `startup` - `base_startup` for the whole flight, measured above), then pushes the rest at the
-            # reference's pace. The delay is that estimate from 80 % on, plus up to twice the flight's share per
-            # cycle, so that most kills cut the flight and the cycles together cover it.
-            share = max(0.05, duration - startup) / args.engine_cycles
+            # Kill moments: N positions spread at random over the flight (sorted, log time). Cycle i runs until the
+            # store's last stored exit has passed position i (polled), then a random further 0–1.5 mean crossings
+            # of wall time, and is killed: each kill lands at a random moment of the flight, and the cycles cover it
+            # even though a resumed run redoes the crossing under way at the kill (wall-clock delays alone do not:
+            # on a loaded machine they mostly killed runs still starting).
+            positions = sorted(rng.uniform(first, last) for _ in range(args.engine_cycles))
+            crossing_wall = max(0.02, duration - startup) / max(1, len(reference))
             started = time.time()
             point = None
             for cycle in range(args.engine_cycles):
-                progress = 0 if point is None else max(0.0, min(1.0, (point - first) / max(1.0, last - first)))
-                skip = base_startup + max(0.0, startup - base_startup) * progress
-                delay = rng.uniform(0.8 * skip, skip + 2 * share)
                 with open(os.path.join(workdir, "engine-cycle.out"), "w") as out:
                     process = subprocess.Popen(replay_command(args, server, db, "engine-cycles"), stdout=out,
                                                stderr=subprocess.STDOUT)
                     running[:] = [process]
+                    while process.poll() is None:
+                        try:
+                            reached = resume_point(db)
+                        except (sqlite3.Error, TypeError, FileNotFoundError):
+                            reached = None   # no record or store yet
+                        if reached is not None and reached >= positions[cycle]:
+                            break
+                        time.sleep(0.01)
                     try:
-                        process.wait(timeout=delay)
+                        process.wait(timeout=rng.uniform(0, 1.5 * crossing_wall))
                         finished_early += 1
                     except subprocess.TimeoutExpired:
                         os.kill(process.pid, signal.SIGKILL)
                         process.wait()
                         kills += 1
-                if os.path.exists(db):
-                    try:
-                        point = resume_point(db)
-                    except (sqlite3.Error, TypeError):
-                        point = None   # killed before the replay record was written
-                    if point is not None:
-                        if kill_points and point != kill_points[-1]:
-                            advanced += 1
-                        kill_points.append(point)
+                try:
+                    point = resume_point(db)
+                except (sqlite3.Error, TypeError, FileNotFoundError):
+                    point = None   # killed before the replay record was written
+                if point is not None:
+                    if kill_points and point != kill_points[-1]:
+                        advanced += 1
+                    kill_points.append(point)
             status = run_replay(args, server, db, "engine-cycles", os.path.join(workdir, "engine-cycles-final.out"))
             assert status == 0, f"final engine run failed ({status}), see {workdir}/engine-cycles-final.out"
             upload_reruns = finish_uploads(args, server, db, "engine-cycles", os.path.join(workdir, "engine-cycles"))

@@ -49,7 +49,7 @@ enum EngineReplay {
     static let representativeDesignators: [AircraftClass: String] = [.small: "C172", .medium: "B738", .large: "B77W"]
 
     /// How long before its resume point a resumed replay starts pushing, seconds: longer than the detection's cold
-    /// start (the 30-s mount settle, the 20 s after it, the per-second estimator's windows; docs/reliability.md).
+    /// start (the 30-s mount settle, the per-second estimator's filters; docs/reliability.md).
     static let resumeWarmUpSeconds = 120.0
 
     /// Store cache for the replay's engine, KiB: a replay reads little back, so a small page cache keeps the
@@ -134,7 +134,7 @@ enum EngineReplay {
             let identity = ReplayRecord.Identity(flightName: flightName, firstLogTime: first.t, lastLogTime: last)
             let record: ReplayRecord?
             do { record = temporaryStore || options.restart ? nil : try ReplayRecord.load(from: engine.store) }
-            catch { throw EngineReplayFailure("cannot read the replay record in --db \(storePath): \(error)") }
+            catch { throw EngineReplayFailure("cannot read the replay record in --db \(storePath): \(error) (--restart starts the flight over)") }
             if let record, record.identity == identity {
                 shift = record.shiftSeconds
                 let flightRange = (first.t + shift)...(last + shift)
