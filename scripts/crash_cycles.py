@@ -302,7 +302,7 @@ def main():
             started = time.time()
             point = None
             for cycle in range(args.engine_cycles):
-                with open(os.path.join(workdir, "engine-cycle.out"), "w") as out:
+                with open(os.path.join(workdir, f"engine-cycle-{cycle + 1}.out"), "w") as out:
                     process = subprocess.Popen(replay_command(args, server, db, "engine-cycles"), stdout=out,
                                                stderr=subprocess.STDOUT)
                     running[:] = [process]
@@ -340,6 +340,8 @@ def main():
             if kills >= 5 and advanced == 0:
                 result["ok"] = False
                 result["examples"].append("no kill came after a stored crossing: the kills did not cut the flight")
+            with open(os.path.join(workdir, "engine-cycles-resume-points.json"), "w") as f:
+                json.dump(kill_points, f)
             log("engine cycles: " + json.dumps(result))
             log(f"engine_cycles_exact: {'yes' if result['ok'] else 'no'} ({kills} kills)")
             all_ok = all_ok and result["ok"]
