@@ -50,7 +50,7 @@ enum EngineReplay {
 
     /// How long before its resume point a resumed replay starts pushing, seconds: longer than the detection's cold
     /// start (the 30-s mount settle, the per-second estimator's filters; docs/reliability.md).
-    static let resumeWarmUpSeconds = 120.0
+    static let resumeWarmUpSeconds = 600.0
 
     /// Store cache for the replay's engine, KiB: a replay reads little back, so a small page cache keeps the
     /// process small (the store's default is 32 MiB).
