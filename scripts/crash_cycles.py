@@ -291,7 +291,7 @@ def main():
             servers.append(server)
             server.start()
             db = os.path.join(workdir, "engine-cycles-engine.sqlite")
-            kills, finished_early, kill_points, advanced = 0, 0, [], 0
+            kills, finished_early, kill_points, advanced, after_end = 0, 0, [], 0, 0
             # Kill moments: N positions spread at random over the flight (sorted, log time). Cycle i runs until the
             # store's last stored exit has passed position i (polled), then a random further 0–1.5 mean crossings
             # of wall time, and is killed: each kill lands at a random moment of the flight, and the cycles cover it
@@ -306,7 +306,10 @@ def main():
             # and the next cycle draws a new position over what is left of the flight.
             while kills < args.engine_cycles and cycle < 3 * args.engine_cycles:
                 if cycle >= len(positions):
-                    positions.append(rng.uniform(point if point is not None else first, last))
+                    done = point is not None and point >= last - 1
+                    # Once every crossing is stored the kill lands in the run's start (position = the start).
+                    positions.append(first if done else rng.uniform(point if point is not None else first, last))
+                    after_end += done
                 cycle += 1
                 with open(os.path.join(workdir, f"engine-cycle-{cycle}.out"), "w") as out:
                     process = subprocess.Popen(replay_command(args, server, db, "engine-cycles"), stdout=out,
@@ -341,6 +344,7 @@ def main():
             got = server_tiles(server.db, engine_shift(db))
             result = compare(reference, got, kill_points, exact_values=False)
             result.update(cycles=cycle, kills=kills, runs_finished_before_kill=finished_early,
+                          cycles_after_flight_stored=after_end,
                           distinct_resume_points=len(set(kill_points)), cycles_that_advanced=advanced, upload_reruns=upload_reruns, seconds=round(time.time() - started, 1))
             # Kills that never got past the start prove nothing: the kills must have moved the resume point.
             if kills >= 5 and advanced == 0:
