@@ -15,7 +15,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs bench clean fixtures campaign-handling campaign-manoeuvres
+.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles bench clean fixtures campaign-handling campaign-manoeuvres
 
 ## deps: system packages and the Python oracle venv, installed only when missing
 deps: apt venv
@@ -49,7 +49,7 @@ run: deps build-release
 	.build/release/eddy replay $(RUN_FLIGHT) --engine
 
 ## test: every unit/end-to-end test, then the outside-oracle checks
-test: deps test-unit test-oracles test-docs
+test: deps test-unit test-oracles test-docs test-crash-cycles
 
 test-unit: apt
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
@@ -82,6 +82,19 @@ MANOEUVRE_FLIGHTS ?= 1000
 campaign-manoeuvres: apt
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	EDDY_MANOEUVRE_FLIGHTS=$(MANOEUVRE_FLIGHTS) swift test --skip-build $(SWIFT_BUILD_FLAGS) --filter 'ManoeuvreTests/campaignInSmoothAir'
+
+## test-crash-cycles: the crash-cycle smoke (docs/reliability.md): a 20-minute flight, 5 engine SIGKILLs with resume and
+## 5 server SIGKILLs, compared with an uninterrupted run (≈ 30 s; Python standard library only)
+test-crash-cycles: build
+	python3 scripts/crash_cycles.py --eddy .build/debug/eddy --server .build/debug/eddy-server --minutes 20 \
+	  --engine-cycles 5 --server-cycles 5
+
+## crash-cycles: issue 15's acceptance run: a 2-hour flight, 200 engine SIGKILLs with resume, 200 server SIGKILLs
+CRASH_ENGINE_CYCLES ?= 200
+CRASH_SERVER_CYCLES ?= 200
+crash-cycles: build
+	python3 scripts/crash_cycles.py --eddy .build/debug/eddy --server .build/debug/eddy-server --minutes 120 \
+	  --engine-cycles $(CRASH_ENGINE_CYCLES) --server-cycles $(CRASH_SERVER_CYCLES)
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release

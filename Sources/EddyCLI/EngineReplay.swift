@@ -29,6 +29,8 @@ struct EngineReplayOptions {
     var userId = "eddy-replay"
     /// Also write the flight's page here (`--html`; docs/maps.md).
     var html: String?
+    /// With a server and `--db`: start over instead of resuming the flight the store's replay record describes.
+    var restart = false
 }
 
 /// Why an engine replay stopped: the message for stderr (exit status 1).
@@ -45,6 +47,10 @@ struct EngineReplayFailure: Error, CustomStringConvertible {
 enum EngineReplay {
     /// Type designators used when meta.json's type is missing or not in the table, per class.
     static let representativeDesignators: [AircraftClass: String] = [.small: "C172", .medium: "B738", .large: "B77W"]
+
+    /// How long before its resume point a resumed replay starts pushing, seconds: longer than the detection's cold
+    /// start (the 30-s mount settle, the per-second estimator's filters; docs/reliability.md).
+    static let resumeWarmUpSeconds = 600.0
 
     /// Store cache for the replay's engine, KiB: a replay reads little back, so a small page cache keeps the
     /// process small (the store's default is 32 MiB).
@@ -85,15 +91,13 @@ enum EngineReplay {
         } catch let failure as EngineReplayFailure { throw failure }
         catch { throw EngineReplayFailure("\(options.flight): \(error)") }
 
-        // Time shift: log t + shift = Unix seconds.
-        let shift: Double
+        // Last sample time: the flight's identity for resuming, and the end of a synced replay.
+        var lastLogTimeInFiles: Double?
         if options.server != nil {
             guard let last = lastSampleTime(directory: options.flight, files: reader.files) else {
                 throw EngineReplayFailure("\(options.flight): cannot read the last sample time of the flight's CSV files")
             }
-            shift = (Date().timeIntervalSince1970 - 1).rounded(.down) - last.rounded(.up)
-        } else {
-            shift = meta.timeOriginEpochSeconds ?? 0
+            lastLogTimeInFiles = last
         }
         let (aircraft, aircraftSource) = aircraft(meta: meta, classOverride: options.aircraftClass)
         if aircraftSource != "meta" {
@@ -108,7 +112,6 @@ enum EngineReplay {
         let storePath = options.db ?? NSTemporaryDirectory() + "eddy-engine-replay-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).sqlite"
         defer { if temporaryStore { removeStore(at: storePath) } }
 
-        let timeline = EngineTimeline(json: options.json, shift: shift, firstLogTime: first.t)
         var storeOptions = StoreOptions()
         storeOptions.cacheSizeKiB = storeCacheKiB
         let engine: EddyEngine
@@ -120,13 +123,44 @@ enum EngineReplay {
         } catch {
             throw EngineReplayFailure("cannot open the engine store\(temporaryStore ? "" : " --db \(storePath)"): \(error)")
         }
+
+        // Time shift: log t + shift = Unix seconds. Offline: meta.json's time_origin (deterministic output). With a
+        // server: the flight ends now, unless the store's replay record says this flight was replayed before with
+        // this --db (a killed run): then the same shift, and detection resumes where the outbox ends.
+        let flightName = URL(fileURLWithPath: options.flight).lastPathComponent
+        let shift: Double
+        var resumeFromUnixTime: Double?
+        if let last = lastLogTimeInFiles {
+            let identity = ReplayRecord.Identity(flightName: flightName, firstLogTime: first.t, lastLogTime: last)
+            let record: ReplayRecord?
+            do { record = temporaryStore || options.restart ? nil : try ReplayRecord.load(from: engine.store) }
+            catch { throw EngineReplayFailure("cannot read the replay record in --db \(storePath): \(error) (--restart starts the flight over)") }
+            if let record, record.identity == identity {
+                shift = record.shiftSeconds
+                let flightRange = (first.t + shift)...(last + shift)
+                do { resumeFromUnixTime = try engine.store.latestOwnReportExitTime(in: flightRange) }
+                catch { throw EngineReplayFailure("cannot read the outbox of --db \(storePath): \(error)") }
+                let from = resumeFromUnixTime.map { "log t = \(String(format: "%.3f", $0 - shift)) s (the last stored tile's exit)" }
+                    ?? "its start (no tile stored yet)"
+                FileHandle.standardError.write(Data(
+                    "eddy replay: resuming \(flightName) from --db \(storePath) with its time shift \(String(format: "%.0f", shift)) s, from \(from)\n".utf8))
+            } else {
+                shift = (Date().timeIntervalSince1970 - 1).rounded(.down) - last.rounded(.up)
+                if !temporaryStore {
+                    do { try ReplayRecord(identity: identity, shiftSeconds: shift).save(to: engine.store) }
+                    catch { throw EngineReplayFailure("cannot write the replay record to --db \(storePath): \(error)") }
+                }
+            }
+        } else {
+            shift = meta.timeOriginEpochSeconds ?? 0
+        }
+        let timeline = EngineTimeline(json: options.json, shift: shift, firstLogTime: first.t)
         let mapCollector = options.html == nil ? nil : EngineMapCollector()
         engine.callbackObserver = { timed in
             timeline.record(timed)
             mapCollector?.record(timed)
         }
         let environment: EddyEnvironment = options.server.map { .server($0) } ?? .offline
-        let flightName = URL(fileURLWithPath: options.flight).lastPathComponent
         do {
             try engine.setAircraft(designator: aircraft.designator)
             // An explicit flight (not a temporary one made at take-off): the report-id salt then does not depend on
@@ -144,6 +178,18 @@ enum EngineReplay {
         var count = 0
         var lastLogTime = first.t
         do {
+            // Resuming: the samples before the last stored tile's exit were processed by the killed run. Compared in
+            // Unix seconds, computed as the engine computed them (t + shift), so the fix that closed that tile and
+            // opened the next one is pushed again exactly: the next crossing gets the same enter time, hence its id.
+            // The detection starts cold, so it warms up on the `resumeWarmUpSeconds` before that fix: the reports of
+            // crossings entered before it are dropped (the killed run stored them).
+            if let resumeFromUnixTime {
+                engine.reportFloorTime.withLock { $0 = resumeFromUnixTime }
+                while sample.t + shift < resumeFromUnixTime - resumeWarmUpSeconds {
+                    guard let next = try reader.next() else { break }
+                    sample = next
+                }
+            }
             while true {
                 var unix = sample
                 unix.t += shift
@@ -210,5 +256,37 @@ enum EngineReplay {
     /// Removes a SQLite store and its WAL / shared-memory files.
     static func removeStore(at path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+/// What a synced engine replay with `--db` records in the engine store (configuration key `replay.record`) so that a
+/// rerun with the same store and flight resumes it (docs/reliability.md): the flight's identity and its time shift.
+struct ReplayRecord: Codable, Equatable {
+    /// Which flight: the directory name and the first and last sample times (log time base).
+    struct Identity: Codable, Equatable {
+        /// The flight directory's name.
+        var flightName: String
+        /// First sample time, log time base, seconds.
+        var firstLogTime: Double
+        /// Last sample time, log time base, seconds.
+        var lastLogTime: Double
+    }
+
+    /// The configuration key the record is stored under.
+    static let key = "replay.record"
+
+    /// The flight replayed.
+    var identity: Identity
+    /// Log t + shift = Unix seconds.
+    var shiftSeconds: Double
+
+    /// The store's record, if any.
+    static func load(from store: EddyStore) throws(StoreError) -> ReplayRecord? {
+        try store.configuration(ReplayRecord.self, forKey: key)
+    }
+
+    /// Writes the record (durable when the call returns).
+    func save(to store: EddyStore) throws(StoreError) {
+        try store.setConfiguration(self, forKey: Self.key)
     }
 }

@@ -59,6 +59,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "With --engine: sync with the eddy-server at this base URL (http://127.0.0.1:8080).")
     var server: String?
 
+    @Flag(help: "With --engine --server --db: start the flight over (a new time shift) instead of resuming the run the store's replay record describes (docs/reliability.md).")
+    var restart = false
+
     @Option(help: "With --server: the API key (eddy-server keys add); default: the EDDY_API_KEY environment variable.")
     var apiKey: String?
 
@@ -76,6 +79,8 @@ struct ReplayCommand: AsyncParsableCommand {
             if let (name, _) = engineOnly.first(where: { $0.1 != nil }) {
                 throw ValidationError("\(name) needs --engine (it configures the engine replay)")
             }
+        } else if restart, server == nil || db == nil {
+            throw ValidationError("--restart needs --server and --db (only a synced replay with a kept store resumes)")
         } else if apiKey != nil, server == nil {
             throw ValidationError("--api-key needs --server (an offline engine replay uses no key)")
         }
@@ -96,6 +101,7 @@ struct ReplayCommand: AsyncParsableCommand {
             options.mount = mount
             options.html = html
             options.db = db
+            options.restart = restart
             options.server = server
             options.apiKey = apiKey ?? (server == nil ? nil : ProcessInfo.processInfo.environment["EDDY_API_KEY"])
             if let airline { options.airline = airline }

@@ -138,6 +138,15 @@ extension EddyStore {
         try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM own_report WHERE id = ?", arguments: [id.storeBlob]) ?? false }
     }
 
+    /// The latest exit time (Unix seconds) among stored own reports (pending and sent) whose exit time lies in
+    /// `range`; nil when none does. A replay resumed after a kill restarts detection there (docs/reliability.md).
+    package func latestOwnReportExitTime(in range: ClosedRange<Double>) throws(StoreError) -> Double? {
+        try read { db in
+            try Double.fetchOne(db, sql: "SELECT max(exit_time) FROM own_report WHERE exit_time BETWEEN ? AND ?",
+                                arguments: [range.lowerBound, range.upperBound])
+        }
+    }
+
     /// The ids of every stored own report (pending and sent).
     package func ownReportIDs() throws(StoreError) -> Set<UUID> {
         try read { db in

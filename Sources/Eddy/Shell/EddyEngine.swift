@@ -44,6 +44,10 @@ public final class EddyEngine: Sendable {
     private let redactor = LogRedactor()
     /// The demo that runs, if any (EddyEngine+Demo.swift).
     let demo = DemoRunner()
+    /// Reports of crossings entered before this Unix time are dropped (neither stored nor announced); nil: none is.
+    /// For a resumed replay (`eddy replay --engine --server --db`, docs/reliability.md): its detection warms up on
+    /// samples a killed run had already turned into stored reports.
+    package let reportFloorTime = Mutex<Double?>(nil)
 
     private struct SyncRuntime: Sendable {
         var client: SyncClient
@@ -460,6 +464,9 @@ public final class EddyEngine: Sendable {
         while let effect = pending.popFirst() {
             switch effect {
             case .storeOwnReport(let detected):
+                if !detected.isSimulated, let floor = reportFloorTime.withLock({ $0 }), detected.report.enterTime < floor {
+                    continue
+                }
                 do {
                     // Stored before anything else happens to it; a demo's report as a local simulated observation.
                     if detected.isSimulated { try storeSimulatedReport(detected.report) } else { _ = try store.insertOwnReports([detected.report]) }
