@@ -46,4 +46,13 @@ struct AircraftTypeTests {
         #expect(designators.allSatisfy { $0 == $0.uppercased() && !$0.isEmpty })
         #expect(Set(AircraftTypeTable.all.map(\.aircraftClass)) == Set(AircraftClass.allCases))
     }
+
+    /// Every glider designator is a row of the table, and only those rows are gliders.
+    @Test func glidersAreTableRows() {
+        for designator in AircraftTypeTable.gliderDesignators {
+            #expect(AircraftTypeTable.type(designator: designator)?.isGlider == true, "\(designator)")
+        }
+        #expect(AircraftTypeTable.all.filter(\.isGlider).count == AircraftTypeTable.gliderDesignators.count)
+        #expect(AircraftTypeTable.type(designator: "C172")?.isGlider == false)
+    }
 }

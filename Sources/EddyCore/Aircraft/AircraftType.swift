@@ -8,6 +8,8 @@ public struct AircraftType: Sendable, Hashable, Codable {
     public var name: String
     /// Size class that decides how a given EDR feels on board (rule in docs/alerts.md).
     public var aircraftClass: AircraftClass
+    /// Whether the type is a glider or motor glider (towed or winched into the air; the tow-surge test applies).
+    public var isGlider: Bool { AircraftTypeTable.gliderDesignators.contains(designator) }
 
     /// Creates a type entry.
     public init(designator: String, name: String, aircraftClass: AircraftClass) {
@@ -40,6 +42,9 @@ public enum AircraftTypeTable {
     public static let all: [AircraftType] = entries.map {
         AircraftType(designator: $0.0, name: $0.1, aircraftClass: $0.2)
     }.sorted { $0.designator < $1.designator }
+
+    /// Designators of the table's gliders and motor gliders (the rows under "Gliders and motor gliders").
+    public static let gliderDesignators: Set<String> = ["AS21", "LS4", "LS8", "DG1T", "DUOD", "AS27", "VENT", "SF25"]
 
     private static let byDesignator: [String: AircraftType] = Dictionary(
         uniqueKeysWithValues: all.map { ($0.designator, $0) })

@@ -71,11 +71,9 @@ package struct GyroBiasEstimator: Sendable {
     /// 4 °/s turn gate), so a good gyro's gating stays exactly what it was, rad/s (0.5 °/s).
     package static let smallestCorrectionRadiansPerSecond = 0.5 * Double.pi / 180
 
-    /// The correction to subtract from gyro readings: the estimate once ready and above 0.5 °/s, else zero.
-    package var correction: SIMD3<Double> {
-        let limit = Self.smallestCorrectionRadiansPerSecond
-        return ready && (bias * bias).sum() > limit * limit ? bias : .zero
-    }
+    /// The correction to subtract from gyro readings: the estimate once ready and above 0.5 °/s, else zero. Stored
+    /// (updated when a block is used), because the pipeline reads it several times a tick.
+    package private(set) var correction = SIMD3<Double>(0, 0, 0)
 
     /// Adds one tick: its mean gyro vector (nil without gyro samples), mean accelerometer vector (nil without samples),
     /// and whether the flight was straight with the device in position and unhandled on that tick.
@@ -130,5 +128,7 @@ package struct GyroBiasEstimator: Sendable {
         blocksUsed += 1
         let alpha = max(1 / Double(blocksUsed), blockSeconds / (tau + blockSeconds))
         bias += (mean - bias) * alpha
+        let limit = Self.smallestCorrectionRadiansPerSecond
+        correction = ready && (bias * bias).sum() > limit * limit ? bias : .zero
     }
 }

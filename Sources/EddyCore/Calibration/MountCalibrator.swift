@@ -73,6 +73,9 @@ package struct MountCalibrator: Sendable {
     private var tiltExcessDegreeSeconds = 0.0
     private var directionRing: [SIMD3<Double>]
     private var predictedRing: [SIMD3<Double>]
+    /// Sum of `predictedRing` (kept as values enter and leave; summed afresh each time the ring wraps, so rounding does
+    /// not drift).
+    private var predictedRingSum = SIMD3<Double>(0, 0, 0)
     private var ringIndex = 0
     private var ringFilled = 0
     private var rotatingTicks = 0
@@ -237,13 +240,17 @@ package struct MountCalibrator: Sendable {
             omega.x * turning.y - omega.y * turning.x) * (-tickSeconds)
         let count = directionRing.count
         let oldest = directionRing[ringIndex]
-        var predicted = SIMD3<Double>(0, 0, 0)
         directionRing[ringIndex] = turning
+        predictedRingSum += increment - predictedRing[ringIndex]
         predictedRing[ringIndex] = increment
         ringIndex = (ringIndex + 1) % count
+        if ringIndex == 0 {
+            predictedRingSum = .zero
+            for value in predictedRing { predictedRingSum += value }
+        }
         ringFilled = min(count, ringFilled + 1)
         guard ringFilled == count else { rotatingTicks = 0; return handled }
-        for value in predictedRing { predicted += value }
+        let predicted = predictedRingSum
         // `oldest` is the direction `count` ticks ago; the ring's `count` increments lead from it to now.
         let moved = turning - oldest
         let movedSquare = (moved * moved).sum(), predictedSquare = (predicted * predicted).sum()

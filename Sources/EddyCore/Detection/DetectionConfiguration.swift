@@ -79,7 +79,8 @@ package struct DetectionConfiguration: Sendable {
     /// Time constant of the load-factor low-pass the manoeuvre gate compares, seconds. Default 2.
     package var manoeuvreTimeConstantSeconds: Double
     /// Across-vertical fluctuation correlated with the load factor above this is a surge (tow, braking). Default 0.7 for the
-    /// small class (gliders are towed); infinity (no surge test) for larger classes, whose severe turbulence correlates too.
+    /// small class (gliders are towed) unless the type is a known powered aircraft; infinity (no surge test) for those and
+    /// for larger classes, whose severe turbulence correlates too.
     package var manoeuvreSurgeCorrelation: Double
     /// Rotation speed of the class, knots: once on the ground, the aircraft stays there below it. Default: small 55,
     /// medium 145, large 160.
@@ -96,6 +97,11 @@ package struct DetectionConfiguration: Sendable {
     package init(aircraftClass: AircraftClass, typeDesignator: String?) {
         self.init(aircraftClass: aircraftClass)
         response = .forType(designator: typeDesignator, aircraftClass: aircraftClass)
+        // A known powered type is never on tow: its severe turbulence must not be gated as rope surges (JSBSim DHC-6,
+        // seed 102: the EDR 0.29 segment). Unknown small types keep the test: a glider pilot may not give a type.
+        if let typeDesignator, let type = AircraftTypeTable.type(designator: typeDesignator), !type.isGlider {
+            manoeuvreSurgeCorrelation = .infinity
+        }
     }
 
     /// Creates a configuration with the documented defaults for `aircraftClass`.

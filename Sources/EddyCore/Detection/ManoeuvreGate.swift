@@ -97,7 +97,9 @@ package struct ManoeuvreGate: Sendable {
         }
         upperTicks += 1
         bandVariance += (y * y - bandVariance) * max(bandAlpha, 1 / Double(upperTicks))
-        if let across = acrossG, let along = alongDeviationG, (across * across).sum().isFinite, along.isFinite {
+        // No surge test (an infinite correlation limit: medium and large classes, known powered types): skip its sums.
+        if surgeCorrelationSquare.isFinite, let across = acrossG, let along = alongDeviationG, (across * across).sum().isFinite,
+           along.isFinite {
             let previous = acrossSmoothed ?? across
             let smoothed = previous + (across - previous) * surgeSmoothingAlpha
             acrossSmoothed = smoothed

@@ -246,4 +246,15 @@ import Testing
             #expect(abs(ma / mb - 1) <= 0.02, "EDR \(interval.edr ?? 0): \(ma) with the gate, \(mb) without")
         }
     }
+
+    /// The tow-surge test runs for gliders and small aircraft of unknown type, never for a known powered type (the
+    /// JSBSim DHC-6's severe segment) nor for the larger classes.
+    @Test(arguments: [
+        (AircraftClass.small, "AS21", true), (.small, "ls8", true), (.small, nil, true), (.small, "ZZZZ", true),
+        (.small, "C172", false), (.small, "DHC6", false), (.medium, nil, false), (.large, "B744", false),
+    ] as [(AircraftClass, String?, Bool)])
+    func surgeTestOnlyWhereTowsHappen(aircraftClass: AircraftClass, designator: String?, surgeTest: Bool) {
+        let configuration = DetectionConfiguration(aircraftClass: aircraftClass, typeDesignator: designator)
+        #expect(configuration.manoeuvreSurgeCorrelation.isFinite == surgeTest)
+    }
 }
