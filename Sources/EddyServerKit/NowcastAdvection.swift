@@ -1,0 +1,132 @@
+import EddyH3
+import Foundation
+
+/// The motion of turbulence that recent reports show, and the advection of nowcast cells by it (docs/nowcast.md).
+///
+/// Per layer and per H3 resolution-`regionResolution` region (≈ 1,000 km across at resolution 1, so that patches
+/// far apart, under different winds, are fitted apart), the turbulent reports (peak EDR ≥ `minimumEDR`) of the last
+/// `windowHours` give positions `(xᵢ, yᵢ)` in km on the local east/north plane around their mean, and times `tᵢ`
+/// (exit time, hours). The velocity is the ordinary least-squares slope of position on time,
+/// `u = Σ(tᵢ − t̄)(xᵢ − x̄) / Σ(tᵢ − t̄)²` (and `v` likewise with `y`): a patch moving at velocity `(u, v)` is crossed
+/// by aircraft at random places inside it, so its reports scatter around a centre that moves with it, and the slope
+/// estimates the motion without bias. The estimate is used only when it is well founded: at least `minimumReports`
+/// reports spanning at least `minimumSpanHours`, a speed ≤ `maximumSpeedKnots`, and a speed at least `significance`
+/// standard errors from zero; anything else is persistence (no motion) for that layer and region.
+struct NowcastMotion: Sendable {
+    /// Reports of at least this peak EDR (m^(2/3) s^-1) trace the turbulence (light to moderate and worse).
+    var minimumEDR: Double = 0.1
+    /// Reports older than this before the issue time do not enter the fit, hours.
+    var windowHours: Double = 2
+    /// Fewest turbulent reports for a fit.
+    var minimumReports = 8
+    /// Shortest span of report times for a fit, hours.
+    var minimumSpanHours: Double = 0.5
+    /// Fastest credible motion, knots (jet-stream cores reach ≈ 200 kt; turbulence patches move slower).
+    var maximumSpeedKnots: Double = 150
+    /// The fitted speed must be this many standard errors from zero.
+    var significance: Double = 2
+    /// H3 resolution of the regions fitted apart.
+    var regionResolution = 1
+
+    /// Mean Earth radius, km.
+    static let earthRadiusKm = 6371.0088
+    /// Kilometres per hour in one knot.
+    static let kmPerHourPerKnot = 1.852
+
+    /// A motion, km per hour east and north.
+    struct Velocity: Sendable, Equatable {
+        /// Eastward speed, km/h.
+        var eastKmPerHour: Double
+        /// Northward speed, km/h.
+        var northKmPerHour: Double
+        /// The speed, knots.
+        var speedKnots: Double { (eastKmPerHour * eastKmPerHour + northKmPerHour * northKmPerHour).squareRoot() / NowcastMotion.kmPerHourPerKnot }
+    }
+
+    /// Where a motion applies: a layer and a region (the resolution-`regionResolution` parent cell).
+    struct Region: Hashable, Sendable {
+        /// Flight level layer (thousands of feet).
+        var layer: Int
+        /// The parent cell, raw H3 index.
+        var parent: UInt64
+    }
+
+    /// The well-founded motions at `issueTime` (regions without one are absent: persistence).
+    func estimate(at issueTime: Double, observations: [NowcastModel.Input]) -> [Region: Velocity] {
+        var groups: [Region: [(t: Double, lat: Double, lng: Double)]] = [:]
+        for obs in observations {
+            let ageHours = (issueTime - obs.exitTime) / 3600
+            guard ageHours >= 0, ageHours <= windowHours, obs.edrPeak.isFinite, obs.edrPeak >= minimumEDR,
+                  let region = region(of: obs.cell, layer: obs.layer),
+                  let centre = try? H3.cellToLatLng(H3Index(rawValue: obs.cell))
+            else { continue }
+            groups[region, default: []].append((-ageHours, centre.latitude, centre.longitude))
+        }
+        var velocities: [Region: Velocity] = [:]
+        for (region, points) in groups {
+            if let velocity = fit(points) { velocities[region] = velocity }
+        }
+        return velocities
+    }
+
+    /// The region of `cell` in `layer`, nil for a cell that is not a valid H3 index of a finer resolution.
+    func region(of cell: UInt64, layer: Int) -> Region? {
+        let index = H3Index(rawValue: cell)
+        guard H3.isValidCell(index), H3.resolution(of: index) >= regionResolution,
+              let parent = try? H3.cellToParent(index, resolution: regionResolution)
+        else { return nil }
+        return Region(layer: layer, parent: parent.rawValue)
+    }
+
+    /// The least-squares velocity of `points` (time in hours, degrees), nil when not well founded.
+    func fit(_ points: [(t: Double, lat: Double, lng: Double)]) -> Velocity? {
+        let n = Double(points.count)
+        guard points.count >= minimumReports,
+              let first = points.map(\.t).min(), let last = points.map(\.t).max(), last - first >= minimumSpanHours
+        else { return nil }
+        let meanLat = points.map(\.lat).reduce(0, +) / n
+        // Longitudes around the first point's, so that a region across the antimeridian stays continuous.
+        let refLng = points[0].lng
+        let unwrapped = points.map { point -> Double in
+            var d = point.lng - refLng
+            if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+            return d
+        }
+        let meanDLng = unwrapped.reduce(0, +) / n
+        let kmPerDegree = Self.earthRadiusKm * Double.pi / 180
+        let cosLat = cos(meanLat * Double.pi / 180)
+        let xs = unwrapped.map { ($0 - meanDLng) * kmPerDegree * cosLat }
+        let ys = points.map { ($0.lat - meanLat) * kmPerDegree }
+        let meanT = points.map(\.t).reduce(0, +) / n
+        let dts = points.map { $0.t - meanT }
+        let stt = dts.reduce(0) { $0 + $1 * $1 }
+        guard stt > 0 else { return nil }
+        let u = zip(dts, xs).reduce(0) { $0 + $1.0 * $1.1 } / stt
+        let v = zip(dts, ys).reduce(0) { $0 + $1.0 * $1.1 } / stt
+        // Standard errors of the slopes from the residuals (n − 2 degrees of freedom).
+        let residualX = zip(dts, xs).reduce(0) { $0 + pow($1.1 - u * $1.0, 2) }
+        let residualY = zip(dts, ys).reduce(0) { $0 + pow($1.1 - v * $1.0, 2) }
+        let standardError = ((residualX + residualY) / 2 / (n - 2) / stt).squareRoot()
+        let velocity = Velocity(eastKmPerHour: u, northKmPerHour: v)
+        let speedKmPerHour = velocity.speedKnots * Self.kmPerHourPerKnot
+        guard velocity.speedKnots.isFinite, velocity.speedKnots <= maximumSpeedKnots,
+              speedKmPerHour >= significance * standardError
+        else { return nil }
+        return velocity
+    }
+
+    /// The resolution-`resolution` cell that the centre of `cell` reaches after moving `hours` at `velocity`;
+    /// `cell` itself when it is not a valid H3 index or the moved point has no cell.
+    static func advect(_ cell: UInt64, by velocity: Velocity, hours: Double, resolution: Int = 5) -> UInt64 {
+        let index = H3Index(rawValue: cell)
+        guard H3.isValidCell(index), let centre = try? H3.cellToLatLng(index) else { return cell }
+        let kmPerDegree = earthRadiusKm * Double.pi / 180
+        let lat = centre.latitude + velocity.northKmPerHour * hours / kmPerDegree
+        let cosLat = cos(centre.latitude * Double.pi / 180)
+        guard lat.isFinite, abs(lat) < 89.9, cosLat > 1e-6 else { return cell }
+        var lng = centre.longitude + velocity.eastKmPerHour * hours / (kmPerDegree * cosLat)
+        if lng > 180 { lng -= 360 } else if lng < -180 { lng += 360 }
+        guard let moved = try? H3.latLngToCell(latitude: lat, longitude: lng, resolution: resolution) else { return cell }
+        return moved.rawValue
+    }
+}
