@@ -16,15 +16,17 @@ struct NowcastMotion: Sendable {
     /// Reports of at least this peak EDR (m^(2/3) s^-1) trace the turbulence (light to moderate and worse).
     var minimumEDR: Double = 0.1
     /// Reports older than this before the issue time do not enter the fit, hours.
-    var windowHours: Double = 2
-    /// Fewest turbulent reports for a fit.
-    var minimumReports = 8
+    var windowHours: Double = 3
+    /// Fewest time bins holding turbulent reports for a fit.
+    var minimumReports = 6
+    /// Reports are averaged per this many minutes before the fit (see ``binned(_:minutes:)``).
+    var binMinutes: Double = 10
     /// Shortest span of report times for a fit, hours.
     var minimumSpanHours: Double = 0.5
     /// Fastest credible motion, knots (jet-stream cores reach ≈ 200 kt; turbulence patches move slower).
     var maximumSpeedKnots: Double = 150
     /// The fitted speed must be this many standard errors from zero.
-    var significance: Double = 2
+    var significance: Double = 3
     /// H3 resolution of the regions fitted apart.
     var regionResolution = 1
 
@@ -63,10 +65,38 @@ struct NowcastMotion: Sendable {
             groups[region, default: []].append((-ageHours, centre.latitude, centre.longitude))
         }
         var velocities: [Region: Velocity] = [:]
-        for (region, points) in groups {
-            if let velocity = fit(points) { velocities[region] = velocity }
+        for region in groups.keys {
+            // The region and its neighbours: a patch cut by a region boundary is fitted whole, not truncated (a
+            // truncated patch's centre moves less than the patch).
+            let neighbourhood = (try? H3.gridDisk(H3Index(rawValue: region.parent), k: 1)) ?? [H3Index(rawValue: region.parent)]
+            var points: [(t: Double, lat: Double, lng: Double)] = []
+            for parent in neighbourhood { points += groups[Region(layer: region.layer, parent: parent.rawValue)] ?? [] }
+            if let velocity = fit(Self.binned(points, minutes: binMinutes)) { velocities[region] = velocity }
         }
         return velocities
+    }
+
+    /// The centroids of `points` per `minutes`-long time bin (one aircraft's crossing of a patch yields several reports
+    /// within minutes, strongly correlated; a bin counts them once).
+    static func binned(_ points: [(t: Double, lat: Double, lng: Double)], minutes: Double) -> [(t: Double, lat: Double, lng: Double)] {
+        guard minutes > 0 else { return points }
+        var bins: [Int: [(t: Double, lat: Double, lng: Double)]] = [:]
+        for point in points {
+            let bin = (point.t * 60 / minutes).rounded(.down)
+            guard bin.isFinite, abs(bin) < 1e9 else { continue }
+            bins[Int(bin), default: []].append(point)
+        }
+        return bins.keys.sorted().compactMap { key in
+            guard let members = bins[key], let first = members.first else { return nil }
+            let n = Double(members.count)
+            // Longitudes around the first member's (continuous across the antimeridian).
+            let meanDLng = members.reduce(0) { sum, point in
+                var d = point.lng - first.lng
+                if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+                return sum + d
+            } / n
+            return (members.reduce(0) { $0 + $1.t } / n, members.reduce(0) { $0 + $1.lat } / n, first.lng + meanDLng)
+        }
     }
 
     /// The region of `cell` in `layer`, nil for a cell that is not a valid H3 index of a finer resolution.

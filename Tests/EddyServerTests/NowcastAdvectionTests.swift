@@ -167,6 +167,8 @@ struct Contingency {
             let velocities = NowcastMotion().estimate(at: scenario.issueTime, observations: reports)
             #expect(!velocities.isEmpty, "seed \(seed): no motion found")
             for (region, velocity) in velocities {
+                print(String(format: "nowcast motion seed %d region %llx: east %.1f km/h, north %.1f km/h", seed, region.parent,
+                             velocity.eastKmPerHour, velocity.northKmPerHour))
                 #expect(region.layer == 35)
                 // 30 kt = 55.6 km/h east; the fit of ~100 scattered reports is good to a few km/h.
                 #expect(abs(velocity.eastKmPerHour - scenario.eastKmPerHour) < 15, "seed \(seed): \(velocity)")

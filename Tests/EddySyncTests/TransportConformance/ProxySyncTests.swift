@@ -122,7 +122,7 @@ final class CountingProxy: Sendable {
         let ack = try client.upload(reports)
         #expect(ack.newCount == 5)
         let fetched = try client.fetch(Self.everything)
-        #expect(Set(fetched.observations?.map(\.report.id) ?? []) == Set(reports.map(\.id)))
+        #expect(Set(fetched.observations.map(\.report.id)) == Set(reports.map(\.id)))
         let origin = "http://127.0.0.1:\(server.port)"
         #expect(proxy.forwarded == ["POST \(origin)/v1/session HTTP/1.1", "POST \(origin)/v1/reports HTTP/1.1", "POST \(origin)/v1/fetch HTTP/1.1"])
         #expect(proxy.tunnels.isEmpty)
