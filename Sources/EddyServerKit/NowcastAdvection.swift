@@ -5,13 +5,14 @@ import Foundation
 ///
 /// Per layer and per H3 resolution-`regionResolution` region (≈ 1,000 km across at resolution 1, so that patches
 /// far apart, under different winds, are fitted apart), the turbulent reports (peak EDR ≥ `minimumEDR`) of the last
-/// `windowHours` give positions `(xᵢ, yᵢ)` in km on the local east/north plane around their mean, and times `tᵢ`
-/// (exit time, hours). The velocity is the ordinary least-squares slope of position on time,
-/// `u = Σ(tᵢ − t̄)(xᵢ − x̄) / Σ(tᵢ − t̄)²` (and `v` likewise with `y`): a patch moving at velocity `(u, v)` is crossed
-/// by aircraft at random places inside it, so its reports scatter around a centre that moves with it, and the slope
-/// estimates the motion without bias. The estimate is used only when it is well founded: at least `minimumReports`
-/// reports spanning at least `minimumSpanHours`, a speed ≤ `maximumSpeedKnots`, and a speed at least `significance`
-/// standard errors from zero; anything else is persistence (no motion) for that layer and region.
+/// `windowHours` in the region and its six neighbours (a patch cut by a region boundary is fitted whole) are averaged
+/// per `binMinutes` (one aircraft's crossing counts once), and the bins' positions `(xᵢ, yᵢ)` in km on the local
+/// east/north plane, at times `tᵢ` (hours), give the velocity as the least-squares slope of position on time,
+/// `u = Σ(tᵢ − t̄)(xᵢ − x̄) / Σ(tᵢ − t̄)²` (and `v` likewise with `y`): a patch moving at `(u, v)` is crossed by
+/// aircraft at random places inside it, so its reports scatter around a centre that moves with it. The estimate is
+/// used only when it is well founded: at least `minimumReports` bins spanning at least `minimumSpanHours`, a speed
+/// ≤ `maximumSpeedKnots`, and a speed at least `significance` standard errors from zero; anything else is
+/// persistence (no motion) for that layer and region.
 struct NowcastMotion: Sendable {
     /// Reports of at least this peak EDR (m^(2/3) s^-1) trace the turbulence (light to moderate and worse).
     var minimumEDR: Double = 0.1
