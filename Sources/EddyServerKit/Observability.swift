@@ -83,14 +83,21 @@ package struct ObservabilityMiddleware: RouterMiddleware {
             response = try await RequestID.$current.withValue(id) { try await next(request, context) }
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
+        } catch {
+            // Not an HTTP error (the /v1 routes map theirs; this is anything else): Hummingbird answers 500.
+            record(request, status: 500, since: started)
+            throw error
         }
         response.headers[RequestID.headerName] = id
-        if let metrics {
-            let route = Self.routes.contains(request.uri.path) ? request.uri.path : "unmatched"
-            metrics.recordRequest(route: route, method: request.method.rawValue, status: response.status.code,
-                                  duration: ContinuousClock.now - started)
-        }
+        record(request, status: response.status.code, since: started)
         return response
+    }
+
+    /// Counts the request and its latency.
+    private func record(_ request: Request, status: Int, since started: ContinuousClock.Instant) {
+        guard let metrics else { return }
+        let route = Self.routes.contains(request.uri.path) ? request.uri.path : "unmatched"
+        metrics.recordRequest(route: route, method: request.method.rawValue, status: status, duration: ContinuousClock.now - started)
     }
 
     /// The paths the server routes (no route has parameters): anything else is counted as `unmatched`, so that a
