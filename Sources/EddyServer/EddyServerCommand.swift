@@ -52,6 +52,7 @@ struct Serve: AsyncParsableCommand {
     var maxVerticalAccuracyMeters: Double = ClientThresholds.serverDefaults.maximumVerticalAccuracyMeters ?? 100
     @Flag(help: "Send no client thresholds (behave like a server older than them; tests).") var noClientThresholds = false
     @Flag(help: "Enable /v1/_test/* fault injection (tests only).") var testHooks = false
+    @Flag(help: "Do not serve GET /metrics (Prometheus text; on by default, unauthenticated).") var noMetrics = false
 
     mutating func validate() throws {
         guard WireVersion(minClientVersion) != nil else { throw ValidationError("--min-client-version must look like 1.2.3") }
@@ -82,6 +83,7 @@ struct Serve: AsyncParsableCommand {
         options.minimumClientVersion = WireVersion(minClientVersion)!
         options.nowcastIntervalSeconds = nowcastInterval
         options.testHooks = testHooks
+        options.metricsEnabled = !noMetrics
         options.settings.tickSeconds = tickSeconds
         options.settings.maxRequestBytes = maxRequestBytes
         options.settings.thresholds = noClientThresholds ? nil : thresholds

@@ -8,9 +8,10 @@ import ServiceLifecycle
 package enum EddyServerApplication {
     /// The application serving `service` on `host:port` (0 picks a free port), checkpointing the WAL every
     /// `checkpointInterval` (never when nil); `onListening` gets the bound port once the server accepts connections.
+    /// `readiness` is what `GET /readyz` asks (nil: the service's database answers a trivial query).
     package static func make(
         service: SyncService, host: String = "127.0.0.1", port: Int = 0, logger: Logger,
-        checkpointInterval: Duration? = .seconds(1),
+        checkpointInterval: Duration? = .seconds(1), readiness: ReadinessProbe? = nil,
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
         var services: [any Service] = []
@@ -18,7 +19,7 @@ package enum EddyServerApplication {
             services.append(WALCheckpointService(database: service.database, interval: checkpointInterval, logger: logger))
         }
         return Application(
-            router: HTTPRoutes(service: service).router(),
+            router: HTTPRoutes(service: service, readiness: readiness).router(),
             configuration: .init(address: .hostname(host, port: port), serverName: "eddy-server"),
             services: services,
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },

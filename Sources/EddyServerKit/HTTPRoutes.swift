@@ -15,12 +15,23 @@ package struct HTTPRoutes: Sendable {
     /// The service the routes call.
     package let service: SyncService
 
+    /// What `GET /readyz` asks (nil: the service's database answers a trivial query).
+    package let readiness: ReadinessProbe?
+
     /// Creates the routes of `service`.
-    package init(service: SyncService) { self.service = service }
+    package init(service: SyncService, readiness: ReadinessProbe? = nil) {
+        self.service = service
+        self.readiness = readiness
+    }
 
     /// Builds the router.
     package func router() -> Router<EddyRequestContext> {
         let router = Router(context: EddyRequestContext.self)
+        // Request ids and request metrics around every route (Observability.swift); /healthz, /readyz, /metrics.
+        let metrics = service.options.metricsEnabled ? service.metrics : nil
+        router.add(middleware: ObservabilityMiddleware(metrics: metrics))
+        OperationsRoutes.add(
+            to: router, readiness: readiness ?? .database(service.database), metrics: metrics, logger: service.logger)
         router.get("/health") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
         }
@@ -33,6 +44,7 @@ package struct HTTPRoutes: Sendable {
         let api = router.group()
             .add(middleware: RequestLogMiddleware(logger: service.logger))
             .add(middleware: ErrorMappingMiddleware(logger: service.logger))
+        if let metrics { api.add(middleware: RejectionMetricsMiddleware(metrics: metrics)) }
         if options.testHooks {
             let hooks = api.group()
                 .add(middleware: BodyLimitMiddleware(limit: options.settings.maxRequestBytes))

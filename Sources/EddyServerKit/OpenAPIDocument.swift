@@ -25,6 +25,41 @@ paths:
           content:
             text/plain:
               schema: {type: string}
+  /healthz:
+    get:
+      summary: Liveness probe (the process is up; asks nothing of the database).
+      security: []
+      responses:
+        '200':
+          description: Alive.
+          content:
+            text/plain:
+              schema: {type: string}
+  /readyz:
+    get:
+      summary: Readiness probe (the database answers a trivial query).
+      security: []
+      responses:
+        '200':
+          description: Ready to serve.
+          content:
+            text/plain:
+              schema: {type: string}
+        '503':
+          description: The database does not answer; take this instance out of the load balancer.
+          content:
+            text/plain:
+              schema: {type: string}
+  /metrics:
+    get:
+      summary: Prometheus metrics (text exposition format 0.0.4); absent (404) with `eddy-server serve --no-metrics`.
+      security: []
+      responses:
+        '200':
+          description: Counters, gauges and latency histograms (docs/fleet-server.md).
+          content:
+            text/plain:
+              schema: {type: string}
   /v1/tick:
     get:
       summary: Current server tick.

@@ -40,6 +40,8 @@ package struct ServerOptions: Sendable {
     /// How far in the future a client's time may be (clock skew), seconds: reports and altitude offsets beyond it are
     /// refused.
     package var clockSkewSeconds: Double = 600
+    /// Serves `GET /metrics` (Prometheus text, unauthenticated; `eddy-server serve --no-metrics` turns it off).
+    package var metricsEnabled = true
 }
 
 /// The server's behaviour, independent of HTTP framing (the Hummingbird router calls these).
@@ -56,6 +58,8 @@ package final class SyncService: Sendable {
     let limiter: RateLimiter
     /// Faults queued through `POST /v1/_test/faults` (only consulted when `options.testHooks` is on).
     package let faults = FaultQueue()
+    /// This server's metrics (its own registry: several servers in one process count apart; `ServerMetrics`).
+    package let metrics = ServerMetrics()
     private let nowcastLock = Mutex<Bool>(false)
     /// The resolution-3 cells of recently fetched areas (clients fetch the same route or viewport every minute).
     private let offsetAreaCells = Mutex<[[GeoPoint]: [UInt64]]>([:])
@@ -67,7 +71,7 @@ package final class SyncService: Sendable {
         self.geometry = geometry
         self.clock = clock
         self.options = options
-        self.logger = logger
+        self.logger = RequestID.attach(to: logger)
         self.tickEpoch = try database.tickEpoch(now: clock.now())
         self.limiter = RateLimiter(perMinute: options.rateLimitPerMinute, burst: options.rateLimitBurst)
     }
@@ -105,6 +109,7 @@ package final class SyncService: Sendable {
         let now = clock.now()
         let session = try await database.openSession(
             keyId: key.id, airline: airline, userId: request.userId, now: now, ttl: options.sessionTTLSeconds)
+        metrics.recordSessionOpened()
         logger.info("session started", metadata: ["airline": "\(airline)", "reporter": "\(session.reporterId)", "key": "\(key.id)"])
         return SessionStartResponse(token: session.token, expiresAt: session.expiresAt, serverTick: currentTick(), settings: options.settings)
     }
@@ -143,6 +148,7 @@ package final class SyncService: Sendable {
         for report in batch.reports {
             if let reason = validate(report) {
                 rejected.append(RejectedReport(id: report.id, reason: reason))
+                metrics.recordRejection(reason: ServerMetrics.reportRejectionReason(reason))
                 continue
             }
             guard seen.insert(report.id).inserted else { continue }
@@ -152,6 +158,7 @@ package final class SyncService: Sendable {
         let fresh = try await database.ingest(
             rows, reporterId: session.reporterId, flightExpiry: options.settings.liveFlightExpirySeconds, tick: tick, now: clock.now())
         let accepted = rows.map(\.report.id)
+        metrics.recordIngest(new: fresh.count, duplicate: accepted.count - fresh.count)
         return ReportBatchAck(
             acceptedIds: accepted, newCount: fresh.count, duplicateCount: accepted.count - fresh.count,
             rejected: rejected, serverTick: tick)

@@ -117,15 +117,20 @@ public final class CurlTransport: HTTPTransport {
             return .failure(.invalidConfiguration("curl option rejected: \(String(cString: eddy_curl_easy_strerror(code)))"))
         }
         let performed = eddy_curl_easy_perform(curl)
-        guard performed == CURLE_OK else { return .failure(Self.map(performed)) }
+        guard performed == CURLE_OK else { return .failure(Self.map(performed, proxy: configuration.proxy)) }
         var status = 0
         _ = eddy_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
         return .success(SyncHTTPResponse(status: status, headers: sink.headers, body: sink.body))
     }
 
-    /// Maps a libcurl failure to a typed error.
-    static func map(_ code: CURLcode) -> TransportError {
-        let message = String(cString: eddy_curl_easy_strerror(code))
+    /// Maps a libcurl failure to a typed error; with a proxy configured, connection failures say so (the proxy
+    /// may be what is down).
+    static func map(_ code: CURLcode, proxy: String? = nil) -> TransportError {
+        var message = String(cString: eddy_curl_easy_strerror(code))
+        if let proxy, !proxy.isEmpty,
+           [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY, CURLE_OPERATION_TIMEDOUT, CURLE_GOT_NOTHING].contains(code) {
+            message += " (via proxy \(proxy): check that the proxy is up and TransportConfiguration.proxy is right)"
+        }
         switch code {
         case CURLE_COULDNT_CONNECT: return .cannotConnect(message)
         case CURLE_OPERATION_TIMEDOUT: return .timedOut(message)

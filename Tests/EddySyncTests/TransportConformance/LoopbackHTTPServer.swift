@@ -102,7 +102,7 @@ final class RecordingProxy: Sendable {
     /// Request lines received, in order (`GET http://127.0.0.1:8080/v1/tick HTTP/1.1`).
     var requestLines: [String] { seen.lines.withLock { $0 } }
 
-    private static func forward(_ request: LoopbackHTTPMessage) -> LoopbackHTTPServer.Reply {
+    static func forward(_ request: LoopbackHTTPMessage) -> LoopbackHTTPServer.Reply {
         let parts = request.startLine.split(separator: " ")
         guard parts.count == 3, let target = URL(string: String(parts[1])), let port = target.port, target.host == "127.0.0.1" else {
             return .init(status: 502, body: Data("proxy test helper: only absolute http://127.0.0.1:PORT targets".utf8))
