@@ -208,19 +208,23 @@ class RSSWatch:
 
 
 async def one_request(port, raw, timeout):
+    """One request on its own connection: the answer's status, or what failed and at which stage."""
+    stage = "connect"
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+        stage = "send"
         writer.write(raw)
         await writer.drain()
+        stage = "read"
         status_line = await asyncio.wait_for(reader.readline(), timeout)
         await asyncio.wait_for(reader.read(), timeout)
         writer.close()
         parts = status_line.split()
-        return int(parts[1]) if len(parts) >= 2 else "no status line"
+        return int(parts[1]) if len(parts) >= 2 else f"no status line ({stage})"
     except asyncio.TimeoutError:
-        return "timeout"
+        return f"timeout ({stage})"
     except OSError as error:
-        return type(error).__name__
+        return f"{type(error).__name__} ({stage})"
 
 
 async def many_requests(port, token, count, timeout):
@@ -324,6 +328,8 @@ def main():
     parser.add_argument("--log-rss-bound-mib", type=float, default=256)
     parser.add_argument("--line-rss-bound-mib", type=float, default=128)
     parser.add_argument("--requests", type=int, default=10_000)
+    parser.add_argument("--connect-spread", type=float, default=0.0,
+                        help="seconds over which the connections are opened (0: all at once)")
     parser.add_argument("--request-timeout", type=float, default=300)
     parser.add_argument("--server-rss-bound-mib", type=float, default=1024)
     parser.add_argument("--body-mb", type=int, default=100)
