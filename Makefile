@@ -15,7 +15,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles bench clean fixtures campaign-handling campaign-manoeuvres
+.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-handling campaign-manoeuvres
 
 ## deps: system packages and the Python oracle venv, installed only when missing
 deps: apt venv
@@ -49,7 +49,7 @@ run: deps build-release
 	.build/release/eddy replay $(RUN_FLIGHT) --engine
 
 ## test: every unit/end-to-end test, then the outside-oracle checks
-test: deps test-unit test-oracles test-docs test-crash-cycles
+test: deps test-unit test-oracles test-docs test-crash-cycles test-soak
 
 test-unit: apt
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
@@ -95,6 +95,26 @@ CRASH_SERVER_CYCLES ?= 200
 crash-cycles: build
 	python3 scripts/crash_cycles.py --eddy .build/debug/eddy --server .build/debug/eddy-server --minutes 120 \
 	  --engine-cycles $(CRASH_ENGINE_CYCLES) --server-cycles $(CRASH_SERVER_CYCLES)
+
+## test-soak: the soak smoke (docs/reliability.md "Soak"): 3 aircraft x 10 min at 10x real time against one server,
+## with the same fault schedule as `make soak` compressed to it (≈ 2 min; Python standard library only)
+test-soak: build
+	python3 scripts/soak.py --eddy .build/debug/eddy --server .build/debug/eddy-server --aircraft 3 --minutes 10 \
+	  --speed 10 --mark-minutes 2
+
+## soak: issue 15's soak: 10 aircraft x 2 h at 10x real time (≈ 15 min), faults injected; RSS, reports, callbacks
+SOAK_AIRCRAFT ?= 10
+SOAK_MINUTES ?= 120
+soak: build
+	python3 scripts/soak.py --eddy .build/debug/eddy --server .build/debug/eddy-server --aircraft $(SOAK_AIRCRAFT) \
+	  --minutes $(SOAK_MINUTES) --speed 10
+
+## test-limits: the heavy limits (docs/reliability.md "Limits"): 10^6 tile crossings into the outbox, a 1 MB line,
+## a 100 MB body, 10,000 concurrent requests, a 2 GB log through a FIFO; bounded memory and a clear answer each
+test-limits: apt
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	EDDY_LIMITS_TILES=1000000 swift test --skip-build $(SWIFT_BUILD_FLAGS) --filter MillionTilesTests
+	python3 scripts/limits.py --eddy .build/debug/eddy --server .build/debug/eddy-server
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release

@@ -31,6 +31,9 @@ struct EngineReplayOptions {
     var html: String?
     /// With a server and `--db`: start over instead of resuming the flight the store's replay record describes.
     var restart = false
+    /// Pace the samples against the wall clock at this many log seconds per wall second (`--speed`); nil: as fast as
+    /// the CPU allows.
+    var speed: Double?
 }
 
 /// Why an engine replay stopped: the message for stderr (exit status 1).
@@ -51,6 +54,9 @@ enum EngineReplay {
     /// How long before its resume point a resumed replay starts pushing, seconds: longer than the detection's cold
     /// start (the 30-s mount settle, the per-second estimator's filters; docs/reliability.md).
     static let resumeWarmUpSeconds = 600.0
+
+    /// With `--speed`: the shortest wait worth a sleep, seconds (shorter ones accumulate until they reach it).
+    static let pacingGranularitySeconds = 0.005
 
     /// Store cache for the replay's engine, KiB: a replay reads little back, so a small page cache keeps the
     /// process small (the store's default is 32 MiB).
@@ -145,7 +151,9 @@ enum EngineReplay {
                 FileHandle.standardError.write(Data(
                     "eddy replay: resuming \(flightName) from --db \(storePath) with its time shift \(String(format: "%.0f", shift)) s, from \(from)\n".utf8))
             } else {
-                shift = (Date().timeIntervalSince1970 - 1).rounded(.down) - last.rounded(.up)
+                // Paced (`--speed`): the flight ends when the paced replay ends, so samples are never in the future.
+                let pacedSeconds = options.speed.map { max(0, last - first.t) / $0 } ?? 0
+                shift = (Date().timeIntervalSince1970 - 1 + pacedSeconds).rounded(.down) - last.rounded(.up)
                 if !temporaryStore {
                     do { try ReplayRecord(identity: identity, shiftSeconds: shift).save(to: engine.store) }
                     catch { throw EngineReplayFailure("cannot write the replay record to --db \(storePath): \(error)") }
@@ -190,7 +198,19 @@ enum EngineReplay {
                     sample = next
                 }
             }
+            var pacer = options.speed.flatMap { ReplayPacer(speed: $0) }
+            let pacingStart = ContinuousClock.now
             while true {
+                if pacer != nil {
+                    let elapsed = pacingStart.duration(to: .now)
+                    let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                    let wait = pacer?.waitSeconds(beforeLogTime: sample.t, elapsedSeconds: elapsedSeconds) ?? 0
+                    // Waits shorter than a few milliseconds are left to accumulate: one sleep per batch of samples.
+                    if wait >= Self.pacingGranularitySeconds {
+                        timeline.flush()
+                        Thread.sleep(forTimeInterval: wait)
+                    }
+                }
                 var unix = sample
                 unix.t += shift
                 engine.push(unix)

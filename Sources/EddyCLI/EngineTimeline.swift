@@ -163,6 +163,10 @@ final class EngineTimeline: Sendable {
             o.string("barometer_calibration", c.barometerCalibration.name)
             o.integer("status", c.status.rawValue)
             o.raw("problems", JSONObject.array(c.problems.map { String($0.rawValue) }))
+            // The rest of what `changedEnough` compares, so that a timeline shows why each update was delivered.
+            if let held = c.heldFlightLevelFeet { o.number("held_fl_ft", held) } else { o.null("held_fl_ft") }
+            o.bool("layer_uncertain", c.layerUncertain)
+            if let vs = c.verticalSpeedFeetPerMinute { o.number("vs_fpm", (vs * 10).rounded() / 10) } else { o.null("vs_fpm") }
         case .didDetectInconsistency(let w):
             o.string("warning", Self.warningText(w.kind))
         case .didReceiveMeasurementNotice(let n):

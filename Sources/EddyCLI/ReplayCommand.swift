@@ -62,6 +62,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "With --engine --server --db: start the flight over (a new time shift) instead of resuming the run the store's replay record describes (docs/reliability.md).")
     var restart = false
 
+    @Option(help: "With --engine: pace the samples against the wall clock at FACTOR times real time (10 = a 2-hour flight in 12 minutes; with --server the flight then ends when the replay ends). Default: as fast as possible.")
+    var speed: Double?
+
     @Option(help: "With --server: the API key (eddy-server keys add); default: the EDDY_API_KEY environment variable.")
     var apiKey: String?
 
@@ -74,6 +77,10 @@ struct ReplayCommand: AsyncParsableCommand {
     func validate() throws {
         if track, !json || engine { throw ValidationError("--track needs --json (and no --engine): it adds track lines to the JSON Lines output") }
         if dem != nil, !track { throw ValidationError("--dem needs --track (height above terrain is printed in track lines)") }
+        if let speed, !(speed.isFinite && speed > 0 && speed <= 1_000_000) {
+            throw ValidationError("--speed must be a number above 0 and at most 1000000 (10 = ten times real time), got \(speed)")
+        }
+        if speed != nil, !engine { throw ValidationError("--speed needs --engine (it paces the engine replay)") }
         if !engine {
             let engineOnly = [("--server", server), ("--api-key", apiKey), ("--airline", airline), ("--user-id", userId)]
             if let (name, _) = engineOnly.first(where: { $0.1 != nil }) {
@@ -102,6 +109,7 @@ struct ReplayCommand: AsyncParsableCommand {
             options.html = html
             options.db = db
             options.restart = restart
+            options.speed = speed
             options.server = server
             options.apiKey = apiKey ?? (server == nil ? nil : ProcessInfo.processInfo.environment["EDDY_API_KEY"])
             if let airline { options.airline = airline }

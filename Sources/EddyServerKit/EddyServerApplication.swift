@@ -6,6 +6,9 @@ import ServiceLifecycle
 
 /// Builds the Hummingbird application `eddy-server serve` runs (and the in-process router tests test).
 package enum EddyServerApplication {
+    /// Length of the listening socket's queue of connections not yet accepted (the kernel caps it at somaxconn).
+    package static let listenBacklog = 4096
+
     /// The application serving `service` on `host:port` (0 picks a free port), checkpointing the WAL every
     /// `checkpointInterval` (never when nil); `onListening` gets the bound port once the server accepts connections.
     /// `readiness` is what `GET /readyz` asks (nil: the service's database answers a trivial query).
@@ -20,7 +23,10 @@ package enum EddyServerApplication {
         }
         return Application(
             router: HTTPRoutes(service: service, readiness: readiness).router(),
-            configuration: .init(address: .hostname(host, port: port), serverName: "eddy-server"),
+            // A burst of connections waits in the kernel's accept queue: with Hummingbird's default of 256, 10,000
+            // simultaneous clients overflowed it and thousands were reset or never answered (docs/reliability.md
+            // "Limits"); Linux caps the value at net.core.somaxconn (4096 by default).
+            configuration: .init(address: .hostname(host, port: port), serverName: "eddy-server", backlog: Self.listenBacklog),
             services: services,
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger

@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+"""Limits (issue 15, deliverable 5; docs/reliability.md "Limits"): bounded memory and a clear answer each.
+
+  log-2gb       `eddy replay` of a flight whose accelerometer.csv (2 GB, generated on the fly) and location.csv are
+                FIFOs fed by this script: nothing is written to disk; peak RSS of the replay, its exit status
+  line-1mb      a flight with one 1,000,000-byte line in accelerometer.csv (and one of 1 MiB + 1): exit 1, the error
+                names the file and the line, stderr stays short; peak RSS
+  concurrent    10,000 concurrent requests to one eddy-server (asyncio, one connection each: half GET /v1/tick,
+                half POST /v1/fetch on one session): every one answered 200/429/503, the server up after; server RSS
+  body-100mb    a POST /v1/reports announcing and streaming a 100 MB body: answered 413 before the body is all sent
+                (bytes sent when the answer came), server RSS before, peak, after
+  tiles-1m      a flight that crosses 10^6 tiles (synthesized, layer zig-zag) is the Swift test
+                `LimitsTests` (see docs/reliability.md), not run here
+
+Prints `name: value` lines and exits 1 when a check fails. Python standard library only.
+"""
+import argparse
+import asyncio
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+AIRLINE = "EDY"
+MIB = 1024 * 1024
+failures = []
+
+
+def log(message):
+    print(message, flush=True)
+
+
+def check(ok, message):
+    if not ok:
+        failures.append(message)
+        log("limits: FAILED " + message)
+
+
+def rss_kib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def run_measured(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE):
+    """Runs `command`; returns (exit status, stderr text, peak RSS KiB of that child, seconds)."""
+    started = time.time()
+    process = subprocess.Popen(command, stdout=stdout, stderr=stderr)
+    err = b""
+    if stderr == subprocess.PIPE:
+        err = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, err.decode(errors="replace"), usage.ru_maxrss, time.time() - started
+
+
+META = {"format": "eddy-sensor-log", "version": 1, "time_origin": "2026-11-22T10:00:00Z",
+        "aircraft": {"class": "medium", "type": "B738"}, "device": {"model": "limits.py", "pressurized_cabin": True}}
+
+
+def log_2gb(args, workdir):
+    """A 2 GB accelerometer log streamed through a FIFO (50 Hz, one location fix per second through another)."""
+    flight = os.path.join(workdir, "flight-2gb")
+    os.makedirs(flight)
+    with open(os.path.join(flight, "meta.json"), "w") as f:
+        json.dump(META, f)
+    accel, location = os.path.join(flight, "accelerometer.csv"), os.path.join(flight, "location.csv")
+    os.mkfifo(accel)
+    os.mkfifo(location)
+    target = int(args.log_gb * 1e9)
+    rate = 50
+    seconds_needed = [0]   # set by the accelerometer writer once it knows how long the flight is
+    written = [0]
+
+    def write_accel():
+        with open(accel, "w", buffering=1 << 20) as f:
+            f.write("t,ax,ay,az\n")
+            n = 0
+            total = 11
+            while total < target:
+                t = n / rate
+                # A gentle deterministic wobble around 1 g (no randomness: a reproducible log).
+                line = f"{t:.2f},{0.01 * ((n * 7) % 13 - 6):.4f},{0.01 * ((n * 5) % 11 - 5):.4f},{1.0 + 0.02 * ((n * 3) % 7 - 3):.4f}\n"
+                f.write(line)
+                total += len(line)
+                n += 1
+            written[0] = total
+            seconds_needed[0] = n / rate
+
+    def write_location():
+        with open(location, "w", buffering=1 << 16) as f:
+            f.write("t,lat,lon,alt_m,h_acc_m,v_acc_m,speed_mps,course_deg,pressure_alt_ft,source\n")
+            # 2 GB at ≈ 37 bytes per line and 50 Hz is ≈ 1.1e6 s of flight: fixes for all of it, circling at FL350.
+            seconds = int(args.log_gb * 1e9 / 37 / rate) + 10
+            for s in range(seconds):
+                lon = 8.0 + 0.3 * ((s % 3600) / 3600.0)
+                f.write(f"{s}.0,47.0,{lon:.6f},10668.0,5.0,8.0,230.0,90.0,,device\n")
+
+    threads = [threading.Thread(target=write_accel, daemon=True), threading.Thread(target=write_location, daemon=True)]
+    for t in threads:
+        t.start()
+    status, err, peak, seconds = run_measured([args.eddy, "replay", flight, "--json"], stdout=subprocess.DEVNULL)
+    for t in threads:
+        t.join(timeout=5)
+    log(f"limits_log_2gb_bytes: {written[0]}")
+    log(f"limits_log_2gb_exit: {status} ({err.strip()[:300]!r})")
+    log(f"limits_log_2gb_peak_rss_mib: {peak / 1024:.1f}")
+    log(f"limits_log_2gb_seconds: {seconds:.0f}")
+    check(status == 0, f"2 GB log: exit {status}")
+    check(peak / 1024 <= args.log_rss_bound_mib, f"2 GB log: peak RSS {peak / 1024:.1f} MiB > {args.log_rss_bound_mib} MiB")
+
+
+def line_1mb(args, workdir):
+    source = args.flight
+    for length, name in ((1_000_000, "1mb"), (MIB + 1, "1mib-plus-1")):
+        flight = os.path.join(workdir, f"flight-line-{name}")
+        shutil.copytree(source, flight)
+        path = os.path.join(flight, "accelerometer.csv")
+        with open(path) as f:
+            lines = f.readlines()
+        lines.insert(99, "1" * length + "\n")   # becomes line 100
+        with open(path, "w") as f:
+            f.writelines(lines)
+        for extra in ([], ["--lenient"]):
+            status, err, peak, _ = run_measured([args.eddy, "replay", flight, *extra])
+            label = f"limits_line_{name.replace('-', '_')}{'_lenient' if extra else ''}"
+            log(f"{label}: exit {status}, peak RSS {peak / 1024:.1f} MiB, stderr {len(err)} bytes: {err.strip()[:240]!r}")
+            if extra and length < MIB:
+                # Lenient: a bad line is skipped and counted; the run goes on.
+                check(status == 0, f"{label}: lenient run failed ({status})")
+            else:
+                check(status == 1, f"{label}: exit {status}, expected 1")
+                check("accelerometer.csv" in err and "100" in err, f"{label}: the error does not name the file and line 100")
+            check(len(err) < 4000, f"{label}: stderr is {len(err)} bytes (the line echoed?)")
+            check(peak / 1024 <= args.line_rss_bound_mib, f"{label}: peak RSS {peak / 1024:.1f} MiB")
+
+
+class Server:
+    def __init__(self, binary, workdir, extra=()):
+        db = os.path.join(workdir, "limits-server.sqlite")
+        out = subprocess.run([binary, "keys", "add", "--db", db, "--airline", AIRLINE, "--label", "limits"],
+                             check=True, capture_output=True, text=True).stdout
+        self.key = out.split()[-1]
+        path = os.path.join(workdir, "limits-server.out")
+        self.process = subprocess.Popen([binary, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0",
+                                         "--log-level", "error", *extra], stdout=open(path, "w"), stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        self.port = None
+        while time.time() < deadline and self.port is None:
+            with open(path) as f:
+                for line in f.read().split("\n")[:-1]:
+                    if line.startswith("eddy-server listening on "):
+                        self.port = int(line.rsplit(":", 1)[1])
+            time.sleep(0.05)
+        assert self.port, f"eddy-server did not start ({path})"
+        body = json.dumps({"apiKey": self.key, "airline": AIRLINE, "userId": "limits", "clientVersion": "1.0.0"}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/v1/session", data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            self.token = json.loads(answer.read())["token"]
+
+    def alive(self):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=30) as answer:
+                return answer.status == 200
+        except OSError:
+            return False
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class RSSWatch:
+    """Samples a process's RSS every 0.2 s in a thread: before, peak, after."""
+
+    def __init__(self, pid):
+        self.pid, self.peak, self.stop_event = pid, 0, threading.Event()
+        self.before = rss_kib(pid) or 0
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+        self.thread.start()
+
+    def loop(self):
+        while not self.stop_event.is_set():
+            self.peak = max(self.peak, rss_kib(self.pid) or 0)
+            self.stop_event.wait(0.2)
+
+    def finish(self):
+        self.stop_event.set()
+        self.thread.join()
+        return self.before / 1024, self.peak / 1024, (rss_kib(self.pid) or 0) / 1024
+
+
+async def one_request(port, raw, timeout):
+    """One request on its own connection: the answer's status, or what failed and at which stage."""
+    stage = "connect"
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+        stage = "send"
+        writer.write(raw)
+        await writer.drain()
+        stage = "read"
+        status_line = await asyncio.wait_for(reader.readline(), timeout)
+        await asyncio.wait_for(reader.read(), timeout)
+        writer.close()
+        parts = status_line.split()
+        return int(parts[1]) if len(parts) >= 2 else f"no status line ({stage})"
+    except asyncio.TimeoutError:
+        return f"timeout ({stage})"
+    except OSError as error:
+        return f"{type(error).__name__} ({stage})"
+
+
+async def many_requests(port, token, count, timeout):
+    tick = b"GET /v1/tick HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    body = json.dumps({"dataType": "turbulence", "area": {"type": "global", "polygon": []}, "historyHours": 1,
+                       "minLayer": 0, "maxLayer": 60, "viewerClass": "medium"}).encode()
+    fetch = (f"POST /v1/fetch HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+             f"Authorization: Bearer {token}\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+    return await asyncio.gather(*(one_request(port, tick if i % 2 == 0 else fetch, timeout) for i in range(count)))
+
+
+def concurrent(args, workdir):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = args.requests + 200
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, need), hard))
+    server = Server(args.server, workdir)
+    try:
+        watch = RSSWatch(server.process.pid)
+        started = time.time()
+        results = asyncio.run(many_requests(server.port, server.token, args.requests, args.request_timeout))
+        seconds = time.time() - started
+        before, peak, after = watch.finish()
+        tally = {}
+        for r in results:
+            tally[str(r)] = tally.get(str(r), 0) + 1
+        alive = server.alive()
+        log(f"limits_concurrent_requests: {args.requests} in {seconds:.1f} s, answers {json.dumps(tally, sort_keys=True)}")
+        log(f"limits_concurrent_server_rss_mib: before {before:.1f}, peak {peak:.1f}, after {after:.1f}")
+        log(f"limits_concurrent_server_up_after: {'yes' if alive else 'no'}")
+        unanswered = sum(n for k, n in tally.items() if k not in ("200", "429", "503"))
+        check(unanswered == 0, f"concurrent: {unanswered} requests not answered 200/429/503: {tally}")
+        check(alive, "concurrent: the server is not up afterwards")
+        check(peak <= args.server_rss_bound_mib, f"concurrent: server peak RSS {peak:.1f} MiB")
+    finally:
+        server.stop()
+
+
+def body_100mb(args, workdir):
+    import socket
+    server = Server(args.server, workdir)
+    try:
+        watch = RSSWatch(server.process.pid)
+        size = args.body_mb * 1_000_000
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+        sock.sendall((f"POST /v1/reports HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      f"Authorization: Bearer {server.token}\r\nContent-Length: {size}\r\n\r\n").encode())
+        sock.setblocking(False)
+        chunk = b"[" * 65536
+        sent, answer, started = 0, b"", time.time()
+        while sent < size and time.time() - started < 120:
+            try:
+                data = sock.recv(65536)
+                if not data:
+                    break   # closed by the server
+                answer += data
+                if b"\r\n\r\n" in answer:
+                    break
+            except BlockingIOError:
+                pass
+            except OSError:
+                break
+            try:
+                sent += sock.send(chunk[: min(len(chunk), size - sent)])
+            except BlockingIOError:
+                time.sleep(0.001)
+            except OSError:
+                break   # reset by the server
+        if b"\r\n\r\n" not in answer:
+            sock.setblocking(True)
+            sock.settimeout(30)
+            try:
+                while b"\r\n\r\n" not in answer:
+                    data = sock.recv(65536)
+                    if not data:
+                        break
+                    answer += data
+            except OSError:
+                pass
+        sock.close()
+        before, peak, after = watch.finish()
+        status = answer.split(b"\r\n", 1)[0].decode(errors="replace")
+        alive = server.alive()
+        log(f"limits_body_100mb: {status!r} after {sent / MIB:.1f} MiB of {size / MIB:.0f} MiB sent")
+        log(f"limits_body_100mb_server_rss_mib: before {before:.1f}, peak {peak:.1f}, after {after:.1f}")
+        check(" 413 " in status + " ", f"body: answer {status!r}, expected 413")
+        check(sent < size, "body: the whole body was sent before the answer")
+        check(peak - before <= args.body_rss_growth_mib, f"body: server RSS grew {peak - before:.1f} MiB")
+        check(alive, "body: the server is not up afterwards")
+    finally:
+        server.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--eddy", default=".build/debug/eddy")
+    parser.add_argument("--server", default=".build/debug/eddy-server")
+    parser.add_argument("--flight", default="Fixtures/flights/sim-medium-mixed")
+    parser.add_argument("--only", default="line-1mb,body-100mb,concurrent,log-2gb")
+    parser.add_argument("--log-gb", type=float, default=2.0)
+    parser.add_argument("--log-rss-bound-mib", type=float, default=256)
+    parser.add_argument("--line-rss-bound-mib", type=float, default=128)
+    parser.add_argument("--requests", type=int, default=10_000)
+    parser.add_argument("--connect-spread", type=float, default=0.0,
+                        help="seconds over which the connections are opened (0: all at once)")
+    parser.add_argument("--request-timeout", type=float, default=300)
+    parser.add_argument("--server-rss-bound-mib", type=float, default=1024)
+    parser.add_argument("--body-mb", type=int, default=100)
+    parser.add_argument("--body-rss-growth-mib", type=float, default=16)
+    parser.add_argument("--workdir", default=None)
+    args = parser.parse_args()
+    workdir = args.workdir or f"/tmp/eddy-limits-{os.getpid()}"
+    shutil.rmtree(workdir, ignore_errors=True)
+    os.makedirs(workdir)
+    try:
+        for name in args.only.split(","):
+            log(f"limits: {name}")
+            {"log-2gb": log_2gb, "line-1mb": line_1mb, "concurrent": concurrent, "body-100mb": body_100mb}[name](args, workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    log("limits: " + ("ok" if not failures else f"FAILED ({len(failures)})"))
+    return 0 if not failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
