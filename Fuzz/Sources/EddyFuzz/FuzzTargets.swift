@@ -15,7 +15,7 @@ import Glibc
 #endif
 
 /// The targets, by the name EDDY_FUZZ_TARGET gives.
-let fuzzTargets: [String: (UnsafeRawBufferPointer) -> Void] = [
+let fuzzTargets: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
     "csv": FuzzCSV.run,
     "meta": FuzzMeta.run,
     "import": FuzzImport.run,
@@ -27,14 +27,32 @@ let fuzzTargets: [String: (UnsafeRawBufferPointer) -> Void] = [
 ]
 
 /// The target this process runs (read once).
-let selectedTarget: (UnsafeRawBufferPointer) -> Void = {
+let selectedTarget: @Sendable (UnsafeRawBufferPointer) -> Void = {
     let name = ProcessInfo.processInfo.environment["EDDY_FUZZ_TARGET"] ?? ""
     guard let target = fuzzTargets[name] else {
-        fputs("eddy-fuzz: set EDDY_FUZZ_TARGET to one of \(fuzzTargets.keys.sorted().joined(separator: ", "))\n", stderr)
+        FileHandle.standardError.write(Data("eddy-fuzz: set EDDY_FUZZ_TARGET to one of \(fuzzTargets.keys.sorted().joined(separator: ", "))\n".utf8))
         exit(2)
     }
     return target
 }()
+
+/// libFuzzer's driver (in libclang_rt.fuzzer, linked by `-sanitize=fuzzer`).
+@_silgen_name("LLVMFuzzerRunDriver")
+func llvmFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+/// The process entry point. SwiftPM links an executable target's `main` to `<Module>_main`; with `-parse-as-library`
+/// and no `@main` that symbol is ours to define: it hands the arguments to libFuzzer's driver.
+@_cdecl("EddyFuzz_main")
+public func eddyFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var count = argc
+    var arguments = argv
+    return llvmFuzzerRunDriver(&count, &arguments) { start, size in
+        fuzzTestOneInput(start.map(UnsafeRawPointer.init), size)
+    }
+}
 
 /// libFuzzer's per-input call.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -50,7 +68,9 @@ func violated(_ message: String) -> Never {
 
 /// A private scratch directory for this process (file-based parsers), emptied per input by the targets.
 let scratchDirectory: String = {
-    let path = NSTemporaryDirectory() + "eddy-fuzz-\(getpid())"
+    // tmpfs when there is one: the file-based targets write every input.
+    let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory()
+    let path = base + "eddy-fuzz-\(getpid())"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }()
@@ -72,19 +92,25 @@ func write(_ bytes: UnsafeRawBufferPointer, to path: String) {
 /// positions in range; a strict read that succeeds skips nothing.
 enum FuzzCSV {
     static let meta = #"{"format":"eddy-sensor-log","version":1,"aircraft":{"class":"small"}}"#
+    static let kinds = ["accelerometer.csv", "gyroscope.csv", "barometer.csv", "location.csv"]
+    /// The flight directory: meta.json written once; per input one CSV is written and the others removed.
+    static let directory: String = {
+        let path = scratchDirectory + "/csv"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: path + "/meta.json", contents: Data(meta.utf8))
+        return path
+    }()
+    static let minimalAccelerometer = Array("t,ax,ay,az\n0,0,0,1\n".utf8)
+
     static func run(_ data: UnsafeRawBufferPointer) {
         guard let first = data.first else { return }
-        let directory = scratchDirectory + "/csv"
-        try? FileManager.default.removeItem(atPath: directory)
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: directory + "/meta.json", contents: Data(meta.utf8))
-        let kinds = ["accelerometer.csv", "gyroscope.csv", "barometer.csv", "location.csv"]
+        let directory = Self.directory
         let name = kinds[Int(first & 3)]
         let lenient = first & 4 != 0
-        let body = UnsafeRawBufferPointer(rebasing: data[1...])
-        write(body, to: directory + "/" + name)
+        for other in kinds where other != name && other != "accelerometer.csv" { unlink(directory + "/" + other) }
+        write(UnsafeRawBufferPointer(rebasing: data[1...]), to: directory + "/" + name)
         if name != "accelerometer.csv" {
-            FileManager.default.createFile(atPath: directory + "/accelerometer.csv", contents: Data("t,ax,ay,az\n0,0,0,1\n".utf8))
+            minimalAccelerometer.withUnsafeBytes { write($0, to: directory + "/accelerometer.csv") }
         }
         guard let reader = try? FlightLogReader(directory: directory, options: .init(lenient: lenient)) else { return }
         var last: [String: Double] = [:]
