@@ -157,6 +157,8 @@ struct CSVReadState {
         var s = lineStart
         if lineEnd - s >= 3, buffer[s] == 0xEF, buffer[s + 1] == 0xBB, buffer[s + 2] == 0xBF { s += 3 }
         let text = String(decoding: UnsafeBufferPointer(start: buffer + s, count: lineEnd - s), as: UTF8.self)
+        // Quoted in messages from the raw bytes (invalid UTF-8 shows as its bytes, not as U+FFFD).
+        let headerExcerpt = InputExcerpt.escaped(bytes: UnsafeBufferPointer(start: buffer + s, count: lineEnd - s))
         let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
         if names.allSatisfy(\.isEmpty) {
             throw SensorLogError(
@@ -174,7 +176,7 @@ struct CSVReadState {
         guard missing.isEmpty else {
             throw SensorLogError(
                 kind: .badHeader, file: kind.fileName, line: 1,
-                message: "missing required column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", ")) (header has: \(InputExcerpt.escaped(names.joined(separator: ","))))",
+                message: "missing required column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", ")) (header has: \(headerExcerpt))",
                 advice: "\(kind.fileName) needs the columns \(kind.columns.prefix(kind.requiredColumnCount).joined(separator: ", ")), named in the header row")
         }
         slotOfColumn.deallocate()
@@ -210,6 +212,11 @@ struct CSVReadState {
 
     private func lineError(_ kind: SensorLogError.Kind, _ message: String) -> SensorLogError {
         SensorLogError(kind: kind, file: self.kind.fileName, line: lineNumber, message: message, advice: SensorLogError.lineAdvice)
+    }
+
+    /// A cell's raw bytes as a short escaped excerpt for messages.
+    private func cellExcerpt(_ s: Int, _ e: Int) -> String {
+        InputExcerpt.escaped(bytes: UnsafeBufferPointer(start: buffer + s, count: e - s))
     }
 
     private func cellText(_ s: Int, _ e: Int) -> String {
@@ -312,9 +319,9 @@ struct CSVReadState {
         case .empty:
             break
         case .nonFinite:
-            throw lineError(.nonFinite, "\(kind.columns[slot]) is \"\(InputExcerpt.escaped(cellText(s, e)))\" (values must be finite numbers)")
+            throw lineError(.nonFinite, "\(kind.columns[slot]) is \"\(cellExcerpt(s, e))\" (values must be finite numbers)")
         case .invalid:
-            throw lineError(.notANumber, "\(kind.columns[slot]) \"\(InputExcerpt.escaped(cellText(s, e)))\" is not a number")
+            throw lineError(.notANumber, "\(kind.columns[slot]) \"\(cellExcerpt(s, e))\" is not a number")
         }
     }
 }

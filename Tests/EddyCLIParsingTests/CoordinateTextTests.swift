@@ -28,7 +28,7 @@ struct CoordinateTextTests {
         #expect(tiles.map(\.layer) == [35, -1])
         #expect(tiles[0].h3String == "85283473fffffff")
         #expect(throws: InputTextError.self) { try CoordinateText.tiles("85283473fffffff@1e3") }
-        #expect(try CoordinateText.cell("85283473fffffff").rawValue == 0x8528_3473_ffff_ffff)
+        #expect(try CoordinateText.cell("85283473fffffff").rawValue == 0x0852_8347_3fff_ffff)
         #expect(throws: InputTextError.self) { try CoordinateText.cell("ffffffffffffffff") }
     }
 

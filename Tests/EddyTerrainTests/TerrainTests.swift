@@ -175,6 +175,7 @@ struct TerrainTests {
 
     /// Fuzz finding (target `hgt`): on the north edge (fy = 1) of a cell whose north posts are 32767 and south posts
     /// -129 and -32652, the lerp gave 32767.000000000004. Bilinear interpolation never leaves the posts' range.
+    /// (It may still round an ulp below the edge value: the range is the invariant, not exactness.)
     @Test("bilinear stays within the posts' range (north edge of a steep cell)")
     func bilinearWithinPosts() throws {
         let dir = try TileDirectory()
@@ -186,7 +187,9 @@ struct TerrainTests {
         for fx in fractions {
             let column = Double(Int.random(in: 0..<1199, using: &generator))
             let elevation = try terrain.elevationMeters(latitudeDegrees: 47, longitudeDegrees: 8 + (column + fx) / 1200)
-            #expect(elevation == .meters(32767), "column \(column) fx \(fx): \(elevation)")
+            // On the edge the lerp reaches the edge posts up to an ulp from below (32766.999999999996), never above.
+            guard case .meters(let edge) = elevation else { Issue.record("\(elevation)"); continue }
+            #expect(edge <= 32767 && edge > 32767 - 1e-9, "column \(column) fx \(fx): \(edge)")
             let inside = try terrain.elevationMeters(latitudeDegrees: 47 - 0.3 / 1200, longitudeDegrees: 8 + (column + fx) / 1200)
             guard case .meters(let m) = inside else { Issue.record("\(inside)"); continue }
             #expect(m >= -32652 && m <= 32767, "\(m)")
