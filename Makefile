@@ -15,7 +15,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-handling campaign-manoeuvres
+.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-handling campaign-manoeuvres test-mutate-replay mutate-replay fuzz fuzz-build test-fuzz fuzz-corpus
 
 ## deps: system packages and the Python oracle venv, installed only when missing
 deps: apt venv
@@ -49,7 +49,7 @@ run: deps build-release
 	.build/release/eddy replay $(RUN_FLIGHT) --engine
 
 ## test: every unit/end-to-end test, then the outside-oracle checks
-test: deps test-unit test-oracles test-docs test-crash-cycles test-soak
+test: deps test-unit test-oracles test-docs test-crash-cycles test-soak test-mutate-replay test-fuzz
 
 test-unit: apt
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
@@ -115,6 +115,36 @@ test-limits: apt
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	EDDY_LIMITS_TILES=1000000 swift test --skip-build $(SWIFT_BUILD_FLAGS) --filter MillionTilesTests
 	python3 scripts/limits.py --eddy .build/debug/eddy --server .build/debug/eddy-server
+
+## test-mutate-replay: 30 s of black-box mutation of `eddy replay` over the fixture flights (docs/reliability.md,
+## "Mutation"); fails on a signal death, an undocumented exit code or a hang. Python standard library only.
+test-mutate-replay: build
+	python3 scripts/mutate_replay.py --eddy .build/debug/eddy --seconds 30 --seed $$(date +%s)
+
+## mutate-replay: issue 15's acceptance run (MUTATE_MINUTES, default 60); findings saved under mutate-crashes/
+MUTATE_MINUTES ?= 60
+MUTATE_SEED ?= 1
+mutate-replay: build
+	python3 scripts/mutate_replay.py --eddy .build/debug/eddy --minutes $(MUTATE_MINUTES) --seed $(MUTATE_SEED)
+
+## fuzz: every libFuzzer target for FUZZ_SECONDS each (docs/reliability.md, "Fuzzing"); prints executions, exec/s and
+## crashes per target. The targets exist only with EDDY_FUZZ=1 (Package.swift), built in .build-fuzz with ASan.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= csv meta import request response h3 cli hgt
+fuzz-build: apt
+	EDDY_FUZZ=1 swift build -c release --scratch-path .build-fuzz --product eddy-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+fuzz: fuzz-build
+	bash scripts/run_fuzzers.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+## test-fuzz: the smoke: each target 5 s, or 30 s when CI=true or EDDY_FUZZ_SMOKE=1
+FUZZ_SMOKE_SECONDS := $(if $(filter true,$(CI))$(filter 1,$(EDDY_FUZZ_SMOKE)),30,5)
+test-fuzz: fuzz-build
+	bash scripts/run_fuzzers.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+## fuzz-corpus: rewrite the committed seed corpora Fuzz/corpus/<target> from the fixtures
+fuzz-corpus:
+	python3 scripts/make_fuzz_corpus.py
 
 ## bench: release-build benchmarks (figures printed; never timed unit tests)
 bench: apt build-release

@@ -74,11 +74,14 @@ let package = Package(
             name: "EddyCLI",
             dependencies: [
                 "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync", "EddyJSON", "EddySimulation",
-                "EddyGeoid", "EddyTerrain", "EddyImport", "EddyMap",
+                "EddyGeoid", "EddyTerrain", "EddyImport", "EddyMap", "EddyCLIParsing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
+        // The command line's text parsers (coordinates, cells, routes, polygons, tiles): a library so fuzz targets link them.
+        .target(name: "EddyCLIParsing", dependencies: ["EddyCore", "EddyH3"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyCLIParsingTests", dependencies: ["EddyCLIParsing", "EddyCore", "EddyH3"], swiftSettings: strictSettings),
         .executableTarget(
             name: "EddyBench",
             dependencies: ["Eddy", "EddyCore", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock", "EddySimulation",
@@ -200,3 +203,18 @@ let package = Package(
         .testTarget(name: "EddyTerrainTests", dependencies: ["EddyTerrain"], swiftSettings: strictSettings),
     ]
 )
+
+// libFuzzer targets (docs/reliability.md, "Fuzzing"), only when EDDY_FUZZ=1, so that the normal build and `make test` never
+// see them: `EDDY_FUZZ=1 swift build -c release --scratch-path .build-fuzz --product eddy-fuzz -Xswiftc -sanitize=fuzzer,address
+// -Xswiftc -parse-as-library` (what `make fuzz` runs). They live in this package, not in a separate one, because the decoders
+// they exercise are `package` API, invisible from another package. One executable holds every target (EDDY_FUZZ_TARGET picks
+// one): one instrumented link instead of eight on this 2-core machine.
+if Context.environment["EDDY_FUZZ"] == "1" {
+    package.products.append(.executable(name: "eddy-fuzz", targets: ["EddyFuzz"]))
+    package.targets.append(.executableTarget(
+        name: "EddyFuzz",
+        dependencies: ["EddyCore", "EddyH3", "EddySensorLog", "EddyImport", "EddyProtocol", "EddyTerrain", "EddyCLIParsing"],
+        path: "Fuzz/Sources/EddyFuzz",
+        swiftSettings: strictSettings
+    ))
+}

@@ -185,9 +185,9 @@ final class EngineTimeline: Sendable {
     static func warningText(_ kind: ConsistencyWarning.Kind) -> String {
         switch kind {
         case .pressureJump(let hpa, let seconds, let fpm):
-            "pressure changed \(QueryCommand.fixed(hpa, 2)) hPa in \(QueryCommand.fixed(seconds, 1)) s (\(Int(fpm.rounded())) ft/min)"
+            "pressure changed \(QueryCommand.fixed(hpa, 2)) hPa in \(QueryCommand.fixed(seconds, 1)) s (\(Int(saturating: fpm)) ft/min)"
         case .positionJump(let meters, let seconds):
-            "position jumped \(Int(meters.rounded())) m in \(QueryCommand.fixed(seconds, 1)) s"
+            "position jumped \(Int(saturating: meters)) m in \(QueryCommand.fixed(seconds, 1)) s"
         case .invalidInput(let reason): reason
         }
     }
@@ -237,7 +237,7 @@ final class EngineTimeline: Sendable {
         case .didFailToFetchNewData(let error), .locationManagerDidFail(let error): details = error.description
         case .didFailToAccessStore(let failure): details = failure.description
         case .didUpdateAltitudeContext(let c):
-            details = "\(Int(c.pressureAltitudeFeet.rounded())) ft ±\(Int(c.pressureAltitudeU90Feet.rounded())) (90 %) layer \(c.layer)"
+            details = "\(Int(saturating: c.pressureAltitudeFeet)) ft ±\(Int(saturating: c.pressureAltitudeU90Feet)) (90 %) layer \(c.layer)"
                 + " from \(c.source.rawValue); cabin \(c.cabin.rawValue); barometer \(c.barometerCalibration.name)"
                 + (c.problems.isEmpty ? "" : "; codes " + c.problems.map { String($0.rawValue) }.joined(separator: ","))
         case .didDetectInconsistency(let w): details = Self.warningText(w.kind)
@@ -287,7 +287,8 @@ final class EngineTimeline: Sendable {
 
     /// Flight time as `hh:mm:ss` (hours keep counting past 24).
     static func clock(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.down))
+        guard seconds.isFinite else { return "?" }
+        let whole = Int(saturating: seconds, rounding: .down)
         let sign = whole < 0 ? "-" : ""
         let a = abs(whole)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EddyCLIParsing
 import EddyGeoid
 import Foundation
 
@@ -68,18 +69,8 @@ enum EarthLineTool {
         FileHandle.standardOutput.write(Data(out.utf8))
     }
 
-    /// Parses `lat,lon` in decimal degrees; both must be finite.
+    /// Parses `lat,lon` in decimal degrees; both must be finite (`CoordinateText.latLon`).
     static func parseLatLon(_ line: Substring) throws(EarthLineError) -> (Double, Double) {
-        let parts = line.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2,
-              let latitude = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let longitude = Double(parts[1].trimmingCharacters(in: .whitespaces))
-        else {
-            throw EarthLineError(message: "expected 'lat,lon' in decimal degrees, got '\(line.prefix(80))'")
-        }
-        guard latitude.isFinite, longitude.isFinite else {
-            throw EarthLineError(message: "latitude and longitude must be finite, got '\(line.prefix(80))'")
-        }
-        return (latitude, longitude)
+        do { return try CoordinateText.latLon(line) } catch { throw EarthLineError(message: error.message) }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EddyCLIParsing
 import EddyH3
 import Foundation
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EddyCLIParsing
 import EddyH3
 import Foundation
 #if canImport(Glibc)
@@ -109,79 +110,13 @@ enum H3LineTool {
         exit(1)
     }
 
-    /// Parses `lat,lng` (degrees, finite).
+    /// Parses `lat,lng` (degrees, finite; `CoordinateText.latLon`).
     static func parseLatLng(_ line: Substring) throws(H3InputError) -> (Double, Double) {
-        let parts = line.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2,
-              let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lng = Double(parts[1].trimmingCharacters(in: .whitespaces))
-        else {
-            throw H3InputError(message: "expected 'lat,lng' in decimal degrees, got '\(line.prefix(80))'")
-        }
-        guard lat.isFinite && lng.isFinite else {
-            throw H3InputError(message: "latitude and longitude must be finite, got '\(line.prefix(80))'")
-        }
-        return (lat, lng)
+        do { return try CoordinateText.latLon(line) } catch { throw H3InputError(message: error.message) }
     }
 
-    /// Parses a hex cell id and checks it is a valid cell.
+    /// Parses a hex cell id and checks it is a valid cell (`CoordinateText.cell`).
     static func parseCell(_ line: Substring) throws(H3InputError) -> H3Index {
-        guard let cell = H3Index(string: String(line)) else {
-            throw H3InputError(message: "expected a hexadecimal H3 cell id, got '\(line.prefix(80))'")
-        }
-        guard H3.isValidCell(cell) else {
-            throw H3InputError(message: "'\(line.prefix(80))' is not a valid H3 cell")
-        }
-        return cell
-    }
-}
-
-/// Minimal GeoJSON Polygon reader for `eddy h3 polygon-to-cells`.
-enum GeoJSONPolygon {
-    /// Rings (outer first, then holes) as degree positions; GeoJSON positions are `[lng, lat]`.
-    static func rings(from data: Data) throws(H3InputError) -> [[LatLng]] {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw H3InputError(message: "input is not valid JSON (\(error.localizedDescription)); "
-                + "expected one GeoJSON Polygon")
-        }
-        guard var dict = object as? [String: Any] else {
-            throw H3InputError(message: "expected a GeoJSON object with \"type\": \"Polygon\"")
-        }
-        if dict["type"] as? String == "Feature" {
-            guard let geometry = dict["geometry"] as? [String: Any] else {
-                throw H3InputError(message: "GeoJSON Feature has no geometry object")
-            }
-            dict = geometry
-        }
-        guard dict["type"] as? String == "Polygon" else {
-            throw H3InputError(message: "expected GeoJSON type \"Polygon\", got \(dict["type"] ?? "nothing")")
-        }
-        guard let coordinates = dict["coordinates"] as? [Any], !coordinates.isEmpty else {
-            throw H3InputError(message: "GeoJSON Polygon needs a non-empty \"coordinates\" array of rings")
-        }
-        var rings: [[LatLng]] = []
-        for (r, ringAny) in coordinates.enumerated() {
-            guard let ring = ringAny as? [Any] else {
-                throw H3InputError(message: "ring \(r) is not an array of [lng, lat] positions")
-            }
-            var points: [LatLng] = []
-            for (p, posAny) in ring.enumerated() {
-                guard let pos = posAny as? [Any], pos.count >= 2,
-                      let lng = (pos[0] as? NSNumber)?.doubleValue, let lat = (pos[1] as? NSNumber)?.doubleValue,
-                      lat.isFinite, lng.isFinite
-                else {
-                    throw H3InputError(message: "ring \(r) position \(p) must be [lng, lat] with finite numbers")
-                }
-                points.append(LatLng(latitude: lat, longitude: lng))
-            }
-            if !points.isEmpty && points.count < 3 {
-                throw H3InputError(message: "ring \(r) has \(points.count) positions; a ring needs at least 3")
-            }
-            rings.append(points)
-        }
-        return rings
+        do { return try CoordinateText.cell(line) } catch { throw H3InputError(message: error.message) }
     }
 }

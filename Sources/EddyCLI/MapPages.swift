@@ -37,7 +37,7 @@ enum MapPages {
         let tiles = s.tiles.compactMap { r -> MapTile? in
             var detail: [String] = []
             if let source = r.altitudeSource { detail.append("altitude \(source.rawValue)") }
-            if let u90 = r.altitudeU90Feet { detail.append("±\(Int(u90.rounded())) ft (90 %)") }
+            if let u90 = r.altitudeU90Feet { detail.append("±\(Int(saturating: u90)) ft (90 %)") }
             if r.layerUncertain == true { detail.append("layer uncertain") }
             return MapTile(cell: r.tile.h3, layer: r.tile.layer, severity: r.severity(for: s.aircraftClass), edrPeak: r.edrPeak,
                            edrMedian: r.edrMedian, enterTime: r.enterTime + shift, exitTime: r.exitTime + shift,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EddyCLIParsing
 import EddyCore
 import EddyH3
 import EddySensorLog
@@ -151,30 +152,16 @@ struct QueryCommand: ParsableCommand {
 
     // MARK: - Parsing
 
-    /// `lat,lon` pairs separated by spaces or semicolons.
+    /// `lat,lon` pairs separated by spaces or semicolons (`CoordinateText.points`: finite, in range).
     static func parseCoordinates(_ text: String, option: String) throws -> [LatLng] {
-        let pairs = text.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "\n" || $0 == "\t" })
-        return try pairs.enumerated().map { index, pair in
-            let parts = pair.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else {
-                throw ValidationError("\(option): point #\(index + 1) '\(pair)' is not `lat,lon` in degrees")
-            }
-            return LatLng(latitude: latitude, longitude: longitude)
-        }
+        do { return try CoordinateText.points(text, option: option) } catch { throw ValidationError(error.message) }
     }
 
     func parseArea() throws -> QueryArea {
         if let polygon { return .polygon(try Self.parseCoordinates(polygon, option: "--polygon")) }
         if let route { return .route(try Self.parseCoordinates(route, option: "--route"), widthNM: widthNM) }
         if let tiles {
-            let items = tiles.split(whereSeparator: { $0 == "," || $0 == " " || $0 == ";" })
-            return .tiles(try items.map { item in
-                let parts = item.split(separator: "@")
-                guard parts.count == 2, let cell = H3Index(string: String(parts[0])), let layer = Int(parts[1]) else {
-                    throw ValidationError("--tiles: '\(item)' is not `h3hex@layer` (e.g. 85283473fffffff@35)")
-                }
-                return TileID(h3: cell.rawValue, layer: layer)
-            })
+            do { return .tiles(try CoordinateText.tiles(tiles)) } catch { throw ValidationError(error.message) }
         }
         return .everywhere
     }

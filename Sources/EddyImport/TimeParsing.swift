@@ -32,7 +32,10 @@ enum TimeParsing {
 
     /// ISO 8601 UTC text of epoch seconds, microsecond resolution: `2026-11-22T10:00:00.123456Z`.
     static func isoString(epochSeconds: Double) -> String {
-        let micros = Int64((epochSeconds * 1e6).rounded())
+        // Total: a non-finite time gives the epoch, and times are clamped to years 0…9999 (±3·10¹¹ s), far inside
+        // Int64 microseconds (±9.2·10¹² s), so a corrupt export cannot trap here.
+        let bounded = epochSeconds.isFinite ? min(max(epochSeconds, -62_167_219_200), 253_402_300_799) : 0
+        let micros = Int64((bounded * 1e6).rounded())
         var days = Int(micros / 86_400_000_000)
         var rest = micros % 86_400_000_000
         if rest < 0 { rest += 86_400_000_000; days -= 1 }

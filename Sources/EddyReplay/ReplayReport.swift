@@ -143,21 +143,21 @@ package enum ReplayReport {
             out.append("  Cabin    not decided (needs a climb or descent of 800 ft, or level flight high enough)")
         }
         out.append("  Levels   \(a.heldEstimates) fix\(a.heldEstimates == 1 ? "" : "es") held at a flight level; "
-            + "\(a.uncertainEstimates) with a 90 % uncertainty beyond their layer; largest u90 \(Int(a.largestU90Feet.rounded())) ft")
+            + "\(a.uncertainEstimates) with a 90 % uncertainty beyond their layer; largest u90 \(Int(saturating: a.largestU90Feet)) ft")
         let uncertainTiles = s.tiles.filter { $0.layerUncertain == true }.count
         if uncertainTiles > 0 { out.append("  Tiles    \(uncertainTiles) of \(s.tiles.count) tile reports flagged layer-uncertain") }
         if let last = a.last {
-            var line = "  Last     \(Int(last.pressureAltitudeFeet.rounded())) ft pressure altitude ± \(Int(last.pressureAltitudeUncertaintyFeet.u90.rounded())) ft (90 %)"
-            if let msl = last.mslMeters { line += ", \(Int(msl.rounded())) m MSL" }
+            var line = "  Last     \(Int(saturating: last.pressureAltitudeFeet)) ft pressure altitude ± \(Int(saturating: last.pressureAltitudeUncertaintyFeet.u90)) ft (90 %)"
+            if let msl = last.mslMeters { line += ", \(Int(saturating: msl)) m MSL" }
             out.append(line)
         }
         if s.warnings.isEmpty { out.append("  Warnings none") }
         for w in s.warnings.prefix(20) {
             switch w.kind {
             case .pressureJump(let hpa, let seconds, let fpm):
-                out.append("  Warning  \(clock(w.t, s)) pressure changed \(String(format: "%.2f", hpa)) hPa in \(String(format: "%.1f", seconds)) s (\(Int(fpm.rounded())) ft/min: a door, pressurisation or a sensor fault)")
+                out.append("  Warning  \(clock(w.t, s)) pressure changed \(String(format: "%.2f", hpa)) hPa in \(String(format: "%.1f", seconds)) s (\(Int(saturating: fpm)) ft/min: a door, pressurisation or a sensor fault)")
             case .positionJump(let meters, let seconds):
-                out.append("  Warning  \(clock(w.t, s)) position jumped \(Int(meters.rounded())) m in \(String(format: "%.1f", seconds)) s")
+                out.append("  Warning  \(clock(w.t, s)) position jumped \(Int(saturating: meters)) m in \(String(format: "%.1f", seconds)) s")
             case .invalidInput(let reason):
                 out.append("  Warning  \(clock(w.t, s)) \(reason)")
             }
@@ -171,12 +171,13 @@ package enum ReplayReport {
 
     /// `t` as h:mm:ss.s since the time origin, or as a UTC clock time for epoch logs.
     static func clock(_ t: Double, _ s: ReplaySummary) -> String {
+        guard t.isFinite else { return "?" }
         if s.meta.timeOrigin == nil, t > 100_000_000 {
-            let seconds = Int(t.rounded(.down))
+            let seconds = Int(saturating: t, rounding: .down)
             let day = ((seconds % 86_400) + 86_400) % 86_400
             return String(format: "%02d:%02d:%02dZ", day / 3600, day / 60 % 60, day % 60)
         }
-        let tenths = Int((t * 10).rounded())
+        let tenths = Int(saturating: t * 10)
         let sign = tenths < 0 ? "-" : ""
         let a = abs(tenths)
         return "\(sign)\(a / 36_000):" + two(a / 600 % 60) + ":" + two(a / 10 % 60) + ".\(a % 10)"

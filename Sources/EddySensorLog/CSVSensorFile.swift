@@ -57,6 +57,8 @@ struct CSVReadState {
 
     static let chunkSize = 256 * 1024
     static let maximumLineBytes = 1 << 20
+    /// The largest |t| accepted, seconds: 10¹¹ (the detection pipeline's bound; Unix seconds reach it in the year 5138).
+    static let maximumTimeMagnitudeSeconds = 1e11
 
     init(directory: String, kind: SensorFileKind, lenient: Bool) throws {
         self.kind = kind
@@ -155,6 +157,8 @@ struct CSVReadState {
         var s = lineStart
         if lineEnd - s >= 3, buffer[s] == 0xEF, buffer[s + 1] == 0xBB, buffer[s + 2] == 0xBF { s += 3 }
         let text = String(decoding: UnsafeBufferPointer(start: buffer + s, count: lineEnd - s), as: UTF8.self)
+        // Quoted in messages from the raw bytes (invalid UTF-8 shows as its bytes, not as U+FFFD).
+        let headerExcerpt = InputExcerpt.escaped(bytes: UnsafeBufferPointer(start: buffer + s, count: lineEnd - s))
         let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
         if names.allSatisfy(\.isEmpty) {
             throw SensorLogError(
@@ -165,14 +169,14 @@ struct CSVReadState {
         let slots = names.map { name in kind.columns.firstIndex(of: name) ?? -1 }
         for (index, slot) in slots.enumerated() where slot >= 0 {
             guard seen.insert(slot).inserted else {
-                throw SensorLogError(kind: .badHeader, file: kind.fileName, line: 1, message: "column \"\(names[index])\" appears twice", advice: "Keep one column of each name")
+                throw SensorLogError(kind: .badHeader, file: kind.fileName, line: 1, message: "column \"\(InputExcerpt.escaped(names[index]))\" appears twice", advice: "Keep one column of each name")
             }
         }
         let missing = kind.columns.prefix(kind.requiredColumnCount).enumerated().filter { !seen.contains($0.offset) }.map(\.element)
         guard missing.isEmpty else {
             throw SensorLogError(
                 kind: .badHeader, file: kind.fileName, line: 1,
-                message: "missing required column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", ")) (header has: \(names.joined(separator: ",")))",
+                message: "missing required column\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", ")) (header has: \(headerExcerpt))",
                 advice: "\(kind.fileName) needs the columns \(kind.columns.prefix(kind.requiredColumnCount).joined(separator: ", ")), named in the header row")
         }
         slotOfColumn.deallocate()
@@ -208,6 +212,11 @@ struct CSVReadState {
 
     private func lineError(_ kind: SensorLogError.Kind, _ message: String) -> SensorLogError {
         SensorLogError(kind: kind, file: self.kind.fileName, line: lineNumber, message: message, advice: SensorLogError.lineAdvice)
+    }
+
+    /// A cell's raw bytes as a short escaped excerpt for messages.
+    private func cellExcerpt(_ s: Int, _ e: Int) -> String {
+        InputExcerpt.escaped(bytes: UnsafeBufferPointer(start: buffer + s, count: e - s))
     }
 
     private func cellText(_ s: Int, _ e: Int) -> String {
@@ -251,6 +260,10 @@ struct CSVReadState {
             throw lineError(.emptyRequiredCell, "\(kind.columns[missing]) is empty (it is required)")
         }
         let t = values[0]
+        // The detector ignores times beyond ±10¹¹ s (docs/reliability.md, "Known crashes"): refuse them here, with the line.
+        guard abs(t) <= Self.maximumTimeMagnitudeSeconds else {
+            throw lineError(.outOfRange, "t \(t) is beyond ±1e11 s (3,170 years from the time origin or from 1970; milliseconds since 1970? t must be seconds)")
+        }
         guard t >= lastTime else {
             throw lineError(.timeWentBackwards, "t \(t) is before the previous line's t \(lastTime) (t must not decrease within a file)")
         }
@@ -294,7 +307,7 @@ struct CSVReadState {
             let text = cellText(s, e)
             if text.isEmpty { return }
             guard let source = LocationSource(rawValue: text) else {
-                throw lineError(.unknownValue, "source \"\(text)\" is not one of device, external, adsb")
+                throw lineError(.unknownValue, "source \"\(InputExcerpt.escaped(text))\" is not one of device, external, adsb")
             }
             sourceValue = source
             return
@@ -306,9 +319,9 @@ struct CSVReadState {
         case .empty:
             break
         case .nonFinite:
-            throw lineError(.nonFinite, "\(kind.columns[slot]) is \"\(cellText(s, e))\" (values must be finite numbers)")
+            throw lineError(.nonFinite, "\(kind.columns[slot]) is \"\(cellExcerpt(s, e))\" (values must be finite numbers)")
         case .invalid:
-            throw lineError(.notANumber, "\(kind.columns[slot]) \"\(cellText(s, e))\" is not a number")
+            throw lineError(.notANumber, "\(kind.columns[slot]) \"\(cellExcerpt(s, e))\" is not a number")
         }
     }
 }

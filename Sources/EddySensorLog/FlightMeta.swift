@@ -46,7 +46,7 @@ public struct FlightMeta: Codable, Sendable, Equatable {
             guard let value = AircraftClass(rawValue: name) else {
                 throw SensorLogError(
                     kind: .unknownAircraftClass, file: "meta.json",
-                    message: "aircraft.class \"\(name)\" is not one of small, medium, large",
+                    message: "aircraft.class \"\(InputExcerpt.escaped(name))\" is not one of small, medium, large",
                     advice: "Set aircraft.class to small (light aircraft), medium (737/A320) or large (777/A350)")
             }
             aircraftClass = value
@@ -81,7 +81,7 @@ public struct FlightMeta: Codable, Sendable, Equatable {
             if let name = try container.decodeIfPresent(String.self, forKey: .mount) {
                 guard let value = DeviceMount(rawValue: name) else {
                     throw SensorLogError(
-                        kind: .invalidMeta, file: "meta.json", message: "device.mount \"\(name)\" is not one of cradle, fixed",
+                        kind: .invalidMeta, file: "meta.json", message: "device.mount \"\(InputExcerpt.escaped(name))\" is not one of cradle, fixed",
                         advice: "Set device.mount to cradle (tablet or phone in a cradle) or fixed (AHRS, logger, panel mount), or leave it out")
                 }
                 mount = value
@@ -176,13 +176,13 @@ public struct FlightMeta: Codable, Sendable, Equatable {
             SensorLogError(kind: .invalidMeta, file: "meta.json", message: message, advice: advice)
         }
         guard format == Self.formatName else {
-            throw invalid("format is \"\(format)\", expected \"\(Self.formatName)\"", "This is not an Eddy sensor log; see docs/sensor-log.md")
+            throw invalid("format is \"\(InputExcerpt.escaped(format))\", expected \"\(Self.formatName)\"", "This is not an Eddy sensor log; see docs/sensor-log.md")
         }
         guard version == Self.formatVersion else {
             throw invalid("version \(version) is not supported (this reader knows version \(Self.formatVersion))", "Convert the log to version 1 or update Eddy")
         }
         if let timeOrigin, Self.parseISO8601(timeOrigin) == nil {
-            throw invalid("time_origin \"\(timeOrigin)\" is not an ISO 8601 instant", "Write it like 2026-11-22T10:00:00Z, or remove it when t is Unix epoch seconds")
+            throw invalid("time_origin \"\(InputExcerpt.escaped(timeOrigin))\" is not an ISO 8601 instant", "Write it like 2026-11-22T10:00:00Z, or remove it when t is Unix epoch seconds")
         }
         for (name, list) in [("turbulence", truth?.turbulence ?? []), ("handling", truth?.handling ?? []), ("manoeuvres", truth?.manoeuvres ?? [])] {
             for (index, interval) in list.enumerated() {
@@ -224,7 +224,7 @@ public struct FlightMeta: Codable, Sendable, Equatable {
         } catch let error as DecodingError {
             throw SensorLogError(kind: .invalidMeta, file: "meta.json", message: describe(error), advice: "See docs/sensor-log.md for the meta.json fields")
         } catch {
-            throw SensorLogError(kind: .invalidMeta, file: "meta.json", message: "\(error)", advice: "See docs/sensor-log.md for the meta.json fields")
+            throw SensorLogError(kind: .invalidMeta, file: "meta.json", message: InputExcerpt.escaped("\(error)", limit: 200), advice: "See docs/sensor-log.md for the meta.json fields")
         }
         try meta.validate()
         return meta
@@ -243,7 +243,7 @@ public struct FlightMeta: Codable, Sendable, Equatable {
         func path(_ context: DecodingError.Context, _ extra: CodingKey? = nil) -> String {
             let keys = context.codingPath + (extra.map { [$0] } ?? [])
             let text = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            return text.replacingOccurrences(of: ".[", with: "[")
+            return InputExcerpt.escaped(text.replacingOccurrences(of: ".[", with: "["))
         }
         switch error {
         case .keyNotFound(let key, let context):

@@ -97,3 +97,4 @@ package enum LocatedErrorText {
         return advice.isEmpty ? "\(place): \(message)" : "\(place): \(message). \(advice)"
     }
 }
+

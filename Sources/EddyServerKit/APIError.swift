@@ -1,3 +1,4 @@
+import EddyCore
 import EddyProtocol
 import Foundation
 import HTTPTypes
@@ -49,7 +50,7 @@ extension APIError: HTTPResponseError {
     package func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = JSONResponse.make(status: status, body, request: request)
         if let retry = body.retryAfterSeconds {
-            response.headers[.retryAfter] = String(Int(retry.rounded(.up)))
+            response.headers[.retryAfter] = String(Int(saturating: retry, rounding: .up))
         }
         return response
     }

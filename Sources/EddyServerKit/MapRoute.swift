@@ -79,7 +79,7 @@ struct MapRoute: Sendable {
         }
         var headers = HTTPFields()
         headers[.location] = kept.isEmpty ? "/map" : "/map?" + kept.sorted().joined(separator: "&")
-        headers[.setCookie] = "\(Self.cookieName)=\(session.token); Path=/map; Max-Age=\(Int(ttl.rounded())); HttpOnly; SameSite=Strict"
+        headers[.setCookie] = "\(Self.cookieName)=\(session.token); Path=/map; Max-Age=\(Int(saturating: ttl)); HttpOnly; SameSite=Strict"
         headers[.cacheControl] = "no-store"
         return Response(status: .seeOther, headers: headers)
     }
@@ -111,7 +111,7 @@ struct MapRoute: Sendable {
                 edrPeak: r.edrPeak, edrMedian: r.edrMedian, enterTime: r.enterTime, exitTime: r.exitTime,
                 vertices: ring.map { ($0.lat, $0.lng) }, detail: entry.count == 1 ? "1 report" : "\(entry.count) reports")
         }
-        let hoursText = hours == hours.rounded() ? String(Int(hours)) : String(hours)
+        let hoursText = hours == hours.rounded() ? String(Int(saturating: hours)) : String(hours)
         let subtitle = "\(tiles.count) tiles from \(observations.count) reports · last \(hoursText) h · \(viewer.rawValue) viewer · session of \(airline)"
         return MapPage(kind: .fleet, title: "Eddy fleet map", subtitle: subtitle, timesAreEpoch: true, viewer: viewer, tiles: tiles)
     }

@@ -84,7 +84,7 @@ package final class SyncService: Sendable {
 
     /// The current tick: whole `tickSeconds` since the database's epoch.
     package func currentTick() -> Int {
-        max(0, Int(((clock.now() - tickEpoch) / options.tickSeconds).rounded(.down)))
+        max(0, Int(saturating: (clock.now() - tickEpoch) / options.tickSeconds, rounding: .down))
     }
 
     // MARK: sessions

@@ -82,15 +82,29 @@ final class MappedTile: @unchecked Sendable {
         if posts.0 != void && posts.1 != void && posts.2 != void && posts.3 != void {
             let south = Double(posts.0) + (Double(posts.1) - Double(posts.0)) * fx
             let north = Double(posts.2) + (Double(posts.3) - Double(posts.2)) * fx
-            return .meters(south + (north - south) * fy)
+            // A convex combination of the posts; the lerps can overshoot them by an ulp (fuzz target `hgt`: posts up
+            // to 32767 gave 32767.000000000004), so clamped into their range.
+            let lowest = Double(min(min(posts.0, posts.1), min(posts.2, posts.3)))
+            let highest = Double(max(max(posts.0, posts.1), max(posts.2, posts.3)))
+            return .meters(min(max(south + (north - south) * fy, lowest), highest))
         }
         var sum = 0.0
         var weight = 0.0
-        if posts.0 != void { sum += weights.0 * Double(posts.0); weight += weights.0 }
-        if posts.1 != void { sum += weights.1 * Double(posts.1); weight += weights.1 }
-        if posts.2 != void { sum += weights.2 * Double(posts.2); weight += weights.2 }
-        if posts.3 != void { sum += weights.3 * Double(posts.3); weight += weights.3 }
+        // The renormalised mean is a convex combination of the valid posts, but `sum / weight` can leave their range by
+        // an ulp (fuzz target `hgt`: one valid post of -32767 gave -32767.000000000004); clamped back into it.
+        var lowest = Double.infinity
+        var highest = -Double.infinity
+        func add(_ post: Int16, _ w: Double) {
+            guard post != void else { return }
+            let value = Double(post)
+            sum += w * value; weight += w
+            if w > 0 { lowest = min(lowest, value); highest = max(highest, value) }
+        }
+        add(posts.0, weights.0)
+        add(posts.1, weights.1)
+        add(posts.2, weights.2)
+        add(posts.3, weights.3)
         guard weight > 0 else { return .void }
-        return .meters(sum / weight)
+        return .meters(min(max(sum / weight, lowest), highest))
     }
 }

@@ -119,7 +119,7 @@ public final class TerrainDirectory: Sendable {
     private static func key(south: Int, west: Int) -> Int { (south + 90) * 360 + (west + 180) }
 
     /// The south-west corner named by an SRTM tile file name (`N47E008.hgt`, `s12w077.HGT`), or nil.
-    static func tileCorner(fileName: String) -> (south: Int, west: Int)? {
+    package static func tileCorner(fileName: String) -> (south: Int, west: Int)? {
         let bytes = Array(fileName.utf8)
         guard bytes.count == 11 else { return nil }
         let suffix = String(decoding: bytes[7...], as: UTF8.self).lowercased()

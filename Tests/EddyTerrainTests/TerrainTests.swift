@@ -155,6 +155,47 @@ struct TerrainTests {
         #expect(near(try at(row: 11, column: 20), 100))
     }
 
+    /// Fuzz finding (target `hgt`, docs/reliability.md §7): one valid post of -32767 among three voids gave
+    /// -32767.000000000004 (the renormalised mean left the posts' range by an ulp). With one valid post carrying
+    /// weight, the answer is that post exactly, wherever in the cell.
+    @Test("voids: a lone valid post answers its own value exactly", arguments: [Int16(-32767), 32767, -1, 8848])
+    func lonePostExact(_ value: Int16) throws {
+        let dir = try TileDirectory()
+        try dir.writeTile("N46E008.hgt", posts: 1201) { r, c in (r, c) == (600, 1) ? value : Int16.min }
+        let terrain = try TerrainDirectory(path: dir.path)
+        var generator = XorShift(state: 0x9E37_79B9_7F4A_7C15)
+        // The crash's position: fy = 32768/65535 above row 601, fx = 510/65535 east of column 0 (SE post = (600, 1)).
+        var points = [(32768.0 / 65535, 510.0 / 65535)]
+        for _ in 0..<2000 { points.append((Double.random(in: 0..<1, using: &generator), Double.random(in: 0.001..<1, using: &generator))) }
+        for (fy, fx) in points {
+            let elevation = try terrain.elevationMeters(latitudeDegrees: 46 + (600 + fy) / 1200, longitudeDegrees: 8 + fx / 1200)
+            #expect(elevation == .meters(Double(value)) || (fy > 0.999 && elevation == .void), "fy \(fy) fx \(fx): \(elevation)")
+        }
+    }
+
+    /// Fuzz finding (target `hgt`): on the north edge (fy = 1) of a cell whose north posts are 32767 and south posts
+    /// -129 and -32652, the lerp gave 32767.000000000004. Bilinear interpolation never leaves the posts' range.
+    /// (It may still round an ulp below the edge value: the range is the invariant, not exactness.)
+    @Test("bilinear stays within the posts' range (north edge of a steep cell)")
+    func bilinearWithinPosts() throws {
+        let dir = try TileDirectory()
+        try dir.writeTile("N46E008.hgt", posts: 1201) { r, c in r == 0 ? 32767 : (c % 2 == 0 ? -129 : -32652) }
+        let terrain = try TerrainDirectory(path: dir.path)
+        var generator = XorShift(state: 0x2545_F491_4F6C_DD1D)
+        var fractions = [45057.0 / 65535]
+        for _ in 0..<2000 { fractions.append(Double.random(in: 0..<1, using: &generator)) }
+        for fx in fractions {
+            let column = Double(Int.random(in: 0..<1199, using: &generator))
+            let elevation = try terrain.elevationMeters(latitudeDegrees: 47, longitudeDegrees: 8 + (column + fx) / 1200)
+            // On the edge the lerp reaches the edge posts up to an ulp from below (32766.999999999996), never above.
+            guard case .meters(let edge) = elevation else { Issue.record("\(elevation)"); continue }
+            #expect(edge <= 32767 && edge > 32767 - 1e-9, "column \(column) fx \(fx): \(edge)")
+            let inside = try terrain.elevationMeters(latitudeDegrees: 47 - 0.3 / 1200, longitudeDegrees: 8 + (column + fx) / 1200)
+            guard case .meters(let m) = inside else { Issue.record("\(inside)"); continue }
+            #expect(m >= -32652 && m <= 32767, "\(m)")
+        }
+    }
+
     @Test("tile edges: a position on an edge is answered by whichever neighbour is present")
     func edges() throws {
         let dir = try TileDirectory()

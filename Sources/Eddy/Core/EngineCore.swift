@@ -477,7 +477,7 @@ package struct EngineCore: Sendable {
                 aircraftClass: aircraft.aircraftClass, typeDesignator: aircraft.designator)
             detectionConfiguration.reportSalt = FNV1a.hash64([
                 session?.airline ?? "", session?.userId ?? "",
-                flight.flatMap { $0.isTemporary ? nil : $0.key } ?? "", String(Int(timeBase)), aircraft.designator,
+                flight.flatMap { $0.isTemporary ? nil : $0.key } ?? "", String(Int(saturating: timeBase)), aircraft.designator,
             ])
             detectionConfiguration.altitude = Self.altitudeConfiguration(configuration, aircraft.aircraftClass)
             detectionConfiguration.mount = configuration.deviceMount

@@ -122,7 +122,7 @@ package enum AlertEvaluator {
         var bearings: [Double] = []
         if area.mode == .beam, let track = area.track {
             let half = query.beamHalfAngleDegrees
-            let n = Int((2 * half / (fallbackStepDegrees / 2)).rounded(.up))
+            let n = min(10_000, Int(saturating: 2 * half / (fallbackStepDegrees / 2), rounding: .up))
             bearings = (0...max(1, n)).map { track - half + 2 * half * Double($0) / Double(max(1, n)) }
         } else {
             bearings = stride(from: 0.0, to: 360, by: fallbackStepDegrees).map { $0 }

@@ -12,8 +12,9 @@ public struct TileID: Sendable, Hashable, Codable, Comparable {
     /// Creates a tile id.
     public init(h3: UInt64, layer: Int) { self.h3 = h3; self.layer = layer }
 
-    /// The layer holding an altitude in feet (floor division, so -500 ft is layer -1).
-    public static func layer(altitudeFeet: Double) -> Int { Int((altitudeFeet / 1000).rounded(.down)) }
+    /// The layer holding an altitude in feet (floor division, so -500 ft is layer -1). Total: a non-finite or absurd
+    /// altitude (a corrupt `alt_m` of 1e308) gives a clamped layer (±2⁵³; NaN → 0) instead of trapping.
+    public static func layer(altitudeFeet: Double) -> Int { Int(saturating: altitudeFeet / 1000, rounding: .down) }
 
     /// The H3 index as the reference library prints it (lower-case hex, no prefix).
     public var h3String: String { String(h3, radix: 16) }
