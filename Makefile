@@ -15,7 +15,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-handling campaign-manoeuvres test-mutate-replay mutate-replay fuzz fuzz-build test-fuzz fuzz-corpus
+.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-handling campaign-manoeuvres test-mutate-replay mutate-replay fuzz fuzz-build test-fuzz fuzz-corpus test-sanitize test-tsan test-asan
 
 ## deps: system packages and the Python oracle venv, installed only when missing
 deps: apt venv
@@ -88,6 +88,26 @@ campaign-manoeuvres: apt
 test-crash-cycles: build
 	python3 scripts/crash_cycles.py --eddy .build/debug/eddy --server .build/debug/eddy-server --minutes 20 \
 	  --engine-cycles 5 --server-cycles 5
+
+## test-sanitize: the whole unit suite under ThreadSanitizer and under AddressSanitizer (docs/reliability.md §4), each in
+## its own scratch path (.build/tsan, .build/asan) so the normal .build/debug is untouched. A sanitizer report makes the
+## test process exit non-zero (TSan/ASan exitcode), so the target fails on any finding. SANITIZE_FILTER narrows the run
+## (a `swift test --filter` regex; empty = every test). Suppressions for findings outside our code, with their reasons,
+## are in scripts/sanitizers/.
+SANITIZE_FILTER ?=
+SANITIZE_FILTER_FLAG := $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)',)
+TSAN_OPTIONS_EDDY := halt_on_error=0 second_deadlock_stack=1 suppressions=$(CURDIR)/scripts/sanitizers/tsan-suppressions.txt
+ASAN_OPTIONS_EDDY := halt_on_error=1 detect_leaks=1 detect_stack_use_after_return=0
+LSAN_OPTIONS_EDDY := suppressions=$(CURDIR)/scripts/sanitizers/lsan-suppressions.txt
+test-sanitize: test-tsan test-asan
+
+test-tsan: apt
+	swift build --build-tests --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS)
+	TSAN_OPTIONS="$(TSAN_OPTIONS_EDDY)" swift test --skip-build --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG)
+
+test-asan: apt
+	swift build --build-tests --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS)
+	ASAN_OPTIONS="$(ASAN_OPTIONS_EDDY)" LSAN_OPTIONS="$(LSAN_OPTIONS_EDDY)" swift test --skip-build --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG)
 
 ## crash-cycles: issue 15's acceptance run: a 2-hour flight, 200 engine SIGKILLs with resume, 200 server SIGKILLs
 CRASH_ENGINE_CYCLES ?= 200

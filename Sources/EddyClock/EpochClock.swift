@@ -29,9 +29,9 @@ package final class ManualEpochClock: EpochClock {
     /// Starts at `start`, Unix epoch seconds.
     package init(start: Double) { current = Mutex(start) }
     /// Now, Unix epoch seconds.
-    package func now() -> Double { current.withLock { $0 } }
+    package func now() -> Double { current.withLock(visibleToThreadSanitizerAs: self) { $0 } }
     /// Moves time forward by `seconds` (a negative value moves it back: tests may want that).
-    package func advance(by seconds: Double) { current.withLock { $0 += seconds } }
+    package func advance(by seconds: Double) { current.withLock(visibleToThreadSanitizerAs: self) { $0 += seconds } }
     /// Advances the clock instead of sleeping (and yields, so a loop on this clock lets other tasks run).
     package func sleep(seconds: Double) async {
         advance(by: max(0, seconds))
@@ -46,9 +46,9 @@ package final class SampleDrivenClock: EpochClock {
     /// Starts at `start`, Unix epoch seconds (0 by default: everything set up before the first sample is due at once).
     package init(start: Double = 0) { current = Mutex(start) }
     /// The latest sample time, Unix epoch seconds.
-    package func now() -> Double { current.withLock { $0 } }
+    package func now() -> Double { current.withLock(visibleToThreadSanitizerAs: self) { $0 } }
     /// Moves time forward to `t`, Unix epoch seconds; an earlier `t` (or NaN) leaves it unchanged.
-    package func advance(to t: Double) { current.withLock { if t > $0 { $0 = t } } }
+    package func advance(to t: Double) { current.withLock(visibleToThreadSanitizerAs: self) { if t > $0 { $0 = t } } }
     /// Yields only: time moves with the samples.
     package func sleep(seconds: Double) async { await Task.yield() }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import EddyClock
 import EddyCore
 import EddyH3
 import EddySimulation
@@ -289,11 +290,11 @@ final class RecordingDelegate: EddyDelegate, @unchecked Sendable {
                 func pushInStep(_ mine: [SensorSample], own: Int, other: Int) {
                     DispatchQueue.global().async(group: group) {
                         for sample in mine {
-                            while progress.withLock({ $0[other] }) < sample.t - 1 { usleep(20) }
+                            while progress.withLock(visibleToThreadSanitizerAs: group, { $0[other] }) < sample.t - 1 { usleep(20) }
                             engine.push(sample)
-                            progress.withLock { $0[own] = sample.t }
+                            progress.withLock(visibleToThreadSanitizerAs: group) { $0[own] = sample.t }
                         }
-                        progress.withLock { $0[own] = .infinity }
+                        progress.withLock(visibleToThreadSanitizerAs: group) { $0[own] = .infinity }
                     }
                 }
                 pushInStep(motion, own: 0, other: 1)

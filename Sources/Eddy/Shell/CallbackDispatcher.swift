@@ -1,4 +1,5 @@
 import Dispatch
+import EddyClock
 import Synchronization
 
 /// Delivers callbacks in the order they were raised, on the host's queue or on the raising thread, to the (weakly
@@ -17,13 +18,13 @@ final class CallbackDispatcher: Sendable {
     init(delivery: CallbackDelivery) { self.delivery = delivery }
 
     var delegate: (any EddyDelegate)? {
-        get { state.withLock { $0.delegate } }
-        set { state.withLock { $0.delegate = newValue } }
+        get { state.withLock(visibleToThreadSanitizerAs: self) { $0.delegate } }
+        set { state.withLock(visibleToThreadSanitizerAs: self) { $0.delegate = newValue } }
     }
 
     var observer: (@Sendable (TimedCallback) -> Void)? {
-        get { state.withLock { $0.observer } }
-        set { state.withLock { $0.observer = newValue } }
+        get { state.withLock(visibleToThreadSanitizerAs: self) { $0.observer } }
+        set { state.withLock(visibleToThreadSanitizerAs: self) { $0.observer = newValue } }
     }
 
     /// Raises callbacks at engine time `t`, in order.
@@ -32,7 +33,7 @@ final class CallbackDispatcher: Sendable {
         switch delivery {
         case .queue(let queue):
             // Sequence numbers and enqueueing under one lock: a serial queue then runs them in raise order.
-            state.withLock { s in
+            state.withLock(visibleToThreadSanitizerAs: self) { s in
                 for callback in callbacks {
                     let timed = TimedCallback(t: t, sequence: s.sequence, callback: callback)
                     s.sequence += 1
@@ -40,7 +41,7 @@ final class CallbackDispatcher: Sendable {
                 }
             }
         case .callerThread:
-            let drainHere = state.withLock { s -> Bool in
+            let drainHere = state.withLock(visibleToThreadSanitizerAs: self) { s -> Bool in
                 for callback in callbacks {
                     s.pending.append(TimedCallback(t: t, sequence: s.sequence, callback: callback))
                     s.sequence += 1
@@ -50,7 +51,7 @@ final class CallbackDispatcher: Sendable {
                 return true
             }
             guard drainHere else { return }
-            while let next = state.withLock({ s -> TimedCallback? in
+            while let next = state.withLock(visibleToThreadSanitizerAs: self, { s -> TimedCallback? in
                 if s.pending.isEmpty { s.draining = false; return nil }
                 return s.pending.removeFirst()
             }) {
@@ -60,7 +61,7 @@ final class CallbackDispatcher: Sendable {
     }
 
     private func deliver(_ timed: TimedCallback) {
-        let (delegate, observer) = state.withLock { ($0.delegate, $0.observer) }
+        let (delegate, observer) = state.withLock(visibleToThreadSanitizerAs: self) { ($0.delegate, $0.observer) }
         observer?(timed)
         if let delegate { timed.callback.deliver(to: delegate) }
     }

@@ -3,6 +3,7 @@ import EddyCore
 import EddySimulation
 import EddyStore
 import Foundation
+import EddyClock
 import Synchronization
 
 /// The demo that runs (at most one): a generation number that cancels a real-time runner when it changes.
@@ -10,13 +11,13 @@ final class DemoRunner: Sendable {
     private let state = Mutex<(generation: Int, running: Bool)>((0, false))
 
     /// Starts a new demo and returns its generation (the previous one's runner stops at its next batch).
-    func begin() -> Int { state.withLock { $0.generation += 1; $0.running = true; return $0.generation } }
+    func begin() -> Int { state.withLock(visibleToThreadSanitizerAs: self) { $0.generation += 1; $0.running = true; return $0.generation } }
     /// Whether the demo of `generation` is still the one that runs.
-    func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.running && $0.generation == generation } }
+    func isCurrent(_ generation: Int) -> Bool { state.withLock(visibleToThreadSanitizerAs: self) { $0.running && $0.generation == generation } }
     /// Ends the demo of `generation` (nil: whichever runs); returns whether one was running.
     @discardableResult
     func end(_ generation: Int? = nil) -> Bool {
-        state.withLock { state in
+        state.withLock(visibleToThreadSanitizerAs: self) { state in
             guard state.running, generation.map({ $0 == state.generation }) ?? true else { return false }
             state.running = false
             state.generation += 1
@@ -24,7 +25,7 @@ final class DemoRunner: Sendable {
         }
     }
     /// Whether a demo runs.
-    var isRunning: Bool { state.withLock { $0.running } }
+    var isRunning: Bool { state.withLock(visibleToThreadSanitizerAs: self) { $0.running } }
 }
 
 extension EddyEngine {

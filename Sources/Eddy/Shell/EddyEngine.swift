@@ -107,7 +107,7 @@ public final class EddyEngine: Sendable {
     }
 
     deinit {
-        sync.withLock { $0?.loop?.stop() }
+        sync.withLock(visibleToThreadSanitizerAs: self) { $0?.loop?.stop() }
     }
 
     // MARK: delegate
@@ -143,7 +143,7 @@ public final class EddyEngine: Sendable {
     /// when it changes.
     public var altitudeContext: AltitudeContext? {
         let latest = core.withLock { $0.altitudeContext }
-        let delivered = deliveredAltitude.withLock { $0 }
+        let delivered = deliveredAltitude.withLock(visibleToThreadSanitizerAs: self) { $0 }
         guard var latest else { return nil }
         // The core's latest value, with the last HAT the shell computed when it is for the same fix.
         if let delivered, delivered.time == latest.time { latest = delivered }
@@ -258,11 +258,11 @@ public final class EddyEngine: Sendable {
 
         let now = hostNow()
         let step = core.withLock { $0.start(session: session, now: now) }
-        if let runtime { sync.withLock { $0 = runtime } }
+        if let runtime { sync.withLock(visibleToThreadSanitizerAs: self) { $0 = runtime } }
         apply(step)
         if let runtime, configuration.syncTiming == .wallClock {
             let loop = SyncLoop(scheduler: runtime.scheduler, idleSeconds: 1)
-            sync.withLock { $0?.loop = loop }
+            sync.withLock(visibleToThreadSanitizerAs: self) { $0?.loop = loop }
             loop.start()
         }
     }
@@ -279,7 +279,7 @@ public final class EddyEngine: Sendable {
     }
 
     private func stopSync() {
-        let runtime = sync.withLock { r -> SyncRuntime? in defer { r = nil }; return r }
+        let runtime = sync.withLock(visibleToThreadSanitizerAs: self) { r -> SyncRuntime? in defer { r = nil }; return r }
         runtime?.loop?.stop()
     }
 
@@ -330,7 +330,7 @@ public final class EddyEngine: Sendable {
     /// Fetches every area × data type now; `refresh` forgets the ticks so the fetch is full.
     public func fetchData(refresh: Bool) throws(EddyError) {
         guard isStarted else { throw .notStarted }
-        guard let scheduler = sync.withLock({ $0?.scheduler }) else { return }
+        guard let scheduler = sync.withLock(visibleToThreadSanitizerAs: self, { $0?.scheduler }) else { return }
         if refresh {
             do { try store.resetSyncStates() } catch { throw .store(error) }
         }
@@ -354,22 +354,22 @@ public final class EddyEngine: Sendable {
     /// Runs one sync step now on the calling thread (uploads the outbox, the position and whatever fetch is due).
     /// Useful at the end of a replay and in tests; live hosts need not call it.
     public func syncNow() {
-        guard let scheduler = sync.withLock({ $0?.scheduler }) else { return }
+        guard let scheduler = sync.withLock(visibleToThreadSanitizerAs: self, { $0?.scheduler }) else { return }
         let wait = scheduler.step()
         let now = flightClock.now()
         core.withLock { $0.syncStepFinished(waitSeconds: wait, now: now) }
     }
 
     /// Server reachability as last observed (nil before the first request or without a server).
-    public var isServerReachable: Bool? { sync.withLock { $0?.scheduler.isReachable } }
+    public var isServerReachable: Bool? { sync.withLock(visibleToThreadSanitizerAs: self) { $0?.scheduler.isReachable } }
 
     /// Fetching status of an area × data type.
     public func fetchingStatus(areaType: DataAreaType, dataType: DataType) -> FetchingStatus {
-        guard let scheduler = sync.withLock({ $0?.scheduler }) else { return .idle }
+        guard let scheduler = sync.withLock(visibleToThreadSanitizerAs: self, { $0?.scheduler }) else { return .idle }
         return scheduler.fetchingStatus(area: areaType, dataType: dataType)
     }
 
-    private func wakeSync() { sync.withLock { $0?.loop?.wake() } }
+    private func wakeSync() { sync.withLock(visibleToThreadSanitizerAs: self) { $0?.loop?.wake() } }
 
     // MARK: sensor input
 
@@ -458,13 +458,13 @@ public final class EddyEngine: Sendable {
         var time = step.time
         var lookedUp: SyncScheduler??   // looked up once, when the first scheduler effect needs it
         func scheduler() -> SyncScheduler? {
-            if lookedUp == nil { lookedUp = .some(sync.withLock { $0?.scheduler }) }
+            if lookedUp == nil { lookedUp = .some(sync.withLock(visibleToThreadSanitizerAs: self) { $0?.scheduler }) }
             return lookedUp ?? nil
         }
         while let effect = pending.popFirst() {
             switch effect {
             case .storeOwnReport(let detected):
-                if !detected.isSimulated, let floor = reportFloorTime.withLock({ $0 }), detected.report.enterTime < floor {
+                if !detected.isSimulated, let floor = reportFloorTime.withLock(visibleToThreadSanitizerAs: self, { $0 }), detected.report.enterTime < floor {
                     continue
                 }
                 do {
@@ -507,7 +507,7 @@ public final class EddyEngine: Sendable {
                 }
             case .callback(.didUpdateAltitudeContext(let context)):
                 let withTerrain = heightAboveTerrain(context)
-                deliveredAltitude.withLock { $0 = withTerrain }
+                deliveredAltitude.withLock(visibleToThreadSanitizerAs: self) { $0 = withTerrain }
                 callbacks.append(.didUpdateAltitudeContext(withTerrain))
             case .callback(let callback):
                 callbacks.append(callback)
@@ -566,7 +566,7 @@ public final class EddyEngine: Sendable {
         case .uploaded(let accepted, let duplicates, let rejected):
             logger.info("sync: reports uploaded", metadata: ["accepted": "\(accepted)", "duplicates": "\(duplicates)", "rejected": "\(rejected)"])
         case .failed(let error):
-            let retry = sync.withLock { $0?.scheduler.retryNotBefore } ?? 0
+            let retry = sync.withLock(visibleToThreadSanitizerAs: self) { $0?.scheduler.retryNotBefore } ?? 0
             let wait = retry > 0 ? String(format: "%.0f", max(0, retry - clock.now())) : "0"
             logger.warning("sync: request failed: \(error)", metadata: ["backoffSeconds": "\(wait)"])
         case .recordingStopped(let error):

@@ -1,3 +1,4 @@
+import EddyClock
 import Synchronization
 
 /// Removes secrets from log text before it is written: the API keys and user ids the engine was started with (exact
@@ -17,7 +18,7 @@ package final class LogRedactor: Sendable {
     /// Adds a secret to remove from now on (longest first, so a secret that contains another goes whole).
     package func add(_ secret: String) {
         guard secret.unicodeScalars.count >= Self.minimumExactLength else { return }
-        secrets.withLock { list in
+        secrets.withLock(visibleToThreadSanitizerAs: self) { list in
             guard !list.contains(secret) else { return }
             list.append(secret)
             list.sort { $0.utf8.count > $1.utf8.count }
@@ -27,7 +28,7 @@ package final class LogRedactor: Sendable {
     /// `text` without the known secrets, bearer tokens and long hex runs.
     package func redact(_ text: String) -> String {
         var out = text
-        for secret in secrets.withLock({ $0 }) where out.contains(secret) {
+        for secret in secrets.withLock(visibleToThreadSanitizerAs: self, { $0 }) where out.contains(secret) {
             out = out.replacingOccurrences(of: secret, with: Self.mask)
         }
         return Self.redactBearerAndHex(out)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import EddyClock
 import Synchronization
 
 /// A size-capped rolling log file written on its own serial queue: `append` only queues the line (under a short
@@ -38,7 +39,7 @@ package final class RollingLogFile: Sendable {
 
     /// Queues one line (a newline is added). Never blocks on I/O.
     package func append(_ line: String) {
-        let schedule = pending.withLock { p -> Bool in
+        let schedule = pending.withLock(visibleToThreadSanitizerAs: self) { p -> Bool in
             guard p.bytes + line.utf8.count <= Self.maximumPendingBytes else { p.dropped += 1; return false }
             p.lines.append(line)
             p.bytes += line.utf8.count + 1
@@ -67,7 +68,7 @@ package final class RollingLogFile: Sendable {
 
     /// Runs on the writer queue: writes what waits, rolling files over at the size cap.
     private func drain() {
-        let (lines, dropped) = pending.withLock { p -> ([String], Int) in
+        let (lines, dropped) = pending.withLock(visibleToThreadSanitizerAs: self) { p -> ([String], Int) in
             defer { p = Pending() }
             return (p.lines, p.dropped)
         }
