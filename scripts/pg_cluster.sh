@@ -2,7 +2,7 @@
 # A throw-away PostgreSQL cluster for tests and benchmarks (docs/fleet-server.md, "Test cluster").
 #
 #   scripts/pg_cluster.sh start   create (first time) and start a cluster under .build/pg-test/ on a free loopback
-#                                 port; prints its URL (postgres://eddy@127.0.0.1:PORT/eddy)
+#                                 port; prints its URL (postgres://eddy@127.0.0.1:PORT/postgres)
 #   scripts/pg_cluster.sh url     prints the URL of the running cluster (exit 1 when none runs)
 #   scripts/pg_cluster.sh stop    stops it (no-op when not running)
 #   scripts/pg_cluster.sh destroy stops it and removes its folder
@@ -70,7 +70,7 @@ free_port() {
 
 running() { [ -f "$DATA/postmaster.pid" ] && as_owner "$BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; }
 
-url() { echo "postgres://eddy@127.0.0.1:$(cat "$PORT_FILE")/eddy"; }
+url() { echo "postgres://eddy@127.0.0.1:$(cat "$PORT_FILE")/postgres"; }
 
 start() {
     mkdir -p "$DIR" "$SOCK"
@@ -89,9 +89,8 @@ start() {
     as_owner "$BIN/pg_ctl" -D "$DATA" -l "$DIR/server.log" -w -t 60 start \
         -o "-p $port -c listen_addresses=127.0.0.1 -k $SOCK -c max_connections=200 -c shared_buffers=512MB -c max_wal_size=4GB $fast" \
         >/dev/null || { tail -20 "$DIR/server.log" >&2; echo "pg_cluster.sh: PostgreSQL did not start (log above)" >&2; exit 2; }
-    as_owner "$BIN/psql" -h 127.0.0.1 -p "$port" -U eddy -d postgres -qAt \
-        -c "SELECT 1 FROM pg_database WHERE datname = 'eddy'" | grep -q 1 \
-        || as_owner "$BIN/createdb" -h 127.0.0.1 -p "$port" -U eddy eddy
+    # The cluster's own `postgres` database is used (no createdb: CREATE DATABASE waits for a checkpoint, minutes on
+    # a busy disk with durable settings); tests create their own databases from it.
     url
 }
 

@@ -91,6 +91,9 @@ enum PostgresSyncBench {
 
     /// Runs a command (found on PATH), returns its standard output; throws with its standard error when it fails.
     static func shell(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        if ProcessInfo.processInfo.environment["EDDY_BENCH_VERBOSE"] == "1" {
+            FileHandle.standardError.write(Data("postgres bench: \(arguments.prefix(4).joined(separator: " "))\n".utf8))
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
