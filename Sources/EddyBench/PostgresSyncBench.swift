@@ -98,13 +98,19 @@ enum PostgresSyncBench {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        // Files, not pipes: the postgres server that `pg_cluster.sh start` leaves running inherits the write end of a
+        // pipe, so reading a pipe to its end would wait for the server to exit.
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-bench-shell-\(UUID().uuidString)")
+        let outURL = base.appendingPathExtension("out"), errURL = base.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
         try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let outData = (try? Data(contentsOf: outURL)) ?? Data()
+        let errData = (try? Data(contentsOf: errURL)) ?? Data()
         guard process.terminationStatus == 0 else {
             throw BenchError("\(arguments.prefix(3).joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))")
         }
