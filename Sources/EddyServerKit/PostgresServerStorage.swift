@@ -58,11 +58,22 @@ package final class PostgresServerStorage: ServerStorage {
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: tls)
         probeConfiguration.options.connectTimeout = .seconds(5)
+        let connection: PostgresConnection
         do {
-            let connection = try await PostgresConnection.connect(
+            connection = try await PostgresConnection.connect(
                 on: PostgresClient.defaultEventLoopGroup.next(), configuration: probeConfiguration, id: 0, logger: logger).get()
+        } catch {
+            throw PostgresStorageError(location: location.redacted, problem: Self.explain(error))
+        }
+        // Schema, epoch and today's partitions on that connection, before the pool runs.
+        let epoch: Double
+        do {
+            try await Self.migrate(connection, logger: logger)
+            epoch = try await Self.readEpoch(connection, now: now, logger: logger)
+            try await Self.createPartitions(connection, around: now, logger: logger)
             try await connection.close()
         } catch {
+            try? await connection.close()
             throw PostgresStorageError(location: location.redacted, problem: Self.explain(error))
         }
         let clientTLS: PostgresClient.Configuration.TLS = location.requireTLS ? .require(.makeClientConfiguration()) : .disable
@@ -73,16 +84,9 @@ package final class PostgresServerStorage: ServerStorage {
         configuration.options.minimumConnections = 0
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let runTask = Task { await client.run() }
-        do {
-            try await Self.migrate(client, logger: logger)
-            let epoch = try await Self.readEpoch(client, now: now, logger: logger)
-            let storage = PostgresServerStorage(client: client, location: location, logger: logger, epoch: epoch, runTask: runTask)
-            try await storage.createPartitions(around: now)
-            return storage
-        } catch {
-            runTask.cancel()
-            throw PostgresStorageError(location: location.redacted, problem: Self.explain(error))
-        }
+        let storage = PostgresServerStorage(client: client, location: location, logger: logger, epoch: epoch, runTask: runTask)
+        storage.partitionsReadyThrough.withLock { $0 = Self.lastPartitionDay(around: now) }
+        return storage
     }
 
     /// Creates an empty database `name` on the server of `location` (tests and benchmarks: one per test) and returns
@@ -212,12 +216,12 @@ package final class PostgresServerStorage: ServerStorage {
     static var schemaVersion: Int { migrations.last?.version ?? 0 }
 
     /// Applies the migrations not yet applied (idempotent; safe with several instances starting at once).
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
-        try await client.query("""
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
             CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
             """, logger: logger)
         for migration in migrations {
-            try await client.withTransaction(logger: logger) { connection in
+            try await connection.withTransaction(logger: logger) { connection in
                 // 0x6564_6479 is "eddy": one lock for every eddy-server migrating this database.
                 try await connection.query("SELECT pg_advisory_xact_lock(1701077113)", logger: logger)
                 let rows = try await connection.query(
@@ -233,11 +237,11 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     /// The stored tick epoch, set by the first instance to open the database.
-    static func readEpoch(_ client: PostgresClient, now: Double, logger: Logger) async throws -> Double {
+    static func readEpoch(_ connection: PostgresConnection, now: Double, logger: Logger) async throws -> Double {
         let proposed = String(now.rounded(.down))
-        try await client.query(
+        try await connection.query(
             "INSERT INTO meta (key, value) VALUES ('tick_epoch', \(proposed)) ON CONFLICT (key) DO NOTHING", logger: logger)
-        let rows = try await client.query("SELECT value FROM meta WHERE key = 'tick_epoch'", logger: logger)
+        let rows = try await connection.query("SELECT value FROM meta WHERE key = 'tick_epoch'", logger: logger)
         for try await value in rows.decode(String.self) {
             if let epoch = Double(value) { return epoch }
         }
@@ -247,16 +251,21 @@ package final class PostgresServerStorage: ServerStorage {
     /// Partition name of the day starting at `day` × 86,400 s.
     static func partitionName(day: Int) -> String { "observations_d\(day)" }
 
+    /// The last day (Unix day number) that gets a partition when the server runs at `now`.
+    static func lastPartitionDay(around now: Double) -> Int {
+        guard now.isFinite, abs(now) < 1e11 else { return Int.max }
+        return Int((now / partitionSeconds).rounded(.down)) + partitionDaysAhead
+    }
+
     /// Creates the daily partitions from yesterday to `partitionDaysAhead` days after `now` (idempotent).
-    func createPartitions(around now: Double) async throws {
-        guard now.isFinite, abs(now) < 1e11 else { return }
-        let today = Int((now / Self.partitionSeconds).rounded(.down))
-        if partitionsReadyThrough.withLock({ $0 >= today + Self.partitionDaysAhead }) { return }
-        for day in (today - 1)...(today + Self.partitionDaysAhead) {
-            let from = Double(day) * Self.partitionSeconds, to = Double(day + 1) * Self.partitionSeconds
+    static func createPartitions(_ connection: PostgresConnection, around now: Double, logger: Logger) async throws {
+        let last = lastPartitionDay(around: now)
+        guard last != Int.max else { return }
+        for day in (last - partitionDaysAhead - 1)...last {
+            let from = Double(day) * partitionSeconds, to = Double(day + 1) * partitionSeconds
             do {
-                try await client.query(PostgresQuery(unsafeSQL: """
-                    CREATE TABLE IF NOT EXISTS \(Self.partitionName(day: day)) PARTITION OF observations
+                try await connection.query(PostgresQuery(unsafeSQL: """
+                    CREATE TABLE IF NOT EXISTS \(partitionName(day: day)) PARTITION OF observations
                     FOR VALUES FROM (\(from)) TO (\(to))
                     """), logger: logger)
             } catch {
@@ -265,10 +274,16 @@ package final class PostgresServerStorage: ServerStorage {
                 logger.warning("partition for day \(day) not created: \(String(reflecting: error))")
             }
         }
-        partitionsReadyThrough.withLock { $0 = max($0, today + Self.partitionDaysAhead) }
     }
 
-    package func maintain(now: Double) async throws { try await createPartitions(around: now) }
+    /// Creates tomorrow's partitions once a day.
+    package func maintain(now: Double) async throws {
+        let last = Self.lastPartitionDay(around: now)
+        if partitionsReadyThrough.withLock({ $0 >= last }) { return }
+        let logger = self.logger
+        try await client.withConnection { connection in try await Self.createPartitions(connection, around: now, logger: logger) }
+        partitionsReadyThrough.withLock { $0 = max($0, last) }
+    }
 
     // MARK: keys
 
