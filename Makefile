@@ -9,7 +9,8 @@ SHELL := /bin/bash
 EDDY_SKIP_BROWSER_TESTS ?= 0
 export EDDY_SKIP_BROWSER_TESTS
 BROWSER_PACKAGES := $(if $(filter 1,$(EDDY_SKIP_BROWSER_TESTS)),,chromium)
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev proj-data openssl $(BROWSER_PACKAGES)
+# postgresql: the throw-away cluster (scripts/pg_cluster.sh) the server tests and `eddy-bench sync` run PostgreSQL on.
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev proj-data openssl postgresql $(BROWSER_PACKAGES)
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
@@ -51,9 +52,14 @@ run: deps build-release
 ## test: every unit/end-to-end test, then the outside-oracle checks
 test: deps test-unit test-oracles test-docs test-crash-cycles test-soak test-mutate-replay test-fuzz
 
+## The server suites run on SQLite and on a throw-away PostgreSQL cluster (docs/fleet-server.md), destroyed afterwards
+## whatever the tests' outcome.
 test-unit: apt
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+	@trap 'bash scripts/pg_cluster.sh destroy' EXIT; \
+	url="$$(EDDY_PG_FAST=1 bash scripts/pg_cluster.sh start)" || exit 1; \
+	echo "PostgreSQL test cluster: $$url"; \
+	EDDY_TEST_POSTGRES_URL="$$url" swift test --skip-build $(SWIFT_BUILD_FLAGS)
 
 ## test-oracles: slower checks against outside oracles (h3-py live run, ...); CI runs them too.
 ## They use the debug build that test-unit already made, so CI builds the package only once.
@@ -62,6 +68,9 @@ test-oracles: venv build
 	$(PYTHON) scripts/jsbsim_oracle.py --eddy .build/debug/eddy --seeds 101,102
 	$(PYTHON) scripts/jsbsim_handling_oracle.py --eddy .build/debug/eddy --seeds 201,202
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
+	@trap 'EDDY_PG_DIR=.build/pg-schemathesis bash scripts/pg_cluster.sh destroy' EXIT; \
+	url="$$(EDDY_PG_DIR=.build/pg-schemathesis EDDY_PG_FAST=1 bash scripts/pg_cluster.sh start)" || exit 1; \
+	EDDY_SERVER_DATABASE="$$url" bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	$(PYTHON) scripts/geoid_oracle.py --eddy .build/debug/eddy --points 10000
 	$(PYTHON) scripts/terrain_oracle.py --eddy .build/debug/eddy --points 100000
 	$(PYTHON) scripts/map_browser_check.py --eddy .build/debug/eddy --server .build/debug/eddy-server

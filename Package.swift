@@ -46,6 +46,8 @@ let package = Package(
         // The server's operational metrics: swift-metrics' API with a per-application Prometheus registry (docs/fleet-server.md).
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // The server's PostgreSQL backend (--database postgres://…; docs/fleet-server.md).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `swift package generate-documentation --target Eddy` (the DocC catalog Sources/Eddy/Eddy.docc); a command plugin,
         // linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -120,6 +122,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -2,6 +2,7 @@
 # Oracle check: schemathesis (PyPI) fuzzes a live eddy-server against the /openapi.yaml it serves.
 # Pass: no 5xx and no response that breaks the schema (status codes, content types, bodies, headers).
 # Usage: scripts/schemathesis_check.sh [path/to/eddy-server] [max examples per operation]
+# EDDY_SERVER_DATABASE=postgres://… runs the server on that database (--database) instead of a temporary SQLite file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SERVER="${1:-.build/debug/eddy-server}"
@@ -15,8 +16,9 @@ SERVER_PID=""
 cleanup() { [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-KEY="$("$SERVER" keys add --db "$WORK/server.sqlite" --airline SCH --label schemathesis | awk '{print $NF}')"
-"$SERVER" serve --db "$WORK/server.sqlite" --port 0 --rate-limit 0 --log-level error >"$WORK/stdout" 2>"$WORK/stderr" &
+DATABASE="${EDDY_SERVER_DATABASE:-sqlite:$WORK/server.sqlite}"
+KEY="$("$SERVER" keys add --database "$DATABASE" --airline SCH --label schemathesis | awk '{print $NF}')"
+"$SERVER" serve --database "$DATABASE" --port 0 --rate-limit 0 --log-level error >"$WORK/stdout" 2>"$WORK/stderr" &
 SERVER_PID=$!
 PORT=""
 for _ in $(seq 1 300); do
@@ -39,4 +41,4 @@ cd "$WORK"
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection,ignored_auth \
   --max-examples "$EXAMPLES" --seed 20261122 --workers 1 --request-timeout 10 \
   --suppress-health-check all
-echo "schemathesis_check: eddy-server passed (no 5xx, no schema break)"
+echo "schemathesis_check: eddy-server on ${DATABASE%%:*} passed (no 5xx, no schema break)"

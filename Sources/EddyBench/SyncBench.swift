@@ -18,79 +18,25 @@ import Glibc
 /// - `server_full_fetch_ms_p99`: the same corridor fetched in full (all 10,000 tiles), 50 times.
 /// - `client_sync_cycle_ms`: median of one scheduler step that uploads a 100-report outbox and fetches the
 ///   route's turbulence delta (in-memory store).
+/// - The same ingest and delta figures with a `_postgres` suffix, against an `eddy-server --database postgres://…` on a
+///   throw-away cluster (scripts/pg_cluster.sh, PostgreSQL's durable defaults) preloaded with 10 M reports, and
+///   `server_reports_stored_postgres`. `EDDY_BENCH_POSTGRES=0` skips that part; `EDDY_BENCH_POSTGRES_PRELOAD` changes
+///   the preload (default 10,000,000).
 enum SyncBenchmarks {
     /// Runs the group and prints its figures.
     static func run() throws {
+        try runSQLite()
+        if ProcessInfo.processInfo.environment["EDDY_BENCH_POSTGRES"] != "0" { try PostgresSyncBench.run() }
+    }
+
+    /// The SQLite figures (unchanged names).
+    static func runSQLite() throws {
         let server = try BenchServer()
         defer { server.stop() }
-
-        // Ingest throughput.
-        let ingestReports = 100_000
-        let cells = try cellPool(count: 5000)
-        let clients = 4
-        let perClient = ingestReports / clients
         let start = Date().timeIntervalSince1970
-        let serverCPU0 = server.cpuSeconds(), benchCPU0 = BenchServer.ownCPUSeconds()
-        let ingestSeconds = try timeConcurrently(clients) { index in
-            let client = try server.client(userId: "ingest-\(index)")
-            var batch: [TileReport] = []
-            for i in 0..<perClient {
-                let n = index * perClient + i
-                batch.append(TileReport(
-                    id: UUID(), tile: TileID(h3: cells[n % cells.count], layer: 20 + n % 20), enterTime: start - 3000,
-                    exitTime: start - 2900, edrPeak: 0.2, edrMedian: 0.1, reporterClass: .medium))
-                if batch.count == 100 {
-                    let ack = try client.upload(batch)
-                    guard ack.newCount == 100 else { throw BenchError("ingest acknowledged \(ack.newCount) of 100") }
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
-        }
-        print("server_ingest_reports_per_s: \(Int(Double(ingestReports) / ingestSeconds))")
-        let batches = Double(ingestReports / 100)
-        print("server_ingest_cpu_ms_per_batch: \(format((server.cpuSeconds() - serverCPU0) * 1000 / batches))")
-        print("client_upload_cpu_ms_per_batch: \(format((BenchServer.ownCPUSeconds() - benchCPU0) * 1000 / batches))")
-
-        // Corridor holding 10,000 tiles: route JFK → ~1,000 NM east-north-east, ±20 NM.
-        let route = (0...10).map { i in GeoPoint(lat: 40.6 + Double(i) * 0.55, lng: -73.8 + Double(i) * 1.9) }
-        let corridor = AreaGeometry.corridor(route: route, halfWidthNM: 20)
-        let corridorCells = try H3.polygonToCells(
-            outer: corridor.map { LatLng(latitude: $0.lat, longitude: $0.lng) }, resolution: TileID.h3Resolution).map(\.rawValue)
-        let layersNeeded = Int((10_000.0 / Double(corridorCells.count)).rounded(.up))
-        var corridorTiles: [TileID] = []
-        for layer in 0..<layersNeeded { for cell in corridorCells { corridorTiles.append(TileID(h3: cell, layer: 25 + layer)) } }
-        corridorTiles = Array(corridorTiles.prefix(10_000))
-        let loader = try server.client(userId: "corridor-loader")
-        for chunk in stride(from: 0, to: corridorTiles.count, by: 1000) {
-            let reports = corridorTiles[chunk..<min(chunk + 1000, corridorTiles.count)].map {
-                TileReport(id: UUID(), tile: $0, enterTime: start - 1200, exitTime: start - 1100, edrPeak: 0.3, edrMedian: 0.2, reporterClass: .large)
-            }
-            _ = try loader.upload(reports)
-        }
+        let (fullRequest, corridor) = try ingestAndDelta(server: server, suffix: "", start: start)
+        let cells = try cellPool(count: 5000)
         let reader = try server.client(userId: "corridor-reader")
-        let area = SyncArea(type: .route, polygon: corridor)
-        let fullRequest = DeltaFetchRequest(dataType: .turbulence, area: area, historyHours: 2, minLayer: 0, maxLayer: 60)
-        Thread.sleep(forTimeInterval: 1.1)   // the bench server ticks every second
-        let full = try reader.fetch(fullRequest)
-        guard full.observations.count >= 10_000 else { throw BenchError("corridor holds \(full.observations.count) tiles, expected 10,000") }
-        Thread.sleep(forTimeInterval: 1.1)
-        let fresh = corridorTiles.prefix(100).map {
-            TileReport(id: UUID(), tile: $0, enterTime: start - 60, exitTime: start - 30, edrPeak: 0.4, edrMedian: 0.2, reporterClass: .medium)
-        }
-        _ = try loader.upload(Array(fresh))
-        var deltaRequest = fullRequest
-        deltaRequest.sinceTick = full.serverTick
-        var deltaTimes: [Double] = []
-        for _ in 0..<200 {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let delta = try reader.fetch(deltaRequest)
-            deltaTimes.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            guard !delta.full, delta.observations.count == 100 else {
-                throw BenchError("delta returned \(delta.observations.count) items (full: \(delta.full)), expected 100")
-            }
-        }
-        print("server_delta_fetch_ms_p99: \(format(percentile(deltaTimes, 0.99)))")
-        print("server_delta_fetch_ms_median: \(format(percentile(deltaTimes, 0.5)))")
         var fullTimes: [Double] = []
         for _ in 0..<50 {
             let t0 = DispatchTime.now().uptimeNanoseconds
@@ -140,6 +86,77 @@ enum SyncBenchmarks {
             guard store.pendingCount == 0 else { throw BenchError("sync cycle left \(store.pendingCount) reports pending") }
         }
         print("client_sync_cycle_ms: \(format(percentile(cycleTimes, 0.5)))")
+    }
+
+    /// Ingest throughput (100,000 reports, batches of 100, 4 clients) and the corridor delta fetch, printed with
+    /// `suffix` after each name; returns the corridor's full-fetch request and polygon.
+    static func ingestAndDelta(server: BenchServer, suffix: String, start: Double) throws -> (DeltaFetchRequest, [GeoPoint]) {
+        let ingestReports = 100_000
+        let cells = try cellPool(count: 5000)
+        let clients = 4
+        let perClient = ingestReports / clients
+        let serverCPU0 = server.cpuSeconds(), benchCPU0 = BenchServer.ownCPUSeconds()
+        let ingestSeconds = try timeConcurrently(clients) { index in
+            let client = try server.client(userId: "ingest-\(index)")
+            var batch: [TileReport] = []
+            for i in 0..<perClient {
+                let n = index * perClient + i
+                batch.append(TileReport(
+                    id: UUID(), tile: TileID(h3: cells[n % cells.count], layer: 20 + n % 20), enterTime: start - 3000,
+                    exitTime: start - 2900, edrPeak: 0.2, edrMedian: 0.1, reporterClass: .medium))
+                if batch.count == 100 {
+                    let ack = try client.upload(batch)
+                    guard ack.newCount == 100 else { throw BenchError("ingest acknowledged \(ack.newCount) of 100") }
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        print("server_ingest_reports_per_s\(suffix): \(Int(Double(ingestReports) / ingestSeconds))")
+        let batches = Double(ingestReports / 100)
+        print("server_ingest_cpu_ms_per_batch\(suffix): \(format((server.cpuSeconds() - serverCPU0) * 1000 / batches))")
+        print("client_upload_cpu_ms_per_batch\(suffix): \(format((BenchServer.ownCPUSeconds() - benchCPU0) * 1000 / batches))")
+
+        // Corridor holding 10,000 tiles: route JFK → ~1,000 NM east-north-east, ±20 NM.
+        let route = (0...10).map { i in GeoPoint(lat: 40.6 + Double(i) * 0.55, lng: -73.8 + Double(i) * 1.9) }
+        let corridor = AreaGeometry.corridor(route: route, halfWidthNM: 20)
+        let corridorCells = try H3.polygonToCells(
+            outer: corridor.map { LatLng(latitude: $0.lat, longitude: $0.lng) }, resolution: TileID.h3Resolution).map(\.rawValue)
+        let layersNeeded = Int((10_000.0 / Double(corridorCells.count)).rounded(.up))
+        var corridorTiles: [TileID] = []
+        for layer in 0..<layersNeeded { for cell in corridorCells { corridorTiles.append(TileID(h3: cell, layer: 25 + layer)) } }
+        corridorTiles = Array(corridorTiles.prefix(10_000))
+        let loader = try server.client(userId: "corridor-loader")
+        for chunk in stride(from: 0, to: corridorTiles.count, by: 1000) {
+            let reports = corridorTiles[chunk..<min(chunk + 1000, corridorTiles.count)].map {
+                TileReport(id: UUID(), tile: $0, enterTime: start - 1200, exitTime: start - 1100, edrPeak: 0.3, edrMedian: 0.2, reporterClass: .large)
+            }
+            _ = try loader.upload(reports)
+        }
+        let reader = try server.client(userId: "corridor-reader")
+        let area = SyncArea(type: .route, polygon: corridor)
+        let fullRequest = DeltaFetchRequest(dataType: .turbulence, area: area, historyHours: 2, minLayer: 0, maxLayer: 60)
+        Thread.sleep(forTimeInterval: 1.1)   // the bench server ticks every second
+        let full = try reader.fetch(fullRequest)
+        guard full.observations.count >= 10_000 else { throw BenchError("corridor holds \(full.observations.count) tiles, expected 10,000") }
+        Thread.sleep(forTimeInterval: 1.1)
+        let fresh = corridorTiles.prefix(100).map {
+            TileReport(id: UUID(), tile: $0, enterTime: start - 60, exitTime: start - 30, edrPeak: 0.4, edrMedian: 0.2, reporterClass: .medium)
+        }
+        _ = try loader.upload(Array(fresh))
+        var deltaRequest = fullRequest
+        deltaRequest.sinceTick = full.serverTick
+        var deltaTimes: [Double] = []
+        for _ in 0..<200 {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let delta = try reader.fetch(deltaRequest)
+            deltaTimes.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            guard !delta.full, delta.observations.count == 100 else {
+                throw BenchError("delta returned \(delta.observations.count) items (full: \(delta.full)), expected 100")
+            }
+        }
+        print("server_delta_fetch_ms_p99\(suffix): \(format(percentile(deltaTimes, 0.99)))")
+        print("server_delta_fetch_ms_median\(suffix): \(format(percentile(deltaTimes, 0.5)))")
+        return (fullRequest, corridor)
     }
 
     /// `count` distinct valid resolution-5 cells over the North Atlantic.
@@ -194,25 +211,31 @@ final class FailureBox: @unchecked Sendable {
     var first: (any Error)? { lock.lock(); defer { lock.unlock() }; return error }
 }
 
-/// The release `eddy-server` run for the benchmark (temporary database, no rate limit, 1 s ticks).
+/// The release `eddy-server` run for the benchmark (temporary SQLite database or the `--database` given, no rate
+/// limit, 1 s ticks).
 final class BenchServer: @unchecked Sendable {
     let directory: URL
     let apiKey: String
     let port: Int
     private let process: Process
 
-    init() throws {
-        let binary = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
-            .deletingLastPathComponent().appendingPathComponent("eddy-server")
+    /// The `eddy-server` binary next to `eddy-bench`.
+    static var binary: URL {
+        (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent().appendingPathComponent("eddy-server")
+    }
+
+    /// Starts a server on `database` (a `--database` value; nil: a SQLite file in a temporary folder).
+    init(database: String? = nil) throws {
+        let binary = Self.binary
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw BenchError("eddy-server not found next to eddy-bench (\(binary.path)); build the release products first")
         }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-bench-sync-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let db = directory.appendingPathComponent("server.sqlite").path
+        let databaseArguments = database.map { ["--database", $0] } ?? ["--db", directory.appendingPathComponent("server.sqlite").path]
         let keys = Process()
         keys.executableURL = binary
-        keys.arguments = ["keys", "add", "--db", db, "--airline", "BEN"]
+        keys.arguments = ["keys", "add"] + databaseArguments + ["--airline", "BEN"]
         let pipe = Pipe()
         keys.standardOutput = pipe
         try keys.run()
@@ -226,7 +249,7 @@ final class BenchServer: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: stdoutPath.path, contents: nil)
         process = Process()
         process.executableURL = binary
-        process.arguments = ["serve", "--db", db, "--port", "0", "--tick-seconds", "1", "--rate-limit", "0", "--log-level", "warning",
+        process.arguments = ["serve"] + databaseArguments + ["--port", "0", "--tick-seconds", "1", "--rate-limit", "0", "--log-level", "warning",
                              "--max-request-bytes", String(4 << 20)]
         process.standardOutput = try FileHandle(forWritingTo: stdoutPath)
         try process.run()

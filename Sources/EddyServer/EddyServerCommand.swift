@@ -11,7 +11,7 @@ import Logging
 struct EddyServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eddy-server",
-        abstract: "Eddy reference sync server (Hummingbird 2, SQLite).",
+        abstract: "Eddy reference sync server (Hummingbird 2; SQLite or PostgreSQL).",
         subcommands: [Serve.self, Keys.self, PrintOpenAPI.self],
         defaultSubcommand: Serve.self
     )
@@ -19,9 +19,56 @@ struct EddyServerCommand: AsyncParsableCommand {
 
 /// Options shared by every subcommand that opens the database.
 struct DatabaseOption: ParsableArguments {
-    @Option(name: .long, help: "SQLite database path (created when missing).")
-    var db: String = "eddy-server.sqlite"
+    @Option(name: .long, help: "SQLite database path (created when missing); same as --database sqlite:PATH.")
+    var db: String?
+    @Option(name: .long, help: ArgumentHelp(
+        "Where the data lives: sqlite:PATH or postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default sqlite:eddy-server.sqlite).",
+        valueName: "url"))
+    var database: String?
+
+    mutating func validate() throws {
+        if db != nil, database != nil { throw ValidationError("give --db or --database, not both") }
+        do { _ = try location } catch { throw ValidationError(String(describing: error)) }
+    }
+
+    /// The parsed location.
+    var location: DatabaseLocation {
+        get throws {
+            if let database { return try DatabaseLocation(parsing: database) }
+            return .sqlite(path: db ?? "eddy-server.sqlite")
+        }
+    }
+
+    /// Opens the storage (SQLite: creating the file; PostgreSQL: connecting, failing with what to do, and migrating).
+    func open(logger: Logger) async throws -> any ServerStorage {
+        switch try location {
+        case .sqlite(let path): try SQLiteServerStorage(path: path)
+        case .postgres(let location): try await PostgresServerStorage.open(location, now: SystemEpochClock().now(), logger: logger)
+        }
+    }
 }
+
+extension DatabaseOption {
+    /// Opens the storage, runs `body` on it and closes it (the `keys` subcommands).
+    func with<T: Sendable>(_ body: (any ServerStorage) async throws -> T) async throws -> T {
+        let storage = try await open(logger: quietLogger)
+        do {
+            let result = try await body(storage)
+            await storage.shutdown()
+            return result
+        } catch {
+            await storage.shutdown()
+            throw error
+        }
+    }
+}
+
+/// Logs only errors (the `keys` subcommands print their own output; the pool warns when a lease races its start).
+let quietLogger: Logger = {
+    var logger = Logger(label: "eddy-server")
+    logger.logLevel = .error
+    return logger
+}()
 
 /// `eddy-server serve`.
 struct Serve: AsyncParsableCommand {
@@ -87,57 +134,65 @@ struct Serve: AsyncParsableCommand {
         options.settings.tickSeconds = tickSeconds
         options.settings.maxRequestBytes = maxRequestBytes
         options.settings.thresholds = noClientThresholds ? nil : thresholds
-        let service = try SyncService(database: ServerDatabase(path: database.db), options: options, logger: logger)
+        let storage: any ServerStorage
+        do { storage = try await database.open(logger: logger) } catch {
+            FileHandle.standardError.write(Data("eddy-server: cannot open the database: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let service = try SyncService(database: storage, options: options, logger: logger)
         let (host, port) = (host, port)
         let app = EddyServerApplication.make(service: service, host: host, port: port, logger: logger) { bound in
             FileHandle.standardOutput.write(Data("eddy-server listening on \(host):\(bound)\n".utf8))
         }
-        try await app.runService()
+        do { try await app.runService() } catch {
+            await storage.shutdown()
+            throw error
+        }
+        await storage.shutdown()
     }
 }
 
 /// `eddy-server keys add|list|revoke`.
-struct Keys: ParsableCommand {
+struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage API keys.", subcommands: [Add.self, List.self, Revoke.self])
 
     /// `keys add`.
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a key for an airline; prints the key once.")
         @OptionGroup var database: DatabaseOption
         @Option(help: "Airline ICAO code (3 characters).") var airline: String
         @Option(help: "Label for the operator.") var label: String = ""
 
-        func run() throws {
+        func run() async throws {
             guard airline.count == 3, airline.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
                 throw ValidationError("--airline must be a 3-character ICAO code in upper case, e.g. DAL")
             }
-            let db = try ServerDatabase(path: database.db)
-            let (key, record) = try db.addKey(airline: airline, label: label, now: SystemEpochClock().now())
+            let (key, record) = try await database.with { try await $0.addKey(airline: airline, label: label, now: SystemEpochClock().now()) }
             print("id \(record.id) airline \(record.airline) key \(key)")
         }
     }
 
     /// `keys list`.
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List keys (prefix only, never the full key).")
         @OptionGroup var database: DatabaseOption
 
-        func run() throws {
-            for key in try ServerDatabase(path: database.db).listKeys() {
+        func run() async throws {
+            for key in try await database.with({ try await $0.listKeys() }) {
                 print("\(key.id)\t\(key.airline)\t\(key.prefix)…\t\(key.active ? "active" : "revoked")\t\(key.label)")
             }
         }
     }
 
     /// `keys revoke`.
-    struct Revoke: ParsableCommand {
+    struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a key: its sessions get 403 from now on.")
         @OptionGroup var database: DatabaseOption
         @Argument(help: "Key id (from `keys list`).") var id: Int64
 
-        func run() throws {
-            try ServerDatabase(path: database.db).revokeKey(id: id)
+        func run() async throws {
+            try await database.with { try await $0.revokeKey(id: id) }
             print("revoked \(id)")
         }
     }

@@ -34,18 +34,19 @@ package enum EddyServerApplication {
     }
 }
 
-/// Runs passive WAL checkpoints of the server database every `interval`, next to the HTTP server,
-/// until graceful shutdown (the database turns automatic checkpoints off; see `ServerDatabase.init`).
+/// Runs the storage's upkeep every `interval`, next to the HTTP server, until graceful shutdown: passive WAL
+/// checkpoints on SQLite (which turns automatic checkpoints off; see `SQLiteServerStorage.init`), partitions ahead on
+/// PostgreSQL.
 package struct WALCheckpointService: Service, CustomStringConvertible {
-    /// The database to checkpoint.
-    let database: ServerDatabase
+    /// The storage to keep up.
+    let database: any ServerStorage
     /// Time between checkpoints.
     let interval: Duration
     /// Where failures are logged.
     let logger: Logger
 
     /// Creates the service.
-    package init(database: ServerDatabase, interval: Duration, logger: Logger) {
+    package init(database: any ServerStorage, interval: Duration, logger: Logger) {
         self.database = database
         self.interval = interval
         self.logger = logger
@@ -59,7 +60,7 @@ package struct WALCheckpointService: Service, CustomStringConvertible {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
-                do { try database.checkpoint() } catch { logger.warning("WAL checkpoint failed: \(error)") }
+                do { try await database.maintain(now: Date().timeIntervalSince1970) } catch { logger.warning("storage upkeep failed: \(error)") }
             }
         }
     }

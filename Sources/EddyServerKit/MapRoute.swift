@@ -52,7 +52,7 @@ struct MapRoute: Sendable {
             throw APIError.badRequest("min_layer ≤ max_layer, both in -2...99 (thousands of feet)")
         }
         let now = service.clock.now()
-        let observations = try await service.database.observations(ServerDatabase.ObservationFilter(
+        let observations = try await service.database.observations(ObservationFilter(
             polygon: nil, minExitTime: now - hours * 3600, minLayer: minLayer, maxLayer: maxLayer, minTick: nil))
         let page = Self.page(observations: observations, viewer: viewer, hours: hours, now: now, airline: session.airline,
                              geometry: service.geometry)

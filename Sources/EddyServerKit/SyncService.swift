@@ -46,8 +46,8 @@ package struct ServerOptions: Sendable {
 
 /// The server's behaviour, independent of HTTP framing (the Hummingbird router calls these).
 package final class SyncService: Sendable {
-    /// The server's database.
-    package let database: ServerDatabase
+    /// The server's storage (SQLite or PostgreSQL).
+    package let database: any ServerStorage
     let geometry: any CellGeometry
     let clock: any EpochClock
     /// The settings the server runs with.
@@ -66,7 +66,7 @@ package final class SyncService: Sendable {
     /// Most areas whose cells are remembered; the memory is cleared when it is full.
     static let offsetAreaCacheSize = 256
 
-    init(database: ServerDatabase, geometry: any CellGeometry, clock: any EpochClock, options: ServerOptions, logger: Logger) throws {
+    init(database: any ServerStorage, geometry: any CellGeometry, clock: any EpochClock, options: ServerOptions, logger: Logger) throws {
         self.database = database
         self.geometry = geometry
         self.clock = clock
@@ -77,7 +77,7 @@ package final class SyncService: Sendable {
     }
 
     /// A service on H3 cells and `clock` (the system clock for `eddy-server serve`; tests freeze time with a manual one).
-    package convenience init(database: ServerDatabase, clock: any EpochClock = SystemEpochClock(), options: ServerOptions,
+    package convenience init(database: any ServerStorage, clock: any EpochClock = SystemEpochClock(), options: ServerOptions,
                              logger: Logger) throws {
         try self.init(database: database, geometry: H3CellGeometry(), clock: clock, options: options, logger: logger)
     }
@@ -141,7 +141,7 @@ package final class SyncService: Sendable {
                 throw APIError.badRequest("reports[\(index)].altitudeU90Feet must be a finite number of feet ≥ 0, got \(u90)")
             }
         }
-        var rows: [ServerDatabase.IngestRow] = []
+        var rows: [IngestRow] = []
         rows.reserveCapacity(batch.reports.count)
         var rejected: [RejectedReport] = []
         var seen = Set<UUID>()
@@ -267,7 +267,7 @@ package final class SyncService: Sendable {
         if let since = request.sinceTick, since >= 0, since <= tick, tick - since <= options.settings.fullRefreshAfterTicks {
             full = false
         }
-        var filter = ServerDatabase.ObservationFilter(
+        var filter = ObservationFilter(
             polygon: polygon, minExitTime: now - request.historyHours * 3600, minLayer: request.minLayer,
             maxLayer: request.maxLayer, minTick: full ? nil : request.sinceTick)
         switch request.dataType {
@@ -312,12 +312,13 @@ package final class SyncService: Sendable {
         let model = NowcastModel()
         let inputs = try await database.nowcastInputs(from: issueTime - model.lookbackHours * 3600, to: issueTime + interval)
         let outputs = model.issue(at: issueTime, observations: inputs.map { input in
-            var copy = input
-            copy.exitTime = min(copy.exitTime, issueTime)   // reports of the current interval count as age 0
-            return copy
+            // Reports of the current interval count as age 0.
+            NowcastModel.Input(cell: input.cell, layer: input.layer, exitTime: min(input.exitTime, issueTime), edrPeak: input.edrPeak)
         })
         let tick = currentTick()
-        let cells = outputs.map { ($0, geometry.center(of: $0.cell)) }
+        let cells = outputs.map {
+            StoredNowcastCell(cell: $0.cell, layer: $0.layer, forecastHour: $0.forecastHour, edr: $0.edr, center: geometry.center(of: $0.cell))
+        }
         try await database.storeNowcast(issueTime: issueTime, tick: tick, cells: cells)
         logger.info("nowcast issued", metadata: ["issueTime": "\(issueTime)", "cells": "\(cells.count)"])
         return try await database.latestNowcastIssue() ?? (issueTime, tick)

@@ -189,11 +189,9 @@ private func offset(
 }
 
 @Suite struct AltitudeServiceTests {
-    func makeService(clock: ManualEpochClock, options: ServerOptions = ServerOptions()) throws -> (SyncService, String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-server-alt-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let db = try ServerDatabase(path: dir.appendingPathComponent("s.sqlite").path)
-        let key = try db.addKey(airline: "DAL", label: "test", now: clock.now()).key
+    func makeService(_ backend: StorageBackend, clock: ManualEpochClock, options: ServerOptions = ServerOptions()) async throws -> (SyncService, String) {
+        let db = try await backend.makeStorage(now: clock.now())
+        let key = try await db.addKey(airline: "DAL", label: "test", now: clock.now()).key
         let service = try SyncService(database: db, clock: clock, options: options, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         return (service, key)
     }
@@ -220,9 +218,9 @@ private func offset(
         }
     }
 
-    @Test func reportFieldsAreStoredAndServedAndBadOnesAre400() async throws {
+    @Test(arguments: StorageBackend.allCases) func reportFieldsAreStoredAndServedAndBadOnesAre400(backend: StorageBackend) async throws {
         let clock = ManualEpochClock(start: 1_800_000_000)
-        let (service, key) = try makeService(clock: clock)
+        let (service, key) = try await makeService(backend, clock: clock)
         let session = try await session(service, key: key, user: "u1")
         let reports = [h3Report(time: clock.now() - 10), h3Report(time: clock.now() - 10, source: nil, u90: nil, uncertain: nil),
                        h3Report(time: clock.now() - 10, source: .gnssStandardAtmosphere, u90: 1700, uncertain: true)]
@@ -240,9 +238,9 @@ private func offset(
         #expect(try await service.fetch(DeltaFetchRequest(dataType: .turbulence, area: .global), session: session).observations.count == 3)
     }
 
-    @Test func offsetsAreValidatedWith400AndNothingStored() async throws {
+    @Test(arguments: StorageBackend.allCases) func offsetsAreValidatedWith400AndNothingStored(backend: StorageBackend) async throws {
         let clock = ManualEpochClock(start: 1_800_000_000)
-        let (service, key) = try makeService(clock: clock)
+        let (service, key) = try await makeService(backend, clock: clock)
         let session = try await session(service, key: key, user: "u1")
         let now = clock.now()
         let cases: [(String, AltitudeOffsetObservation)] = [
@@ -270,9 +268,9 @@ private func offset(
         #expect(served.altitudeOffsets?.first?.layer == 60)
     }
 
-    @Test func aggregationDeduplicatesPerReporterAndExpires() async throws {
+    @Test(arguments: StorageBackend.allCases) func aggregationDeduplicatesPerReporterAndExpires(backend: StorageBackend) async throws {
         let clock = ManualEpochClock(start: 1_800_000_000)
-        let (service, key) = try makeService(clock: clock)
+        let (service, key) = try await makeService(backend, clock: clock)
         let a = try await session(service, key: key, user: "a")
         let b = try await session(service, key: key, user: "b")
         let now = clock.now()
@@ -312,8 +310,8 @@ private func offset(
         clock.advance(by: 3600)
         try await service.uploadPosition(flight("B1", time: clock.now()), altitudeOffset: offset(offsetFeet: 1, time: clock.now() - 3601), session: b)
         #expect(try await service.fetch(DeltaFetchRequest(dataType: .turbulence, area: .global), session: a).altitudeOffsets == nil)
-        let rows = try await service.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM altitude_offsets") }
-        #expect(rows == 0)
+        let rows = try await service.database.altitudeOffsetObservations(cells: nil, minLayer: -2, maxLayer: 99, oldestTime: -.infinity)
+        #expect(rows.isEmpty)
     }
 
     @Test func databaseFromBeforeTheMigrationOpensAndKeepsItsObservations() async throws {
@@ -324,16 +322,16 @@ private func offset(
         let report = h3Report(time: 1_800_000_000 - 10, source: nil, u90: nil, uncertain: nil)
         do {
             let queue = try DatabaseQueue(path: path)
-            try ServerDatabase.migrator.migrate(queue, upTo: "v1")
+            try SQLiteServerStorage.migrator.migrate(queue, upTo: "v1")
             try await queue.write { db in
                 try db.execute(sql: """
                     INSERT INTO observations (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class,
                         reporter_id, tick, received_at) VALUES (?, ?, 35, 40.6, -73.8, ?, ?, 0.3, 0.1, 'medium', 'r_old', 0, 0)
-                    """, arguments: [ServerDatabase.blob(report.id), Int64(bitPattern: report.tile.h3), report.enterTime, report.exitTime])
+                    """, arguments: [SQLiteServerStorage.blob(report.id), Int64(bitPattern: report.tile.h3), report.enterTime, report.exitTime])
             }
             try queue.close()
         }
-        let database = try ServerDatabase(path: path)
+        let database = try SQLiteServerStorage(path: path)
         let observations = try await database.observations(.init(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil))
         #expect(observations.map(\.report) == [report])
         #expect(observations.first?.reporterId == "r_old")
@@ -342,12 +340,9 @@ private func offset(
 
 /// The HTTP layer in process: what a client's bytes get back.
 @Suite struct AltitudeRouterTests {
-    func withServer(_ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-router-alt-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let database = try ServerDatabase(path: dir.appendingPathComponent("s.sqlite").path)
-        let key = try database.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
+    func withServer(_ backend: StorageBackend, _ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
+        let database = try await backend.makeStorage()
+        let key = try await database.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
         let logger = Logger(label: "router-test", factory: { _ in SwiftLogNoOpLogHandler() })
         let service = try SyncService(database: database, clock: SystemEpochClock(), options: ServerOptions(), logger: logger)
         let app = EddyServerApplication.make(service: service, logger: logger, checkpointInterval: nil)
@@ -360,8 +355,8 @@ private func offset(
         return try JSONDecoder().decode(SessionStartResponse.self, from: Data(buffer: response.body)).token
     }
 
-    @Test func unknownSourceAndNegativeUncertaintyAre400AndAnOffsetComesBackWithTheFetch() async throws {
-        try await withServer { client, key in
+    @Test(arguments: StorageBackend.allCases) func unknownSourceAndNegativeUncertaintyAre400AndAnOffsetComesBackWithTheFetch(backend: StorageBackend) async throws {
+        try await withServer(backend) { client, key in
             let auth: HTTPFields = [.authorization: "Bearer \(try await Self.token(client, key: key))"]
             let now = Date().timeIntervalSince1970
             let good = try #require(CanonicalReportBatch.encode(ReportBatch(reports: [h3Report(time: now - 60)])))

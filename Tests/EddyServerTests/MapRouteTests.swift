@@ -17,8 +17,8 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
     }
 
-    @Test func withoutASessionTheMapIs401() async throws {
-        try await RouterTests().withServer { client, _ in
+    @Test(arguments: StorageBackend.allCases) func withoutASessionTheMapIs401(backend: StorageBackend) async throws {
+        try await RouterTests().withServer(backend) { client, _ in
             let bare = try await client.execute(uri: "/map", method: .get)
             #expect(bare.status == .unauthorized)
             #expect(bare.headers[.contentType] == "text/plain; charset=utf-8")
@@ -32,8 +32,8 @@ import Testing
         }
     }
 
-    @Test func theKeyIsExchangedForACookieAndThePageShowsTheWorstReportPerTile() async throws {
-        try await RouterTests().withServer { client, key in
+    @Test(arguments: StorageBackend.allCases) func theKeyIsExchangedForACookieAndThePageShowsTheWorstReportPerTile(backend: StorageBackend) async throws {
+        try await RouterTests().withServer(backend) { client, key in
             let token = try await RouterTests.session(client, key: key)
             let now = Date().timeIntervalSince1970
             var weak = RouterTests.report(exitTime: now - 120)

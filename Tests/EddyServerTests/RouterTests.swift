@@ -17,15 +17,13 @@ import Testing
 
     /// Runs `body` against a fresh server (temporary database, one key for DAL) in process.
     func withServer(
+        _ backend: StorageBackend,
         clock: any EpochClock = SystemEpochClock(),
         _ configure: (inout ServerOptions) -> Void = { _ in },
         _ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> Void
     ) async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-router-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let database = try ServerDatabase(path: dir.appendingPathComponent("s.sqlite").path)
-        let key = try database.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
+        let database = try await backend.makeStorage()
+        let key = try await database.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
         var options = ServerOptions()
         configure(&options)
         let logger = Logger(label: "router-test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -52,8 +50,8 @@ import Testing
                    edrPeak: 0.3, edrMedian: 0.1, reporterClass: .medium)
     }
 
-    @Test func missingOrUnknownTokenIs401WithTheErrorBody() async throws {
-        try await withServer { client, _ in
+    @Test(arguments: StorageBackend.allCases) func missingOrUnknownTokenIs401WithTheErrorBody(backend: StorageBackend) async throws {
+        try await withServer(backend) { client, _ in
             let fetch = try Self.json(DeltaFetchRequest(dataType: .turbulence, area: .global))
             let missing = try await client.execute(uri: "/v1/fetch", method: .post, body: fetch)
             #expect(missing.status == .unauthorized)
@@ -67,8 +65,8 @@ import Testing
         }
     }
 
-    @Test func oldClientVersionIs426() async throws {
-        try await withServer({ $0.minimumClientVersion = WireVersion("1.2.0")! }) { client, _ in
+    @Test(arguments: StorageBackend.allCases) func oldClientVersionIs426(backend: StorageBackend) async throws {
+        try await withServer(backend, { $0.minimumClientVersion = WireVersion("1.2.0")! }) { client, _ in
             let old = try await client.execute(uri: "/v1/tick", method: .get, headers: [.init(EddyWire.clientVersionHeader)!: "1.1.9"])
             #expect(old.status.code == 426)
             #expect(try Self.decode(ErrorBody.self, old) == ErrorBody(
@@ -78,16 +76,16 @@ import Testing
         }
     }
 
-    @Test func oversizedBodyIs413() async throws {
-        try await withServer({ $0.settings.maxRequestBytes = 100 }) { client, _ in
+    @Test(arguments: StorageBackend.allCases) func oversizedBodyIs413(backend: StorageBackend) async throws {
+        try await withServer(backend, { $0.settings.maxRequestBytes = 100 }) { client, _ in
             let response = try await client.execute(uri: "/v1/session", method: .post, body: ByteBuffer(repeating: UInt8(ascii: " "), count: 101))
             #expect(response.status == .contentTooLarge)
             #expect(try Self.decode(ErrorBody.self, response) == ErrorBody(error: "payloadTooLarge", message: "request body over 100 bytes"))
         }
     }
 
-    @Test func malformedJSONIs400WithTheDecoderExplanation() async throws {
-        try await withServer { client, key in
+    @Test(arguments: StorageBackend.allCases) func malformedJSONIs400WithTheDecoderExplanation(backend: StorageBackend) async throws {
+        try await withServer(backend) { client, key in
             let broken = try await client.execute(uri: "/v1/session", method: .post, body: ByteBuffer(string: "{\"apiKey\": "))
             #expect(broken.status == .badRequest)
             let body = try Self.decode(ErrorBody.self, broken)
@@ -99,10 +97,10 @@ import Testing
         }
     }
 
-    @Test func uploadThenFullAndDeltaFetch() async throws {
+    @Test(arguments: StorageBackend.allCases) func uploadThenFullAndDeltaFetch(backend: StorageBackend) async throws {
         // A clock that does not move: "stored in this very tick" must not depend on a 60-s tick boundary falling
         // between the upload and the fetch (it did once on a loaded machine).
-        try await withServer(clock: ManualEpochClock(start: Date().timeIntervalSince1970)) { client, key in
+        try await withServer(backend, clock: ManualEpochClock(start: Date().timeIntervalSince1970)) { client, key in
             let token = try await Self.session(client, key: key)
             let auth: HTTPFields = [.authorization: "Bearer \(token)"]
             let reports = (0..<3).map { _ in Self.report(exitTime: Date().timeIntervalSince1970 - 100) }
@@ -130,8 +128,8 @@ import Testing
         }
     }
 
-    @Test func typedFaultsApplyOncePerRequestAndUnknownKindsAre400() async throws {
-        try await withServer({ $0.testHooks = true }) { client, _ in
+    @Test(arguments: StorageBackend.allCases) func typedFaultsApplyOncePerRequestAndUnknownKindsAre400(backend: StorageBackend) async throws {
+        try await withServer(backend, { $0.testHooks = true }) { client, _ in
             let plan = FaultPlan(faults: [FaultRule(.status500, path: "/v1/tick"), FaultRule(.malformed, path: "/v1/tick")])
             let queued = try await client.execute(uri: "/v1/_test/faults", method: .post, body: Self.json(plan))
             #expect(queued.status == .ok)
@@ -165,18 +163,18 @@ import Testing
         }
     }
 
-    @Test func testHookRoutesExistOnlyWithTestHooks() async throws {
-        try await withServer { client, _ in
+    @Test(arguments: StorageBackend.allCases) func testHookRoutesExistOnlyWithTestHooks(backend: StorageBackend) async throws {
+        try await withServer(backend) { client, _ in
             let plan = try Self.json(FaultPlan(faults: [FaultRule(.status500)]))
             #expect(try await client.execute(uri: "/v1/_test/faults", method: .post, body: plan).status == .notFound)
             #expect(try await client.execute(uri: "/v1/tick", method: .get).status == .ok)
         }
     }
 
-    @Test func rateLimitIs429WithRetryAfter() async throws {
+    @Test(arguments: StorageBackend.allCases) func rateLimitIs429WithRetryAfter(backend: StorageBackend) async throws {
         // Time stands still (5 s ahead of the position's time stamp): the wait is exactly one token's refill, 60 s.
         let frozen = ManualEpochClock(start: Date().timeIntervalSince1970.rounded(.down) + 5)
-        try await withServer(clock: frozen, { $0.rateLimitPerMinute = 1; $0.rateLimitBurst = 2 }) { client, key in
+        try await withServer(backend, clock: frozen, { $0.rateLimitPerMinute = 1; $0.rateLimitBurst = 2 }) { client, key in
             let token = try await Self.session(client, key: key)
             let auth: HTTPFields = [.authorization: "Bearer \(token)"]
             let position = LiveFlight(flightID: "DAL1", latitude: 10, longitude: 10, altitudeFeet: 35000, headingDegrees: 90,
@@ -191,8 +189,8 @@ import Testing
         }
     }
 
-    @Test func largeAnswersAreGzippedWhenAccepted() async throws {
-        try await withServer { client, key in
+    @Test(arguments: StorageBackend.allCases) func largeAnswersAreGzippedWhenAccepted(backend: StorageBackend) async throws {
+        try await withServer(backend) { client, key in
             let token = try await Self.session(client, key: key)
             let reports = (0..<20).map { _ in Self.report(exitTime: Date().timeIntervalSince1970 - 100) }
             var auth: HTTPFields = [.authorization: "Bearer \(token)"]

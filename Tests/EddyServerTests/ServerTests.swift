@@ -199,11 +199,9 @@ struct SquareGrid: CellGeometry {
 }
 
 @Suite struct SyncServiceTests {
-    func makeService(clock: ManualEpochClock, options: ServerOptions = ServerOptions()) throws -> (SyncService, String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-server-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let db = try ServerDatabase(path: dir.appendingPathComponent("s.sqlite").path)
-        let key = try db.addKey(airline: "DAL", label: "test", now: clock.now()).key
+    func makeService(_ backend: StorageBackend, clock: ManualEpochClock, options: ServerOptions = ServerOptions()) async throws -> (SyncService, String) {
+        let db = try await backend.makeStorage(now: clock.now())
+        let key = try await db.addKey(airline: "DAL", label: "test", now: clock.now()).key
         let service = try SyncService(database: db, geometry: SquareGrid(), clock: clock, options: options, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         return (service, key)
     }
@@ -213,9 +211,9 @@ struct SquareGrid: CellGeometry {
                    edrPeak: edr, edrMedian: edr / 2, reporterClass: .medium)
     }
 
-    @Test func ingestIsIdempotentAndDeltaFollowsTicks() async throws {
+    @Test(arguments: StorageBackend.allCases) func ingestIsIdempotentAndDeltaFollowsTicks(backend: StorageBackend) async throws {
         let clock = ManualEpochClock(start: 1_800_000_000)
-        let (service, key) = try makeService(clock: clock)
+        let (service, key) = try await makeService(backend, clock: clock)
         let started = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0"))
         let session = try await service.authenticate(authorization: "Bearer \(started.token)")
         let batch = (0..<10).map { report($0, 0, edr: 0.3, time: clock.now() - 100) }
@@ -240,9 +238,9 @@ struct SquareGrid: CellGeometry {
         #expect(stale.full && stale.observations.count == 11)
     }
 
-    @Test func invalidReportsAreRejectedOneByOne() async throws {
+    @Test(arguments: StorageBackend.allCases) func invalidReportsAreRejectedOneByOne(backend: StorageBackend) async throws {
         let clock = ManualEpochClock(start: 1_800_000_000)
-        let (service, key) = try makeService(clock: clock)
+        let (service, key) = try await makeService(backend, clock: clock)
         let token = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0")).token
         let session = try await service.authenticate(authorization: "Bearer \(token)")
         var bad = report(1, 1, edr: 0.3, time: clock.now())
@@ -255,11 +253,11 @@ struct SquareGrid: CellGeometry {
         #expect(Set(ack.rejected.map(\.id)) == [bad.id, badCell.id])
     }
 
-    @Test func areaFilterPolygonsNowcastAndFlights() async throws {
+    @Test(arguments: StorageBackend.allCases) func areaFilterPolygonsNowcastAndFlights(backend: StorageBackend) async throws {
         let clock = ManualEpochClock(start: 1_800_000_000)
         var options = ServerOptions()
         options.nowcastIntervalSeconds = 3600
-        let (service, key) = try makeService(clock: clock, options: options)
+        let (service, key) = try await makeService(backend, clock: clock, options: options)
         let token = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0")).token
         let session = try await service.authenticate(authorization: "Bearer \(token)")
         let inside = [report(10, 10, edr: 0.35, time: clock.now() - 600), report(11, 10, edr: 0.35, time: clock.now() - 600)]
@@ -298,12 +296,12 @@ struct SquareGrid: CellGeometry {
         #expect(try await service.fetch(DeltaFetchRequest(dataType: .liveFlights, area: area), session: session).liveFlights.isEmpty)
     }
 
-    @Test func authenticationErrors() async throws {
+    @Test(arguments: StorageBackend.allCases) func authenticationErrors(backend: StorageBackend) async throws {
         let clock = ManualEpochClock(start: 1_800_000_000)
         var options = ServerOptions()
         options.sessionTTLSeconds = 60
         options.minimumClientVersion = WireVersion("1.2.0")!
-        let (service, key) = try makeService(clock: clock, options: options)
+        let (service, key) = try await makeService(backend, clock: clock, options: options)
         await #expect(throws: APIError.self) {
             try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u", clientVersion: "1.1.9"))
         }
@@ -318,7 +316,7 @@ struct SquareGrid: CellGeometry {
             Issue.record("expired session accepted")
         } catch let error as APIError { #expect(error.status == 401 && error.body.error == "sessionExpired") }
         let fresh = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u", clientVersion: "1.2.0")).token
-        try service.database.revokeKey(id: 1)
+        try await service.database.revokeKey(id: 1)
         do {
             _ = try await service.authenticate(authorization: "Bearer \(fresh)")
             Issue.record("revoked key accepted")

@@ -48,8 +48,9 @@ package enum ServerDatabaseError: Error, CustomStringConvertible {
     }
 }
 
-/// The server's SQLite database (WAL; one writer, concurrent readers). Schema is the server's own.
-package final class ServerDatabase: Sendable {
+/// The server's SQLite storage (WAL; one writer, concurrent readers): one file, one server process.
+/// Schema is the server's own.
+package final class SQLiteServerStorage: ServerStorage {
     let pool: DatabasePool
     let path: String
     private let checkpointConnection = Mutex<DatabaseQueue?>(nil)
@@ -72,6 +73,12 @@ package final class ServerDatabase: Sendable {
         try Self.migrator.migrate(pool)
         try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     }
+
+    /// Upkeep: a passive WAL checkpoint.
+    package func maintain(now: Double) async throws { try checkpoint() }
+
+    /// Nothing to release (the pool closes with the object).
+    package func shutdown() async {}
 
     /// Copies committed WAL frames into the database file without blocking writers (PASSIVE checkpoint),
     /// on a connection of its own so uploads never wait for it.
@@ -158,7 +165,7 @@ package final class ServerDatabase: Sendable {
     // MARK: meta
 
     /// The tick epoch (Unix seconds), set once when the database is created.
-    func tickEpoch(now: Double) throws -> Double {
+    package func tickEpoch(now: Double) throws -> Double {
         try pool.write { db in
             if let value = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'tick_epoch'"), let epoch = Double(value) {
                 return epoch
@@ -173,7 +180,7 @@ package final class ServerDatabase: Sendable {
 
     /// Adds a key for `airline`; returns the key (shown once) and its record.
     package func addKey(airline: String, label: String, now: Double) throws -> (key: String, record: APIKeyRecord) {
-        let key = "eddy_" + Self.randomHex(bytes: 24)
+        let key = StorageSupport.newAPIKey()
         let id = try pool.write { db -> Int64 in
             try db.execute(
                 sql: "INSERT INTO api_keys (key, airline, label, active, created_at) VALUES (?, ?, ?, 1, ?)",
@@ -204,7 +211,7 @@ package final class ServerDatabase: Sendable {
     }
 
     /// Looks a key up: (id, airline, active) or nil.
-    func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
+    package func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
         try await pool.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT id, airline, active FROM api_keys WHERE key = ?", arguments: [key]) else {
                 return nil
@@ -216,15 +223,15 @@ package final class ServerDatabase: Sendable {
     // MARK: sessions
 
     /// Opens a session; the reporter id is random per airline × user and kept (not derived from the user id).
-    func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord {
-        let token = Self.randomHex(bytes: 32)
+    package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord {
+        let token = StorageSupport.randomHex(bytes: 32)
         return try await pool.write { db in
             let reporterId: String
             if let existing = try String.fetchOne(
                 db, sql: "SELECT reporter_id FROM reporters WHERE airline = ? AND user_id = ?", arguments: [airline, userId]) {
                 reporterId = existing
             } else {
-                reporterId = "r_" + Self.randomHex(bytes: 8)
+                reporterId = "r_" + StorageSupport.randomHex(bytes: 8)
                 try db.execute(
                     sql: "INSERT INTO reporters (airline, user_id, reporter_id) VALUES (?, ?, ?)",
                     arguments: [airline, userId, reporterId])
@@ -238,7 +245,7 @@ package final class ServerDatabase: Sendable {
     }
 
     /// The session for a token, with its key's state; nil when unknown.
-    func session(token: String) async throws -> SessionRecord? {
+    package func session(token: String) async throws -> SessionRecord? {
         try await pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
@@ -250,26 +257,20 @@ package final class ServerDatabase: Sendable {
     }
 
     /// Test hook: expires every session now.
-    func expireAllSessions(now: Double) async throws {
+    package func expireAllSessions(now: Double) async throws {
         try await pool.write { db in try db.execute(sql: "UPDATE sessions SET expires_at = ?", arguments: [now - 1]) }
     }
 
     // MARK: observations
 
-    /// One validated report ready to insert.
-    struct IngestRow: Sendable {
-        var report: TileReport
-        var center: GeoPoint
-    }
-
     /// Inserts reports (ignoring ids already held); returns the ids that were new. The reporter id stored (and served)
     /// with them is the public id of the uploader's live flight updated within `flightExpiry` seconds, else a random id
     /// for this batch: never the session's per-user reporter id, so reports of different flights cannot be linked.
-    func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID> {
+    package func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID> {
         try await pool.write { db in
             let served = try String.fetchOne(db, sql: """
                 SELECT public_id FROM flights WHERE reporter_id = ? AND updated_at >= ? ORDER BY updated_at DESC LIMIT 1
-                """, arguments: [reporterId, now - flightExpiry]) ?? Self.publicFlightID()
+                """, arguments: [reporterId, now - flightExpiry]) ?? StorageSupport.publicFlightID()
             let statement = try db.cachedStatement(sql: """
                 INSERT OR IGNORE INTO observations
                 (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick, received_at,
@@ -290,20 +291,11 @@ package final class ServerDatabase: Sendable {
         }
     }
 
-    /// Area / window / layer / tick filter shared by the fetch queries.
-    struct ObservationFilter: Sendable {
-        var polygon: [GeoPoint]?
-        var minExitTime: Double
-        var minLayer: Int
-        var maxLayer: Int
-        var minTick: Int?
-    }
-
     /// Observations matching `filter`, in arrival order.
     ///
     /// A delta reads through the tick index (few rows), a full area fetch through the latitude index
     /// (the area's band), a global one scans.
-    func observations(_ filter: ObservationFilter) async throws -> [Observation] {
+    package func observations(_ filter: ObservationFilter) async throws -> [Observation] {
         try await pool.read { db in
             let index = filter.minTick != nil ? "INDEXED BY observations_tick" : filter.polygon != nil ? "INDEXED BY observations_lat" : ""
             var sql = """
@@ -344,17 +336,17 @@ package final class ServerDatabase: Sendable {
     }
 
     /// Whether any observation matching `filter` exists (used to tell polygons unchanged).
-    func hasObservations(_ filter: ObservationFilter) async throws -> Bool {
+    package func hasObservations(_ filter: ObservationFilter) async throws -> Bool {
         try await !observations(filter).isEmpty
     }
 
     /// Tiles (cell, layer, edrPeak, exitTime) of observations with exit time in `[from, to]`, for the nowcast.
-    func nowcastInputs(from: Double, to: Double) async throws -> [NowcastModel.Input] {
+    package func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN ? AND ?",
                              arguments: [from, to]).map { row in
                 let h3: Int64 = row[0]
-                return NowcastModel.Input(cell: UInt64(bitPattern: h3), layer: row[1], exitTime: row[2], edrPeak: row[3])
+                return StoredNowcastInput(cell: UInt64(bitPattern: h3), layer: row[1], exitTime: row[2], edrPeak: row[3])
             }
         }
     }
@@ -362,7 +354,7 @@ package final class ServerDatabase: Sendable {
     // MARK: nowcast
 
     /// Latest issue (time, tick), nil before the first.
-    func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)? {
+    package func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)? {
         try await pool.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1")
             else { return nil }
@@ -371,7 +363,7 @@ package final class ServerDatabase: Sendable {
     }
 
     /// Stores an issue, replacing every older one.
-    func storeNowcast(issueTime: Double, tick: Int, cells: [(NowcastModel.Output, GeoPoint)]) async throws {
+    package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws {
         try await pool.write { db in
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM nowcast_issues WHERE issue_time >= ?", arguments: [issueTime]) ?? 0 > 0 {
                 return   // another request issued it first
@@ -380,9 +372,9 @@ package final class ServerDatabase: Sendable {
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO nowcast (issue_time, h3, layer, lat, lng, forecast_hour, edr, tick) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            for (cell, center) in cells {
+            for cell in cells {
                 try statement.execute(arguments: [
-                    issueTime, Int64(bitPattern: cell.cell), cell.layer, center.lat, center.lng, cell.forecastHour, cell.edr, tick,
+                    issueTime, Int64(bitPattern: cell.cell), cell.layer, cell.center.lat, cell.center.lng, cell.forecastHour, cell.edr, tick,
                 ])
             }
             try db.execute(sql: "INSERT INTO nowcast_issues (issue_time, tick) VALUES (?, ?)", arguments: [issueTime, tick])
@@ -390,7 +382,7 @@ package final class ServerDatabase: Sendable {
     }
 
     /// Nowcast cells of the latest issue inside an area and layer range.
-    func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
+    package func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
         try await pool.read { db in
             var result: [NowcastCell] = []
             let cursor = try Row.fetchCursor(db, sql: """
@@ -412,15 +404,12 @@ package final class ServerDatabase: Sendable {
 
     // MARK: flights
 
-    /// A random public flight id: `f` and 16 hex digits (served instead of whatever id the uploader chose).
-    static func publicFlightID() -> String { "f" + randomHex(bytes: 8) }
-
     /// Stores a position (one row per uploader × flight id, with a random public id drawn at its first position) and
     /// drops flights older than `expiry` seconds; in the same transaction stores `altitudeOffset` (see
     /// `storeAltitudeOffset`) and drops fleet altitude offsets measured before `altitudeOffsetsOlderThan`.
-    func upsertFlight(
+    package func upsertFlight(
         _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
-        altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)? = nil, altitudeOffsetsOlderThan: Double? = nil
+        altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
     ) async throws {
         try await pool.write { db in
             try db.execute(sql: """
@@ -432,7 +421,7 @@ package final class ServerDatabase: Sendable {
                     lat = excluded.lat, lng = excluded.lng, altitude_feet = excluded.altitude_feet, heading = excluded.heading,
                     speed_knots = excluded.speed_knots, time = excluded.time, updated_at = excluded.updated_at
                 """, arguments: [
-                    reporterId, flight.flightID, Self.publicFlightID(), airline, flight.flightNumber, flight.aircraftType,
+                    reporterId, flight.flightID, StorageSupport.publicFlightID(), airline, flight.flightNumber, flight.aircraftType,
                     flight.latitude, flight.longitude, flight.altitudeFeet, flight.headingDegrees, flight.groundSpeedKnots,
                     flight.time, now,
                 ])
@@ -449,7 +438,7 @@ package final class ServerDatabase: Sendable {
 
     /// Flights updated in the last `expiry` seconds inside an area, excluding the asking reporter's own, under their
     /// public ids; the flight number only for a viewer of the same airline.
-    func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight] {
+    package func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT public_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, airline, flight_number FROM flights
@@ -491,7 +480,7 @@ package final class ServerDatabase: Sendable {
 
     /// The stored offset observations (one per reporter × cell × layer) in `cells` (all cells when nil) and the
     /// layer range, measured at or after `oldestTime`.
-    func altitudeOffsetObservations(
+    package func altitudeOffsetObservations(
         cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double
     ) async throws -> [AltitudeOffsetAggregation.Input] {
         try await pool.read { db in
@@ -524,9 +513,4 @@ package final class ServerDatabase: Sendable {
         return UUID(uuid: bytes)
     }
 
-    /// Random lower-case hex from the system CSPRNG.
-    static func randomHex(bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-    }
 }

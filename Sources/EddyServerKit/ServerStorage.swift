@@ -1,0 +1,132 @@
+import EddyCore
+import EddyProtocol
+import Foundation
+
+/// What the server keeps: keys, sessions, reports, nowcast issues, live flights and fleet altitude offsets.
+///
+/// Two backends: `SQLiteServerStorage` (one file, one process; the default) and `PostgresServerStorage` (several
+/// stateless instances on one database; docs/fleet-server.md). Both answer every call identically.
+package protocol ServerStorage: Sendable {
+    /// The tick epoch (Unix seconds) stored in the database when it was created, so every instance on it counts the
+    /// same ticks; `now` is used only by the first instance to open a new database.
+    func tickEpoch(now: Double) throws -> Double
+
+    /// Adds a key for `airline`; returns the key (shown once) and its record.
+    func addKey(airline: String, label: String, now: Double) async throws -> (key: String, record: APIKeyRecord)
+    /// Every key, oldest first.
+    func listKeys() async throws -> [APIKeyRecord]
+    /// Revokes a key (throws `ServerDatabaseError.unknownKey` when there is none with that id).
+    func revokeKey(id: Int64) async throws
+    /// Looks a key up: (id, airline, active) or nil.
+    func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)?
+
+    /// Opens a session; the reporter id is random per airline × user and kept.
+    func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord
+    /// The session for a token, with its key's state; nil when unknown.
+    func session(token: String) async throws -> SessionRecord?
+    /// Test hook: expires every session now.
+    func expireAllSessions(now: Double) async throws
+
+    /// Inserts reports, ignoring ids already held (by any instance); returns the ids that were new.
+    func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID>
+    /// Observations matching `filter`, in arrival order (tick, then insertion).
+    func observations(_ filter: ObservationFilter) async throws -> [Observation]
+    /// Whether any observation matches `filter`.
+    func hasObservations(_ filter: ObservationFilter) async throws -> Bool
+    /// Tiles of observations with exit time in `[from, to]`, for the nowcast.
+    func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput]
+
+    /// Latest nowcast issue (time, tick), nil before the first.
+    func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)?
+    /// Stores an issue, replacing every older one (no-op when an issue at or after `issueTime` exists).
+    func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws
+    /// Nowcast cells of the latest issue inside an area and layer range.
+    func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell]
+
+    /// Stores a live position (and optionally the aircraft's altitude offset), dropping expired flights and offsets.
+    func upsertFlight(
+        _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
+        altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
+    ) async throws
+    /// Live flights inside an area, excluding the asking reporter's own; flight numbers only for the same airline.
+    func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight]
+    /// Stored fleet altitude-offset observations in `cells` (all when nil) and the layer range, measured at or after `oldestTime`.
+    func altitudeOffsetObservations(cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double) async throws
+        -> [AltitudeOffsetAggregation.Input]
+
+    /// Background upkeep, called about once a second: WAL checkpoint (SQLite), partitions ahead (PostgreSQL).
+    func maintain(now: Double) async throws
+    /// Releases connections (PostgreSQL's pool); the storage is unusable afterwards.
+    func shutdown() async
+}
+
+/// One validated report ready to insert.
+package struct IngestRow: Sendable {
+    /// The report as uploaded.
+    var report: TileReport
+    /// Its cell's centre (stored for area filters).
+    var center: GeoPoint
+}
+
+/// Area / window / layer / tick filter shared by the fetch queries.
+package struct ObservationFilter: Sendable {
+    /// Area (nil: everywhere).
+    var polygon: [GeoPoint]?
+    /// Oldest exit time, Unix seconds.
+    var minExitTime: Double
+    /// Lowest layer.
+    var minLayer: Int
+    /// Highest layer.
+    var maxLayer: Int
+    /// Delta fetches: only reports stored at or after this tick.
+    var minTick: Int?
+}
+
+/// A stored report as the nowcast reads it.
+package struct StoredNowcastInput: Sendable, Equatable {
+    /// H3 cell.
+    package var cell: UInt64
+    /// Layer (thousands of feet).
+    package var layer: Int
+    /// Exit time, Unix seconds.
+    package var exitTime: Double
+    /// Peak EDR.
+    package var edrPeak: Double
+}
+
+/// One nowcast cell to store.
+package struct StoredNowcastCell: Sendable, Equatable {
+    /// H3 cell.
+    package var cell: UInt64
+    /// Layer (thousands of feet).
+    package var layer: Int
+    /// Hours after the issue time.
+    package var forecastHour: Int
+    /// Forecast EDR.
+    package var edr: Double
+    /// The cell's centre (for area filters).
+    package var center: GeoPoint
+}
+
+/// Helpers both backends share.
+enum StorageSupport {
+    /// A random public flight id: `f` and 16 hex digits (served instead of whatever id the uploader chose).
+    static func publicFlightID() -> String { "f" + randomHex(bytes: 8) }
+
+    /// A new API key (`eddy_` and 48 hex digits).
+    static func newAPIKey() -> String { "eddy_" + randomHex(bytes: 24) }
+
+    /// Random lower-case hex from the system CSPRNG.
+    static func randomHex(bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes * 2)
+        for _ in 0..<bytes {
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,162 @@
+import EddyClock
+import EddyCore
+import EddyH3
+import EddyProtocol
+import Foundation
+import Logging
+import Testing
+
+@testable import EddyServerKit
+
+/// `--database` values: what parses, and what a bad one says.
+@Suite struct DatabaseLocationTests {
+    @Test func sqliteAndPostgresURLsParse() throws {
+        #expect(try DatabaseLocation(parsing: "sqlite:/tmp/x.sqlite") == .sqlite(path: "/tmp/x.sqlite"))
+        #expect(try DatabaseLocation(parsing: "sqlite:relative.db") == .sqlite(path: "relative.db"))
+        guard case .postgres(let location) = try DatabaseLocation(parsing: "postgres://eddy:s%40cret@127.0.0.1:5433/fleet") else {
+            Issue.record("not postgres")
+            return
+        }
+        #expect(location.host == "127.0.0.1" && location.port == 5433 && location.username == "eddy")
+        #expect(location.password == "s@cret" && location.database == "fleet" && !location.requireTLS)
+        #expect(!location.redacted.contains("cret"))
+        guard case .postgres(let defaults) = try DatabaseLocation(parsing: "postgresql://u@db.example/x?sslmode=require") else {
+            Issue.record("not postgres")
+            return
+        }
+        #expect(defaults.port == 5432 && defaults.requireTLS)
+    }
+
+    @Test(arguments: [
+        ("mysql://u@h/db", "starts with neither"),
+        ("sqlite:", "path is empty"),
+        ("postgres://127.0.0.1:5432/db", "user name is missing"),
+        ("postgres://u@127.0.0.1:5432/", "database name is missing"),
+        ("postgres://u@127.0.0.1:5432/db?foo=bar", "unknown parameter"),
+        ("postgres://u@:5432/db", "host is missing"),
+    ])
+    func malformedValuesSayWhatIsWrongAndWhatToDo(text: String, problem: String) {
+        do {
+            _ = try DatabaseLocation(parsing: text)
+            Issue.record("\(text) parsed")
+        } catch {
+            #expect(error.problem.contains(problem), "\(error.problem)")
+            #expect(error.description.contains("postgres://USER"), "the message shows a good value: \(error.description)")
+        }
+    }
+
+    @Test func unreachablePostgresIsAClearErrorNotAHang() async throws {
+        // A loopback port nothing listens on: bind one, close it, connect there.
+        let port = try freeLoopbackPort()
+        let location = try PostgresLocation(parsing: "postgres://eddy@127.0.0.1:\(port)/eddy")
+        let start = ContinuousClock.now
+        do {
+            _ = try await PostgresServerStorage.open(location, now: 0, logger: StorageBackend.quiet)
+            Issue.record("opened a database on a closed port")
+        } catch let error as PostgresStorageError {
+            #expect(error.description.contains("127.0.0.1:\(port)") && error.description.contains("is PostgreSQL running"), "\(error)")
+        }
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
+    /// A loopback TCP port that was free a moment ago.
+    func freeLoopbackPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw StorageTestError("cannot bind a loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// What both backends must do alike, called directly on the storage.
+@Suite struct StorageBehaviourTests {
+    func report(_ cell: UInt64, time: Double) -> TileReport {
+        TileReport(id: UUID(), tile: TileID(h3: cell, layer: 35), enterTime: time - 60, exitTime: time, edrPeak: 0.3, edrMedian: 0.1,
+                   reporterClass: .medium, altitudeSource: .gnssFleetOffset, altitudeU90Feet: 120, layerUncertain: true)
+    }
+
+    static let cell = try! H3.latLngToCell(latitude: 40, longitude: -100, resolution: 5).rawValue
+
+    @Test(arguments: StorageBackend.allCases)
+    func ingestIsIdempotentAndFetchRoundTripsEveryField(backend: StorageBackend) async throws {
+        let now = 1_800_000_000.0
+        let storage = try await backend.makeStorage(now: now)
+        let a = report(Self.cell, time: now - 100)
+        var b = report(Self.cell, time: now - 50)
+        b.altitudeSource = nil
+        b.altitudeU90Feet = nil
+        b.layerUncertain = nil
+        let rows = [a, b].map { IngestRow(report: $0, center: GeoPoint(lat: 40, lng: -100)) }
+        let first = try await storage.ingest(rows, reporterId: "r_1", flightExpiry: 600, tick: 3, now: now)
+        #expect(first == [a.id, b.id])
+        let again = try await storage.ingest(rows, reporterId: "r_1", flightExpiry: 600, tick: 4, now: now + 1)
+        #expect(again.isEmpty)
+        let all = try await storage.observations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil))
+        #expect(all.map(\.report) == [a, b])
+        #expect(all.map(\.tick) == [3, 3])
+        #expect(Set(all.map(\.reporterId)).count == 1 && all[0].reporterId.hasPrefix("f"))
+        let delta = try await storage.observations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: 4))
+        #expect(delta.isEmpty)
+        #expect(try await !storage.hasObservations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: 4)))
+        #expect(try await storage.hasObservations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: 3)))
+        let square = [GeoPoint(lat: 39, lng: -101), GeoPoint(lat: 39, lng: -99), GeoPoint(lat: 41, lng: -99), GeoPoint(lat: 41, lng: -101)]
+        let inside = try await storage.observations(ObservationFilter(polygon: square, minExitTime: now - 60, minLayer: 30, maxLayer: 40, minTick: nil))
+        #expect(inside.map(\.report.id) == [b.id])
+        let elsewhere = square.map { GeoPoint(lat: $0.lat + 10, lng: $0.lng) }
+        #expect(try await storage.observations(ObservationFilter(polygon: elsewhere, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil)).isEmpty)
+        await storage.shutdown()
+    }
+
+    @Test(arguments: StorageBackend.allCases)
+    func keysAndSessions(backend: StorageBackend) async throws {
+        let storage = try await backend.makeStorage(now: 1_800_000_000)
+        let (key, record) = try await storage.addKey(airline: "DAL", label: "ops", now: 1_800_000_000)
+        #expect(try await storage.listKeys() == [record])
+        let found = try #require(try await storage.lookupKey(key))
+        #expect(found.id == record.id && found.airline == "DAL" && found.active)
+        #expect(try await storage.lookupKey("eddy_nope") == nil)
+        let one = try await storage.openSession(keyId: record.id, airline: "DAL", userId: "u", now: 1_800_000_000, ttl: 60)
+        let two = try await storage.openSession(keyId: record.id, airline: "DAL", userId: "u", now: 1_800_000_001, ttl: 60)
+        #expect(one.reporterId == two.reporterId && one.token != two.token)
+        #expect(try await storage.session(token: one.token)?.reporterId == one.reporterId)
+        try await storage.revokeKey(id: record.id)
+        #expect(try await storage.session(token: two.token)?.keyActive == false)
+        await #expect(throws: ServerDatabaseError.self) { try await storage.revokeKey(id: 999) }
+        await storage.shutdown()
+    }
+}
+
+/// PostgreSQL only: what several instances on one database rely on.
+@Suite struct PostgresInstancesTests {
+    @Test("two PostgreSQL instances: one epoch, each report stored once, migrations idempotent (skipped without EDDY_TEST_POSTGRES_URL)")
+    func twoInstancesShareEpochAndStoreEachReportOnce() async throws {
+        let first = try await StorageBackend.postgres.makeStorage(now: 1_800_000_000)
+        let postgres = try #require(first as? PostgresServerStorage)
+        // A second instance on the same database, opened later: same epoch, migrations not applied twice.
+        let second = try await PostgresServerStorage.open(postgres.location, now: 1_800_009_999, logger: StorageBackend.quiet)
+        #expect(try second.tickEpoch(now: 0) == 1_800_000_000)
+        let reports = (0..<50).map { i in
+            TileReport(id: UUID(), tile: TileID(h3: StorageBehaviourTests.cell, layer: i % 40), enterTime: 1_799_999_000,
+                       exitTime: 1_799_999_100, edrPeak: 0.2, edrMedian: 0.1, reporterClass: .large)
+        }
+        let rows = reports.map { IngestRow(report: $0, center: GeoPoint(lat: 40, lng: -100)) }
+        // The same batch to both instances at once: together they store each report once.
+        async let a = first.ingest(rows, reporterId: "r_a", flightExpiry: 600, tick: 1, now: 1_800_000_000)
+        async let b = second.ingest(rows, reporterId: "r_b", flightExpiry: 600, tick: 1, now: 1_800_000_000)
+        let (freshA, freshB) = try await (a, b)
+        #expect(freshA.isDisjoint(with: freshB))
+        #expect(freshA.union(freshB) == Set(reports.map(\.id)))
+        let stored = try await second.observations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil))
+        #expect(stored.count == 50)
+        await second.shutdown()
+        await first.shutdown()
+    }
+}
