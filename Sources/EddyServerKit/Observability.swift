@@ -141,8 +141,8 @@ package struct ReadinessProbe: Sendable {
     /// A probe running `check`.
     package init(_ check: @escaping @Sendable () async throws -> Void) { self.check = check }
 
-    /// The SQLite database answers a trivial read (the latest nowcast issue: one indexed row).
-    package static func database(_ database: ServerDatabase) -> ReadinessProbe {
+    /// The storage (SQLite or PostgreSQL) answers a trivial read (the latest nowcast issue: one indexed row).
+    package static func database(_ database: any ServerStorage) -> ReadinessProbe {
         ReadinessProbe { _ = try await database.latestNowcastIssue() }
     }
 }

@@ -26,7 +26,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-observability-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let database = try ServerDatabase(path: dir.appendingPathComponent("s.sqlite").path)
+        let database = try SQLiteServerStorage(path: dir.appendingPathComponent("s.sqlite").path)
         let key = try database.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
         var options = ServerOptions()
         configure(&options)
