@@ -70,7 +70,8 @@ test-oracles: venv build
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	@trap 'EDDY_PG_DIR=.build/pg-schemathesis bash scripts/pg_cluster.sh destroy' EXIT; \
 	url="$$(EDDY_PG_DIR=.build/pg-schemathesis EDDY_PG_FAST=1 bash scripts/pg_cluster.sh start)" || exit 1; \
-	EDDY_SERVER_DATABASE="$$url" bash scripts/schemathesis_check.sh .build/debug/eddy-server
+	EDDY_SERVER_DATABASE="$$url" bash scripts/schemathesis_check.sh .build/debug/eddy-server && \
+	EDDY_TEST_POSTGRES_URL="$$url" $(PYTHON) scripts/scale_out_check.py --server .build/debug/eddy-server
 	$(PYTHON) scripts/geoid_oracle.py --eddy .build/debug/eddy --points 10000
 	$(PYTHON) scripts/terrain_oracle.py --eddy .build/debug/eddy --points 100000
 	$(PYTHON) scripts/map_browser_check.py --eddy .build/debug/eddy --server .build/debug/eddy-server

@@ -48,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // The server's PostgreSQL backend (--database postgres://…; docs/fleet-server.md).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // SHA-256 of the server's API keys, stored hashed (docs/fleet-server.md "Keys"); postgres-nio uses it already.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // `swift package generate-documentation --target Eddy` (the DocC catalog Sources/Eddy/Eddy.docc); a command plugin,
         // linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -123,6 +125,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

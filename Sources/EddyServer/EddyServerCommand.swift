@@ -100,10 +100,16 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Send no client thresholds (behave like a server older than them; tests).") var noClientThresholds = false
     @Flag(help: "Enable /v1/_test/* fault injection (tests only).") var testHooks = false
     @Flag(help: "Do not serve GET /metrics (Prometheus text; on by default, unauthenticated).") var noMetrics = false
+    @Option(help: "Retention: reports that left their tile more than this many days ago are purged hourly (0 keeps every report).")
+    var retentionDays: Double = 30
 
     mutating func validate() throws {
         guard WireVersion(minClientVersion) != nil else { throw ValidationError("--min-client-version must look like 1.2.3") }
         guard tickSeconds > 0, sessionTtl > 0, nowcastInterval > 0 else { throw ValidationError("durations must be positive") }
+        // Clients fetch up to 6 h back and the nowcast looks back 6 h: a shorter retention would starve them.
+        guard retentionDays.isFinite, retentionDays == 0 || retentionDays >= 0.25 else {
+            throw ValidationError("--retention-days must be 0 (keep every report) or at least 0.25 (the 6-h history clients fetch)")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard thresholds.isValid else {
@@ -131,6 +137,7 @@ struct Serve: AsyncParsableCommand {
         options.nowcastIntervalSeconds = nowcastInterval
         options.testHooks = testHooks
         options.metricsEnabled = !noMetrics
+        options.retentionSeconds = retentionDays > 0 ? retentionDays * 86_400 : nil
         options.settings.tickSeconds = tickSeconds
         options.settings.maxRequestBytes = maxRequestBytes
         options.settings.thresholds = noClientThresholds ? nil : thresholds
@@ -155,7 +162,7 @@ struct Serve: AsyncParsableCommand {
 /// `eddy-server keys add|list|revoke`.
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage API keys.", subcommands: [Add.self, List.self, Revoke.self])
+        abstract: "Manage API keys (stored hashed: a key is shown once, when made).", subcommands: [Add.self, List.self, Revoke.self, Rotate.self])
 
     /// `keys add`.
     struct Add: AsyncParsableCommand {
@@ -182,6 +189,25 @@ struct Keys: AsyncParsableCommand {
             for key in try await database.with({ try await $0.listKeys() }) {
                 print("\(key.id)\t\(key.airline)\t\(key.prefix)…\t\(key.active ? "active" : "revoked")\t\(key.label)")
             }
+        }
+    }
+
+    /// `keys rotate`.
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace a key: a new key for the same airline and label, printed once; the old one is revoked unless --keep-old.")
+        @OptionGroup var database: DatabaseOption
+        @Argument(help: "Key id (from `keys list`).") var id: Int64
+        @Flag(help: "Keep the old key active while devices get the new one (revoke it later with `keys revoke ID`).")
+        var keepOld = false
+
+        func run() async throws {
+            let (key, record) = try await database.with {
+                try await $0.rotateKey(id: id, revokingOld: !keepOld, now: SystemEpochClock().now())
+            }
+            print("id \(record.id) airline \(record.airline) key \(key)")
+            print(keepOld ? "old key \(id) still active: revoke it with `eddy-server keys revoke \(id)` once devices have the new one"
+                          : "revoked \(id)")
         }
     }
 

@@ -19,7 +19,8 @@ package enum EddyServerApplication {
     ) -> some ApplicationProtocol {
         var services: [any Service] = []
         if let checkpointInterval {
-            services.append(WALCheckpointService(database: service.database, interval: checkpointInterval, logger: logger))
+            services.append(WALCheckpointService(database: service.database, interval: checkpointInterval, logger: logger,
+                                                 retentionSeconds: service.options.retentionSeconds))
         }
         return Application(
             router: HTTPRoutes(service: service, readiness: readiness).router(),
@@ -44,12 +45,17 @@ package struct WALCheckpointService: Service, CustomStringConvertible {
     let interval: Duration
     /// Where failures are logged.
     let logger: Logger
+    /// Reports older than this (by exit time) are purged once an hour, from the first round on, seconds; nil keeps all.
+    let retentionSeconds: Double?
+    /// Time between retention purges, seconds.
+    static let purgeIntervalSeconds = 3600.0
 
     /// Creates the service.
-    package init(database: any ServerStorage, interval: Duration, logger: Logger) {
+    package init(database: any ServerStorage, interval: Duration, logger: Logger, retentionSeconds: Double? = nil) {
         self.database = database
         self.interval = interval
         self.logger = logger
+        self.retentionSeconds = retentionSeconds
     }
 
     /// The name ServiceLifecycle logs.
@@ -58,9 +64,18 @@ package struct WALCheckpointService: Service, CustomStringConvertible {
     /// Checkpoints every `interval` until graceful shutdown or cancellation.
     package func run() async throws {
         try? await cancelWhenGracefulShutdown {
+            var lastPurge = -Double.infinity
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
-                do { try await database.maintain(now: Date().timeIntervalSince1970) } catch { logger.warning("storage upkeep failed: \(error)") }
+                let now = Date().timeIntervalSince1970
+                do { try await database.maintain(now: now) } catch { logger.warning("storage upkeep failed: \(error)") }
+                if let retentionSeconds, now - lastPurge >= Self.purgeIntervalSeconds {
+                    lastPurge = now
+                    do {
+                        let purged = try await database.purgeReports(exitBefore: now - retentionSeconds)
+                        if purged > 0 { logger.info("retention: purged \(purged) reports older than \(retentionSeconds / 86_400) days") }
+                    } catch { logger.warning("retention purge failed: \(error)") }
+                }
             }
         }
     }

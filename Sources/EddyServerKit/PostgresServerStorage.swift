@@ -210,6 +210,15 @@ package final class PostgresServerStorage: ServerStorage {
             "CREATE INDEX altitude_offsets_cell ON altitude_offsets (h3, layer, time)",
             "CREATE INDEX altitude_offsets_time ON altitude_offsets (time)",
         ]),
+        // API keys stored hashed (SHA-256; docs/fleet-server.md "Keys"), the shown prefix in its own column; keys
+        // issued before are hashed in place (PostgreSQL's own sha256()), so they keep working.
+        (2, [
+            "ALTER TABLE api_keys ADD COLUMN key_prefix TEXT NOT NULL DEFAULT ''",
+            """
+            UPDATE api_keys SET key_prefix = left(key, 10), key = 'sha256:' || encode(sha256(convert_to(key, 'UTF8')), 'hex')
+            WHERE key NOT LIKE 'sha256:%'
+            """,
+        ]),
     ]
 
     /// The newest schema version this build knows.
@@ -285,23 +294,61 @@ package final class PostgresServerStorage: ServerStorage {
         partitionsReadyThrough.withLock { $0 = max($0, last) }
     }
 
+    /// Retention: drops the daily partitions that end before `exitBefore` whole (no row-by-row delete, no bloat),
+    /// deletes older rows from the partition it cuts and from the default partition, and forgets the upload ids of
+    /// everything deleted.
+    package func purgeReports(exitBefore: Double) async throws -> Int {
+        guard exitBefore.isFinite else { return 0 }
+        let logger = self.logger
+        let lastWholeDay = Int((exitBefore / Self.partitionSeconds).rounded(.down)) - 1
+        return try await client.withTransaction(logger: logger) { connection in
+            var total = 0
+            let partitions = try await connection.query("""
+                SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'observations'
+                """, logger: logger)
+            var whole: [String] = []
+            for try await name in partitions.decode(String.self) {
+                guard name.hasPrefix("observations_d"), let day = Int(name.dropFirst("observations_d".count)),
+                      day <= lastWholeDay else { continue }
+                whole.append(name)
+            }
+            for name in whole {
+                let counted = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(name)"), logger: logger)
+                for try await n in counted.decode(Int64.self) { total += Int(n) }
+                try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM report_ids r USING \(name) o WHERE r.id = o.id"),
+                                           logger: logger)
+                try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE \(name)"), logger: logger)
+            }
+            let rest = try await connection.query("""
+                WITH gone AS (DELETE FROM observations WHERE exit_time < \(exitBefore) RETURNING id),
+                     ids AS (DELETE FROM report_ids r USING gone g WHERE r.id = g.id RETURNING 1)
+                SELECT count(*) FROM gone
+                """, logger: logger)
+            for try await n in rest.decode(Int64.self) { total += Int(n) }
+            return total
+        }
+    }
+
     // MARK: keys
 
     package func addKey(airline: String, label: String, now: Double) async throws -> (key: String, record: APIKeyRecord) {
         let key = StorageSupport.newAPIKey()
         let rows = try await client.query("""
-            INSERT INTO api_keys (key, airline, label, active, created_at) VALUES (\(key), \(airline), \(label), TRUE, \(now)) RETURNING id
+            INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at)
+            VALUES (\(StorageSupport.apiKeyHash(key)), \(StorageSupport.apiKeyPrefix(key)), \(airline), \(label), TRUE, \(now)) RETURNING id
             """, logger: logger)
         var id: Int64 = 0
         for try await value in rows.decode(Int64.self) { id = value }
-        return (key, APIKeyRecord(id: id, airline: airline, label: label, prefix: String(key.prefix(10)), active: true, createdAt: now))
+        return (key, APIKeyRecord(id: id, airline: airline, label: label, prefix: StorageSupport.apiKeyPrefix(key), active: true,
+                                  createdAt: now))
     }
 
     package func listKeys() async throws -> [APIKeyRecord] {
         var result: [APIKeyRecord] = []
-        let rows = try await client.query("SELECT id, key, airline, label, active, created_at FROM api_keys ORDER BY id", logger: logger)
-        for try await (id, key, airline, label, active, createdAt) in rows.decode((Int64, String, String, String, Bool, Double).self) {
-            result.append(APIKeyRecord(id: id, airline: airline, label: label, prefix: String(key.prefix(10)), active: active, createdAt: createdAt))
+        let rows = try await client.query("SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id", logger: logger)
+        for try await (id, prefix, airline, label, active, createdAt) in rows.decode((Int64, String, String, String, Bool, Double).self) {
+            result.append(APIKeyRecord(id: id, airline: airline, label: label, prefix: prefix, active: active, createdAt: createdAt))
         }
         return result
     }
@@ -314,7 +361,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
-        let rows = try await client.query("SELECT id, airline, active FROM api_keys WHERE key = \(key)", logger: logger)
+        let rows = try await client.query("SELECT id, airline, active FROM api_keys WHERE key = \(StorageSupport.apiKeyHash(key))", logger: logger)
         for try await (id, airline, active) in rows.decode((Int64, String, Bool).self) { return (id, airline, active) }
         return nil
     }

@@ -77,6 +77,22 @@ package final class SQLiteServerStorage: ServerStorage {
     /// Upkeep: a passive WAL checkpoint.
     package func maintain(now: Double) async throws { try checkpoint() }
 
+    /// Retention: deletes reports that left their tile before `exitBefore`, 10,000 a transaction so uploads wait
+    /// for at most one short write.
+    package func purgeReports(exitBefore: Double) async throws -> Int {
+        var total = 0
+        while true {
+            let deleted = try await pool.write { db -> Int in
+                try db.execute(sql: """
+                    DELETE FROM observations WHERE rowid IN (SELECT rowid FROM observations WHERE exit_time < ? LIMIT 10000)
+                    """, arguments: [exitBefore])
+                return db.changesCount
+            }
+            total += deleted
+            if deleted < 10_000 { return total }
+        }
+    }
+
     /// Nothing to release (the pool closes with the object).
     package func shutdown() async {}
 
@@ -159,6 +175,17 @@ package final class SQLiteServerStorage: ServerStorage {
                 CREATE INDEX flights_reporter ON flights(reporter_id, updated_at);
                 """)
         }
+        // v4 (issue 14): API keys are stored hashed (SHA-256; docs/fleet-server.md "Keys"), with the shown prefix
+        // in its own column; the keys issued before are hashed in place, so they keep working.
+        migrator.registerMigration("v4-hashed-api-keys") { db in
+            try db.execute(sql: "ALTER TABLE api_keys ADD COLUMN key_prefix TEXT NOT NULL DEFAULT ''")
+            for row in try Row.fetchAll(db, sql: "SELECT id, key FROM api_keys") {
+                let id: Int64 = row["id"], key: String = row["key"]
+                guard !key.hasPrefix("sha256:") else { continue }
+                try db.execute(sql: "UPDATE api_keys SET key = ?, key_prefix = ? WHERE id = ?",
+                               arguments: [StorageSupport.apiKeyHash(key), StorageSupport.apiKeyPrefix(key), id])
+            }
+        }
         return migrator
     }
 
@@ -183,20 +210,20 @@ package final class SQLiteServerStorage: ServerStorage {
         let key = StorageSupport.newAPIKey()
         let id = try pool.write { db -> Int64 in
             try db.execute(
-                sql: "INSERT INTO api_keys (key, airline, label, active, created_at) VALUES (?, ?, ?, 1, ?)",
-                arguments: [key, airline, label, now])
+                sql: "INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
+                arguments: [StorageSupport.apiKeyHash(key), StorageSupport.apiKeyPrefix(key), airline, label, now])
             return db.lastInsertedRowID
         }
-        return (key, APIKeyRecord(id: id, airline: airline, label: label, prefix: String(key.prefix(10)), active: true, createdAt: now))
+        return (key, APIKeyRecord(id: id, airline: airline, label: label, prefix: StorageSupport.apiKeyPrefix(key), active: true,
+                                  createdAt: now))
     }
 
     /// Every key, oldest first.
     package func listKeys() throws -> [APIKeyRecord] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, key, airline, label, active, created_at FROM api_keys ORDER BY id").map { row in
-                let key: String = row["key"]
-                return APIKeyRecord(
-                    id: row["id"], airline: row["airline"], label: row["label"], prefix: String(key.prefix(10)),
+            try Row.fetchAll(db, sql: "SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id").map { row in
+                APIKeyRecord(
+                    id: row["id"], airline: row["airline"], label: row["label"], prefix: row["key_prefix"],
                     active: row["active"], createdAt: row["created_at"])
             }
         }
@@ -210,10 +237,11 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    /// Looks a key up: (id, airline, active) or nil.
+    /// Looks a key up by its hash: (id, airline, active) or nil.
     package func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
-        try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, airline, active FROM api_keys WHERE key = ?", arguments: [key]) else {
+        let hash = StorageSupport.apiKeyHash(key)
+        return try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, airline, active FROM api_keys WHERE key = ?", arguments: [hash]) else {
                 return nil
             }
             return (row["id"], row["airline"], row["active"])

@@ -1,3 +1,4 @@
+import Crypto
 import EddyCore
 import EddyProtocol
 import Foundation
@@ -56,6 +57,9 @@ package protocol ServerStorage: Sendable {
 
     /// Background upkeep, called about once a second: WAL checkpoint (SQLite), partitions ahead (PostgreSQL).
     func maintain(now: Double) async throws
+    /// Retention: deletes the reports whose exit time is before `exitBefore` (Unix seconds), with what only served them
+    /// (their upload ids); returns how many reports went.
+    func purgeReports(exitBefore: Double) async throws -> Int
     /// Releases connections (PostgreSQL's pool); the storage is unusable afterwards.
     func shutdown() async
 }
@@ -109,12 +113,35 @@ package struct StoredNowcastCell: Sendable, Equatable {
 }
 
 /// Helpers both backends share.
+extension ServerStorage {
+    /// Key rotation: a new key for the airline and label of key `id` (returned once, like `addKey`), and key `id`
+    /// revoked when `revokingOld`; throws `ServerDatabaseError.unknownKey` when there is no such key.
+    package func rotateKey(id: Int64, revokingOld: Bool, now: Double) async throws -> (key: String, record: APIKeyRecord) {
+        guard let old = try await listKeys().first(where: { $0.id == id }) else { throw ServerDatabaseError.unknownKey(id) }
+        let new = try await addKey(airline: old.airline, label: old.label, now: now)
+        if revokingOld { try await revokeKey(id: id) }
+        return new
+    }
+}
+
 enum StorageSupport {
     /// A random public flight id: `f` and 16 hex digits (served instead of whatever id the uploader chose).
     static func publicFlightID() -> String { "f" + randomHex(bytes: 8) }
 
     /// A new API key (`eddy_` and 48 hex digits).
     static func newAPIKey() -> String { "eddy_" + randomHex(bytes: 24) }
+
+    /// What the storage keeps of an API key: `sha256:` and the hex SHA-256 of its UTF-8 bytes. A key is 192 random
+    /// bits, so a plain (unsalted, fast) hash cannot be searched backwards, and the same key always finds its row.
+    static func apiKeyHash(_ key: String) -> String {
+        "sha256:" + SHA256.hash(data: Array(key.utf8)).map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
+        }.joined()
+    }
+
+    /// The part of a key that may be shown (`keys list`): `eddy_` and the first 5 hex digits.
+    static func apiKeyPrefix(_ key: String) -> String { String(key.prefix(10)) }
 
     /// Random lower-case hex from the system CSPRNG.
     static func randomHex(bytes: Int) -> String {

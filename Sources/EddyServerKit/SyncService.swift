@@ -34,6 +34,9 @@ package struct ServerOptions: Sendable {
         settings.thresholds = .serverDefaults
         return settings
     }()
+    /// Retention: reports whose exit time is older than this are deleted (hourly, by the upkeep service), seconds;
+    /// nil keeps every report. `eddy-server serve --retention-days` (default 30; docs/fleet-server.md "Retention").
+    package var retentionSeconds: Double? = nil
     /// Fleet altitude offsets are aggregated over the observations of the last this many seconds (60 min: the offset
     /// follows the weather, which moves little in an hour; docs/protocol.md "Fleet altitude assistance").
     package var altitudeOffsetWindowSeconds: Double = 3600

@@ -3,6 +3,7 @@ import EddyCore
 import EddyH3
 import EddyProtocol
 import Foundation
+import GRDB
 import Logging
 import Testing
 
@@ -130,6 +131,102 @@ import Testing
         try await storage.revokeKey(id: record.id)
         #expect(try await storage.session(token: two.token)?.keyActive == false)
         await #expect(throws: ServerDatabaseError.self) { try await storage.revokeKey(id: 999) }
+        await storage.shutdown()
+    }
+}
+
+/// API keys stored hashed, rotation, retention: on both backends (issue 14, deliverables 5 and 6).
+@Suite struct KeyAndRetentionTests {
+    @Test(arguments: StorageBackend.allCases)
+    func keysAreStoredHashedAndRotate(backend: StorageBackend) async throws {
+        let now = 1_800_000_000.0
+        let storage = try await backend.makeStorage(now: now)
+        let (key, record) = try await storage.addKey(airline: "DAL", label: "ops", now: now)
+        #expect(key.hasPrefix("eddy_") && key.count == 53)
+        #expect(record.prefix == String(key.prefix(10)))
+        #expect(try await storage.listKeys().map(\.prefix) == [String(key.prefix(10))])
+        // What is stored is the hash: it finds nothing when presented as a key, the key finds its row.
+        #expect(StorageSupport.apiKeyHash(key).hasPrefix("sha256:") && StorageSupport.apiKeyHash(key).count == 71)
+        #expect(try await storage.lookupKey(StorageSupport.apiKeyHash(key)) == nil)
+        #expect(try await storage.lookupKey(key)?.id == record.id)
+        // Rotation keeping the old key: both work; then rotating with revocation: only the newest works.
+        let (kept, keptRecord) = try await storage.rotateKey(id: record.id, revokingOld: false, now: now + 1)
+        #expect(kept != key && keptRecord.airline == "DAL" && keptRecord.label == "ops")
+        #expect(try await storage.lookupKey(key)?.active == true)
+        #expect(try await storage.lookupKey(kept)?.active == true)
+        let (newest, newestRecord) = try await storage.rotateKey(id: keptRecord.id, revokingOld: true, now: now + 2)
+        #expect(try await storage.lookupKey(kept)?.active == false)
+        let newestFound = try await storage.lookupKey(newest)
+        #expect(newestFound?.id == newestRecord.id && newestFound?.active == true)
+        await #expect(throws: ServerDatabaseError.self) { _ = try await storage.rotateKey(id: 999, revokingOld: true, now: now) }
+        await storage.shutdown()
+    }
+
+    /// A server database made before keys were hashed (v3, the key in plain text) keeps its key working: the v4
+    /// migration hashes it in place and the plain key is gone from the file.
+    @Test func sqliteKeysIssuedBeforeHashingStillWork() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-keys-v3-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("old.sqlite").path
+        let plain = "eddy_" + String(repeating: "ab", count: 24)
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try SQLiteServerStorage.migrator.migrate(queue, upTo: "v3-private-live-flights")
+            try await queue.write { db in
+                try db.execute(sql: "INSERT INTO api_keys (key, airline, label, active, created_at) VALUES (?, 'DAL', 'old', 1, 0)",
+                               arguments: [plain])
+            }
+        }
+        let storage = try SQLiteServerStorage(path: path)
+        #expect(try await storage.lookupKey(plain)?.airline == "DAL")
+        #expect(try storage.listKeys().map(\.prefix) == ["eddy_ababa"])
+        let stored = try await DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT key FROM api_keys") }
+        #expect(stored == [StorageSupport.apiKeyHash(plain)])
+    }
+
+    /// Airline-private data on both backends: airline B sees A's aircraft but not its flight number, nor the id the
+    /// uploader chose (it may name the pilot), nor the reporter; a second reporter of A sees the number.
+    @Test(arguments: StorageBackend.allCases)
+    func anotherAirlineCannotReadPrivateFlightData(backend: StorageBackend) async throws {
+        let now = 1_800_000_000.0
+        let storage = try await backend.makeStorage(now: now)
+        let flight = LiveFlight(flightID: "DAL-pilot-jane", latitude: 40, longitude: -100, altitudeFeet: 35_000,
+                                headingDegrees: 90, groundSpeedKnots: 450, aircraftType: "B738", flightNumber: "DL123", time: now)
+        try await storage.upsertFlight(flight, reporterId: "r_dal_1", airline: "DAL", now: now, expiry: 600, altitudeOffset: nil,
+                                       altitudeOffsetsOlderThan: nil)
+        let other = try await storage.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "r_ual_1", viewerAirline: "UAL")
+        let same = try await storage.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "r_dal_2", viewerAirline: "DAL")
+        #expect(other.count == 1 && other[0].aircraftType == "B738" && other[0].flightNumber == nil)
+        #expect(same.count == 1 && same[0].flightNumber == "DL123")
+        for seen in other + same {
+            #expect(!seen.flightID.contains("pilot") && !seen.flightID.contains("DAL") && !seen.flightID.contains("r_dal"))
+        }
+        let own = try await storage.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "r_dal_1", viewerAirline: "DAL")
+        #expect(own.isEmpty)
+        await storage.shutdown()
+    }
+
+    @Test(arguments: StorageBackend.allCases)
+    func retentionPurgesOldReportsOnly(backend: StorageBackend) async throws {
+        let day = 86_400.0, now = 1_800_000_000.0, old = now - 40 * day
+        // Opened 40 days ago (PostgreSQL made that day's partitions then), kept up until now.
+        let storage = try await backend.makeStorage(now: old)
+        func report(exit: Double) -> IngestRow {
+            IngestRow(report: TileReport(id: UUID(), tile: TileID(h3: StorageBehaviourTests.cell, layer: 35), enterTime: exit - 60,
+                                         exitTime: exit, edrPeak: 0.3, edrMedian: 0.1, reporterClass: .medium),
+                      center: GeoPoint(lat: 40, lng: -100))
+        }
+        let rows = [report(exit: old - 2 * day), report(exit: old), report(exit: now - day), report(exit: now)]
+        _ = try await storage.ingest(Array(rows[..<2]), reporterId: "r_1", flightExpiry: 600, tick: 1, now: old)
+        try await storage.maintain(now: now)
+        _ = try await storage.ingest(Array(rows[2...]), reporterId: "r_1", flightExpiry: 600, tick: 2, now: now)
+        #expect(try await storage.purgeReports(exitBefore: now - 30 * day) == 2)
+        let all = ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil)
+        #expect(try await Set(storage.observations(all).map(\.report.id)) == Set(rows[2...].map(\.report.id)))
+        #expect(try await storage.purgeReports(exitBefore: now - 30 * day) == 0)
+        // The purged reports' upload ids are forgotten with them: a late re-upload is taken again (and purged next hour).
+        #expect(try await storage.ingest([rows[1]], reporterId: "r_1", flightExpiry: 600, tick: 3, now: now) == [rows[1].report.id])
         await storage.shutdown()
     }
 }
