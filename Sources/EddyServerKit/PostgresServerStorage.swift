@@ -32,6 +32,10 @@ package final class PostgresServerStorage: ServerStorage {
     private let runTask: Task<Void, Never>
     /// The day (Unix day number) up to which partitions exist, so `maintain` acts once a day.
     private let partitionsReadyThrough = Mutex<Int>(Int.min)
+    /// The database clock's lead over the system clock (0 within the 1-s dead band) and when it was last measured.
+    private let clockOffset = Mutex<(seconds: Double, measuredAt: Double)>((0, -Double.infinity))
+    /// Time between clock-offset measurements, seconds.
+    static let clockOffsetIntervalSeconds = 30.0
     /// Days of partitions created ahead of today.
     static let partitionDaysAhead = 2
     /// Seconds in a partition.
@@ -86,6 +90,9 @@ package final class PostgresServerStorage: ServerStorage {
         let runTask = Task { await client.run() }
         let storage = PostgresServerStorage(client: client, location: location, logger: logger, epoch: epoch, runTask: runTask)
         storage.partitionsReadyThrough.withLock { $0 = Self.lastPartitionDay(around: now) }
+        do { try await storage.measureClockOffset() } catch {
+            logger.warning("could not compare this host's clock with the database's (ticks use this host's clock): \(error)")
+        }
         return storage
     }
 
@@ -285,8 +292,26 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    /// Creates tomorrow's partitions once a day.
+    /// The database clock's lead over this process's system clock when beyond 1 s (measured every 30 s by `maintain`).
+    package var clockOffsetSeconds: Double { clockOffset.withLock { $0.seconds } }
+
+    /// Measures the database clock against the system clock: the midpoint of the round trip against the server's
+    /// `clock_timestamp()`. Within ±1 s (hosts kept by NTP) the offset is taken as 0, so ticks never flicker.
+    func measureClockOffset() async throws {
+        let before = Date().timeIntervalSince1970
+        let rows = try await client.query("SELECT extract(epoch FROM clock_timestamp())::float8", logger: logger)
+        var database = before
+        for try await value in rows.decode(Double.self) { database = value }
+        let after = Date().timeIntervalSince1970
+        let lead = database - (before + after) / 2
+        clockOffset.withLock { $0 = (abs(lead) > 1 ? lead : 0, after) }
+        if abs(lead) > 1 { logger.warning("this host's clock is \(lead) s behind the database's: ticks follow the database") }
+    }
+
+    /// Creates tomorrow's partitions once a day; measures the clock offset every 30 s.
     package func maintain(now: Double) async throws {
+        let measuredAt = clockOffset.withLock { $0.measuredAt }
+        if Date().timeIntervalSince1970 - measuredAt >= Self.clockOffsetIntervalSeconds { try await measureClockOffset() }
         let last = Self.lastPartitionDay(around: now)
         if partitionsReadyThrough.withLock({ $0 >= last }) { return }
         let logger = self.logger

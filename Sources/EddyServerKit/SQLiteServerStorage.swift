@@ -93,6 +93,9 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
+    /// One process owns the file: its own clock is the database's.
+    package var clockOffsetSeconds: Double { 0 }
+
     /// Nothing to release (the pool closes with the object).
     package func shutdown() async {}
 

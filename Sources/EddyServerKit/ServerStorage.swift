@@ -57,6 +57,9 @@ package protocol ServerStorage: Sendable {
 
     /// Background upkeep, called about once a second: WAL checkpoint (SQLite), partitions ahead (PostgreSQL).
     func maintain(now: Double) async throws
+    /// How far the database's clock is ahead of this process's system clock, seconds, when that is more than 1 s (0
+    /// otherwise, and always for SQLite): ticks are counted on the database's clock, so instances agree on them.
+    var clockOffsetSeconds: Double { get }
     /// Retention: deletes the reports whose exit time is before `exitBefore` (Unix seconds), with what only served them
     /// (their upload ids); returns how many reports went.
     func purgeReports(exitBefore: Double) async throws -> Int

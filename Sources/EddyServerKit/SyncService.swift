@@ -85,9 +85,10 @@ package final class SyncService: Sendable {
         try self.init(database: database, geometry: H3CellGeometry(), clock: clock, options: options, logger: logger)
     }
 
-    /// The current tick: whole `tickSeconds` since the database's epoch.
+    /// The current tick: whole `tickSeconds` since the database's epoch, on the database's clock (the storage's
+    /// `clockOffsetSeconds`: several PostgreSQL instances agree even when a host's clock drifts).
     package func currentTick() -> Int {
-        max(0, Int(saturating: (clock.now() - tickEpoch) / options.tickSeconds, rounding: .down))
+        max(0, Int(saturating: (clock.now() + database.clockOffsetSeconds - tickEpoch) / options.tickSeconds, rounding: .down))
     }
 
     // MARK: sessions
