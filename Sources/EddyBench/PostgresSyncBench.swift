@@ -94,24 +94,32 @@ enum PostgresSyncBench {
         if ProcessInfo.processInfo.environment["EDDY_BENCH_VERBOSE"] == "1" {
             FileHandle.standardError.write(Data("postgres bench: \(arguments.prefix(4).joined(separator: " "))\n".utf8))
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         // Files, not pipes: the postgres server that `pg_cluster.sh start` leaves running inherits the write end of a
-        // pipe, so reading a pipe to its end would wait for the server to exit.
+        // pipe, so reading a pipe to its end would wait for the server to exit. posix_spawn and waitpid, not Foundation's
+        // Process: its waitUntilExit missed the exit of `pg_cluster.sh start` (the child stayed a zombie, the bench hung).
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-bench-shell-\(UUID().uuidString)")
-        let outURL = base.appendingPathExtension("out"), errURL = base.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-        process.waitUntilExit()
-        let outData = (try? Data(contentsOf: outURL)) ?? Data()
-        let errData = (try? Data(contentsOf: errURL)) ?? Data()
-        guard process.terminationStatus == 0 else {
+        let outPath = base.appendingPathExtension("out").path, errPath = base.appendingPathExtension("err").path
+        defer { try? FileManager.default.removeItem(atPath: outPath); try? FileManager.default.removeItem(atPath: errPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
+        guard spawned == 0 else { throw BenchError("cannot start \(arguments.first ?? ""): errno \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw BenchError("waitpid failed for \(arguments.first ?? ""): errno \(errno)") }
+        }
+        let outData = FileManager.default.contents(atPath: outPath) ?? Data()
+        let errData = FileManager.default.contents(atPath: errPath) ?? Data()
+        // Exited normally with status 0 (WIFEXITED: low 7 bits 0; WEXITSTATUS: the next byte).
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             throw BenchError("\(arguments.prefix(3).joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))")
         }
         return String(decoding: outData, as: UTF8.self)
