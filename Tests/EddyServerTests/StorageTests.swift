@@ -49,19 +49,8 @@ import Testing
     /// A port where something listens but never answers (a wrong port in --database): a clear error after the
     /// connect deadline, not a hang. The socket is ours, so no other test can take the port meanwhile.
     @Test func silentListenerIsAClearErrorNotAHang() async throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try loopbackSocket(listening: true)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 && listen(fd, 8) == 0
-            }
-        }
-        try #require(listening)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let location = try PostgresLocation(parsing: "postgres://eddy@127.0.0.1:\(port)/eddy")
         let start = ContinuousClock.now
         do {
@@ -96,18 +85,27 @@ import Testing
 
     /// A loopback TCP port that was free a moment ago.
     func freeLoopbackPort() throws -> Int {
+        let (fd, port) = try loopbackSocket(listening: false)
+        close(fd)
+        return port
+    }
+
+    /// A TCP socket bound to a free loopback port (listening, but never accepting, when `listening`); the caller
+    /// closes it.
+    func loopbackSocket(listening: Bool) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 && (!listening || listen(fd, 8) == 0)
+            }
         }
-        guard bound else { throw StorageTestError("cannot bind a loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else { close(fd); throw StorageTestError("cannot bind a loopback port") }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
 
