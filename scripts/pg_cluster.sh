@@ -16,6 +16,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 DIR="${EDDY_PG_DIR:-$ROOT/.build/pg-test}"
+# Absolute: postgres resolves the socket directory (-k) from its data directory, so a relative one fails.
+case "$DIR" in /*) ;; *) DIR="$PWD/$DIR" ;; esac
 DATA="$DIR/data"
 SOCK="$DIR/sock"
 PORT_FILE="$DIR/port"
