@@ -64,18 +64,8 @@ package final class PostgresServerStorage: ServerStorage {
         probeConfiguration.options.connectTimeout = .seconds(5)
         let connection: PostgresConnection
         do {
-            // A deadline on the whole start-up (TCP, startup message, login): a port where something else listens and
-            // never answers (a wrong port in --database) would otherwise hang here.
-            let configuration = probeConfiguration
-            connection = try await Self.withDeadline(seconds: Self.connectDeadlineSeconds) {
-                try await PostgresConnection.connect(
-                    on: PostgresClient.defaultEventLoopGroup.next(), configuration: configuration, id: 0, logger: logger).get()
-            }
-        } catch is ConnectDeadlineExceeded {
-            throw PostgresStorageError(location: location.redacted, problem: """
-                no PostgreSQL answer within \(Int(Self.connectDeadlineSeconds)) s (something listens there but does not \
-                speak PostgreSQL, or the server is overloaded); check host and port in --database
-                """)
+            connection = try await PostgresConnection.connect(
+                on: PostgresClient.defaultEventLoopGroup.next(), configuration: probeConfiguration, id: 0, logger: logger).get()
         } catch {
             throw PostgresStorageError(location: location.redacted, problem: Self.explain(error))
         }
@@ -134,36 +124,6 @@ package final class PostgresServerStorage: ServerStorage {
         var created = location
         created.database = name
         return created
-    }
-
-    /// Longest wait for the first connection (TCP connect, startup, login), seconds.
-    static let connectDeadlineSeconds = 10.0
-
-    /// The first connection took longer than `connectDeadlineSeconds`.
-    struct ConnectDeadlineExceeded: Error {}
-
-    /// Runs `operation`, or throws `ConnectDeadlineExceeded` after `seconds` without waiting for it (an operation
-    /// that finishes later is left to finish on its own: a connection made after the deadline is closed).
-    static func withDeadline(
-        seconds: Double, _ operation: @escaping @Sendable () async throws -> PostgresConnection
-    ) async throws -> PostgresConnection {
-        let resumed = Mutex(false)
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PostgresConnection, any Error>) in
-            let first: @Sendable () -> Bool = { resumed.withLock { done in defer { done = true }; return !done } }
-            Task {
-                do {
-                    let connection = try await operation()
-                    if first() { continuation.resume(returning: connection) } else { try? await connection.close() }
-                } catch {
-                    if first() { continuation.resume(throwing: error) }
-                }
-            }
-            // A Dispatch timer, not a sleeping task: with the cooperative pool busy (a loaded start-up, a parallel test
-            // run on 2 cores) a sleeping task woke 9 s late in CI.
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                if first() { continuation.resume(throwing: ConnectDeadlineExceeded()) }
-            }
-        }
     }
 
     /// What an error from connecting or migrating means, with what to do.
