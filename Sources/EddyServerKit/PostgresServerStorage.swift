@@ -325,7 +325,8 @@ package final class PostgresServerStorage: ServerStorage {
     package func purgeReports(exitBefore: Double) async throws -> Int {
         guard exitBefore.isFinite else { return 0 }
         let logger = self.logger
-        let lastWholeDay = Int((exitBefore / Self.partitionSeconds).rounded(.down)) - 1
+        // Saturating: `--retention-days 1e300` puts the horizon at -8.6e304 s, beyond Int.
+        let lastWholeDay = Int(saturating: exitBefore / Self.partitionSeconds, rounding: .down) - 1
         return try await client.withTransaction(logger: logger) { connection in
             var total = 0
             let partitions = try await connection.query("""
