@@ -30,6 +30,8 @@ package final class PostgresServerStorage: ServerStorage {
     let logger: Logger
     let epoch: Double
     private let runTask: Task<Void, Never>
+    /// Storage calls in progress (each holds or waits for one of the pool's connections), for `/metrics`.
+    let meter: StorageLoadMeter
     /// The day (Unix day number) up to which partitions exist, so `maintain` acts once a day.
     private let partitionsReadyThrough = Mutex<Int>(Int.min)
     /// The database clock's lead over the system clock (0 within the 1-s dead band) and when it was last measured.
@@ -41,8 +43,10 @@ package final class PostgresServerStorage: ServerStorage {
     /// Seconds in a partition.
     static let partitionSeconds = 86_400.0
 
-    private init(client: PostgresClient, location: PostgresLocation, logger: Logger, epoch: Double, runTask: Task<Void, Never>) {
+    private init(client: PostgresClient, location: PostgresLocation, logger: Logger, epoch: Double, runTask: Task<Void, Never>,
+                 maximumConnections: Int) {
         self.client = client
+        self.meter = StorageLoadMeter(poolSize: maximumConnections)
         self.location = location
         self.logger = logger
         self.epoch = epoch
@@ -87,8 +91,10 @@ package final class PostgresServerStorage: ServerStorage {
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = 0
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let runTask = Task { await client.run() }
-        let storage = PostgresServerStorage(client: client, location: location, logger: logger, epoch: epoch, runTask: runTask)
+        // Started immediately, so the pool is running before the first query below leases from it.
+        let runTask = Task.immediate { await client.run() }
+        let storage = PostgresServerStorage(client: client, location: location, logger: logger, epoch: epoch, runTask: runTask,
+                                            maximumConnections: maximumConnections)
         storage.partitionsReadyThrough.withLock { $0 = Self.lastPartitionDay(around: now) }
         do { try await storage.measureClockOffset() } catch {
             logger.warning("could not compare this host's clock with the database's (ticks use this host's clock): \(error)")
@@ -146,6 +152,9 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func tickEpoch(now: Double) throws -> Double { epoch }
+
+    /// The pool now: storage calls in progress, against `maximumConnections`.
+    package var poolLoad: ServerMetrics.DatabasePoolLoad { meter.load }
 
     deinit { runTask.cancel() }
 
@@ -310,6 +319,7 @@ package final class PostgresServerStorage: ServerStorage {
 
     /// Creates tomorrow's partitions once a day; measures the clock offset every 30 s.
     package func maintain(now: Double) async throws {
+        meter.enter(); defer { meter.leave() }
         let measuredAt = clockOffset.withLock { $0.measuredAt }
         if Date().timeIntervalSince1970 - measuredAt >= Self.clockOffsetIntervalSeconds { try await measureClockOffset() }
         let last = Self.lastPartitionDay(around: now)
@@ -323,6 +333,7 @@ package final class PostgresServerStorage: ServerStorage {
     /// deletes older rows from the partition it cuts and from the default partition, and forgets the upload ids of
     /// everything deleted.
     package func purgeReports(exitBefore: Double) async throws -> Int {
+        meter.enter(); defer { meter.leave() }
         guard exitBefore.isFinite else { return 0 }
         let logger = self.logger
         // Saturating: `--retention-days 1e300` puts the horizon at -8.6e304 s, beyond Int.
@@ -359,6 +370,7 @@ package final class PostgresServerStorage: ServerStorage {
     // MARK: keys
 
     package func addKey(airline: String, label: String, now: Double) async throws -> (key: String, record: APIKeyRecord) {
+        meter.enter(); defer { meter.leave() }
         let key = StorageSupport.newAPIKey()
         let rows = try await client.query("""
             INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at)
@@ -371,6 +383,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func listKeys() async throws -> [APIKeyRecord] {
+        meter.enter(); defer { meter.leave() }
         var result: [APIKeyRecord] = []
         let rows = try await client.query("SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id", logger: logger)
         for try await (id, prefix, airline, label, active, createdAt) in rows.decode((Int64, String, String, String, Bool, Double).self) {
@@ -380,6 +393,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func revokeKey(id: Int64) async throws {
+        meter.enter(); defer { meter.leave() }
         let rows = try await client.query("UPDATE api_keys SET active = FALSE WHERE id = \(id) RETURNING id", logger: logger)
         var found = false
         for try await _ in rows.decode(Int64.self) { found = true }
@@ -387,6 +401,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
+        meter.enter(); defer { meter.leave() }
         let rows = try await client.query("SELECT id, airline, active FROM api_keys WHERE key = \(StorageSupport.apiKeyHash(key))", logger: logger)
         for try await (id, airline, active) in rows.decode((Int64, String, Bool).self) { return (id, airline, active) }
         return nil
@@ -395,6 +410,7 @@ package final class PostgresServerStorage: ServerStorage {
     // MARK: sessions
 
     package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord {
+        meter.enter(); defer { meter.leave() }
         let token = StorageSupport.randomHex(bytes: 32)
         let candidate = "r_" + StorageSupport.randomHex(bytes: 8)
         let logger = self.logger
@@ -418,6 +434,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func session(token: String) async throws -> SessionRecord? {
+        meter.enter(); defer { meter.leave() }
         let rows = try await client.query("""
             SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
             FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = \(token)
@@ -429,6 +446,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func expireAllSessions(now: Double) async throws {
+        meter.enter(); defer { meter.leave() }
         try await client.query("UPDATE sessions SET expires_at = \(now - 1)", logger: logger)
     }
 
@@ -439,6 +457,7 @@ package final class PostgresServerStorage: ServerStorage {
     /// of those ids inserted from arrays (one round trip per batch). Nullable columns travel as sentinels ('' , NaN,
     /// -1) turned back into NULL by NULLIF.
     package func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID> {
+        meter.enter(); defer { meter.leave() }
         if rows.isEmpty { return [] }
         var ids: [UUID] = [], h3: [Int64] = [], layer: [Int64] = [], lat: [Double] = [], lng: [Double] = []
         var enter: [Double] = [], exit: [Double] = [], peak: [Double] = [], median: [Double] = [], classes: [String] = []
@@ -495,6 +514,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func observations(_ filter: ObservationFilter) async throws -> [Observation] {
+        meter.enter(); defer { meter.leave() }
         let query = observationQuery(filter, columns: """
             id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
             altitude_source, altitude_u90_ft, layer_uncertain
@@ -516,6 +536,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func hasObservations(_ filter: ObservationFilter) async throws -> Bool {
+        meter.enter(); defer { meter.leave() }
         if filter.polygon == nil {
             let rows = try await client.query(observationQuery(filter, columns: "1", suffix: " LIMIT 1"), logger: logger)
             for try await _ in rows { return true }
@@ -525,6 +546,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput] {
+        meter.enter(); defer { meter.leave() }
         let rows = try await client.query(
             "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN \(from) AND \(to)", logger: logger)
         var result: [StoredNowcastInput] = []
@@ -537,12 +559,14 @@ package final class PostgresServerStorage: ServerStorage {
     // MARK: nowcast
 
     package func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)? {
+        meter.enter(); defer { meter.leave() }
         let rows = try await client.query("SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1", logger: logger)
         for try await (time, tick) in rows.decode((Double, Int64).self) { return (time, Int(tick)) }
         return nil
     }
 
     package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws {
+        meter.enter(); defer { meter.leave() }
         let h3 = cells.map { Int64(bitPattern: $0.cell) }, layer = cells.map { Int64($0.layer) }
         let lat = cells.map(\.center.lat), lng = cells.map(\.center.lng)
         let hour = cells.map { Int64($0.forecastHour) }, edr = cells.map(\.edr)
@@ -566,6 +590,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
+        meter.enter(); defer { meter.leave() }
         let rows = try await client.query("""
             SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast
             WHERE layer BETWEEN \(Int64(minLayer)) AND \(Int64(maxLayer)) ORDER BY h3, layer, forecast_hour
@@ -586,6 +611,7 @@ package final class PostgresServerStorage: ServerStorage {
         _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
         altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
     ) async throws {
+        meter.enter(); defer { meter.leave() }
         let publicId = StorageSupport.publicFlightID()
         let logger = self.logger
         try await client.withTransaction(logger: logger) { connection in
@@ -622,6 +648,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight] {
+        meter.enter(); defer { meter.leave() }
         let rows = try await client.query("""
             SELECT public_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, airline, flight_number FROM flights
             WHERE updated_at >= \(now - expiry) AND reporter_id <> \(excludingReporter) ORDER BY public_id
@@ -642,6 +669,7 @@ package final class PostgresServerStorage: ServerStorage {
     package func altitudeOffsetObservations(
         cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double
     ) async throws -> [AltitudeOffsetAggregation.Input] {
+        meter.enter(); defer { meter.leave() }
         var binds = PostgresBindings()
         binds.append(Int64(minLayer))
         binds.append(Int64(maxLayer))

@@ -53,6 +53,8 @@ package enum ServerDatabaseError: Error, CustomStringConvertible {
 package final class SQLiteServerStorage: ServerStorage {
     let pool: DatabasePool
     let path: String
+    /// Storage calls in progress against the pool (the writer and GRDB's readers), for `/metrics`.
+    let meter: StorageLoadMeter
     private let checkpointConnection = Mutex<DatabaseQueue?>(nil)
 
     /// Opens (creating and migrating when needed) the database at `path`.
@@ -70,9 +72,13 @@ package final class SQLiteServerStorage: ServerStorage {
         }
         self.path = path
         pool = try DatabasePool(path: path, configuration: config)
+        meter = StorageLoadMeter(poolSize: 1 + config.maximumReaderCount)
         try Self.migrator.migrate(pool)
         try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     }
+
+    /// The pool now: storage calls in progress against the writer and the readers.
+    package var poolLoad: ServerMetrics.DatabasePoolLoad { meter.load }
 
     /// Upkeep: a passive WAL checkpoint.
     package func maintain(now: Double) async throws { try checkpoint() }
@@ -80,6 +86,7 @@ package final class SQLiteServerStorage: ServerStorage {
     /// Retention: deletes reports that left their tile before `exitBefore`, 10,000 a transaction so uploads wait
     /// for at most one short write.
     package func purgeReports(exitBefore: Double) async throws -> Int {
+        meter.enter(); defer { meter.leave() }
         var total = 0
         while true {
             let deleted = try await pool.write { db -> Int in
@@ -210,6 +217,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Adds a key for `airline`; returns the key (shown once) and its record.
     package func addKey(airline: String, label: String, now: Double) throws -> (key: String, record: APIKeyRecord) {
+        meter.enter(); defer { meter.leave() }
         let key = StorageSupport.newAPIKey()
         let id = try pool.write { db -> Int64 in
             try db.execute(
@@ -223,7 +231,8 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Every key, oldest first.
     package func listKeys() throws -> [APIKeyRecord] {
-        try pool.read { db in
+        meter.enter(); defer { meter.leave() }
+        return try pool.read { db in
             try Row.fetchAll(db, sql: "SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id").map { row in
                 APIKeyRecord(
                     id: row["id"], airline: row["airline"], label: row["label"], prefix: row["key_prefix"],
@@ -234,6 +243,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Revokes a key: its sessions get 403 from now on.
     package func revokeKey(id: Int64) throws {
+        meter.enter(); defer { meter.leave() }
         try pool.write { db in
             try db.execute(sql: "UPDATE api_keys SET active = 0 WHERE id = ?", arguments: [id])
             if db.changesCount == 0 { throw ServerDatabaseError.unknownKey(id) }
@@ -242,6 +252,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Looks a key up by its hash: (id, airline, active) or nil.
     package func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
+        meter.enter(); defer { meter.leave() }
         let hash = StorageSupport.apiKeyHash(key)
         return try await pool.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT id, airline, active FROM api_keys WHERE key = ?", arguments: [hash]) else {
@@ -255,6 +266,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Opens a session; the reporter id is random per airline × user and kept (not derived from the user id).
     package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord {
+        meter.enter(); defer { meter.leave() }
         let token = StorageSupport.randomHex(bytes: 32)
         return try await pool.write { db in
             let reporterId: String
@@ -277,7 +289,8 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// The session for a token, with its key's state; nil when unknown.
     package func session(token: String) async throws -> SessionRecord? {
-        try await pool.read { db in
+        meter.enter(); defer { meter.leave() }
+        return try await pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
                 FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = ?
@@ -289,6 +302,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Test hook: expires every session now.
     package func expireAllSessions(now: Double) async throws {
+        meter.enter(); defer { meter.leave() }
         try await pool.write { db in try db.execute(sql: "UPDATE sessions SET expires_at = ?", arguments: [now - 1]) }
     }
 
@@ -298,7 +312,8 @@ package final class SQLiteServerStorage: ServerStorage {
     /// with them is the public id of the uploader's live flight updated within `flightExpiry` seconds, else a random id
     /// for this batch: never the session's per-user reporter id, so reports of different flights cannot be linked.
     package func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID> {
-        try await pool.write { db in
+        meter.enter(); defer { meter.leave() }
+        return try await pool.write { db in
             let served = try String.fetchOne(db, sql: """
                 SELECT public_id FROM flights WHERE reporter_id = ? AND updated_at >= ? ORDER BY updated_at DESC LIMIT 1
                 """, arguments: [reporterId, now - flightExpiry]) ?? StorageSupport.publicFlightID()
@@ -327,7 +342,8 @@ package final class SQLiteServerStorage: ServerStorage {
     /// A delta reads through the tick index (few rows), a full area fetch through the latitude index
     /// (the area's band), a global one scans.
     package func observations(_ filter: ObservationFilter) async throws -> [Observation] {
-        try await pool.read { db in
+        meter.enter(); defer { meter.leave() }
+        return try await pool.read { db in
             let index = filter.minTick != nil ? "INDEXED BY observations_tick" : filter.polygon != nil ? "INDEXED BY observations_lat" : ""
             var sql = """
                 SELECT id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
@@ -368,12 +384,14 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Whether any observation matching `filter` exists (used to tell polygons unchanged).
     package func hasObservations(_ filter: ObservationFilter) async throws -> Bool {
-        try await !observations(filter).isEmpty
+        meter.enter(); defer { meter.leave() }
+        return try await !observations(filter).isEmpty
     }
 
     /// Tiles (cell, layer, edrPeak, exitTime) of observations with exit time in `[from, to]`, for the nowcast.
     package func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput] {
-        try await pool.read { db in
+        meter.enter(); defer { meter.leave() }
+        return try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN ? AND ?",
                              arguments: [from, to]).map { row in
                 let h3: Int64 = row[0]
@@ -386,7 +404,8 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Latest issue (time, tick), nil before the first.
     package func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)? {
-        try await pool.read { db in
+        meter.enter(); defer { meter.leave() }
+        return try await pool.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1")
             else { return nil }
             return (row[0], row[1])
@@ -395,6 +414,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Stores an issue, replacing every older one.
     package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws {
+        meter.enter(); defer { meter.leave() }
         try await pool.write { db in
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM nowcast_issues WHERE issue_time >= ?", arguments: [issueTime]) ?? 0 > 0 {
                 return   // another request issued it first
@@ -414,7 +434,8 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Nowcast cells of the latest issue inside an area and layer range.
     package func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
-        try await pool.read { db in
+        meter.enter(); defer { meter.leave() }
+        return try await pool.read { db in
             var result: [NowcastCell] = []
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN ? AND ?
@@ -442,6 +463,7 @@ package final class SQLiteServerStorage: ServerStorage {
         _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
         altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
     ) async throws {
+        meter.enter(); defer { meter.leave() }
         try await pool.write { db in
             try db.execute(sql: """
                 INSERT INTO flights (reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet,
@@ -470,7 +492,8 @@ package final class SQLiteServerStorage: ServerStorage {
     /// Flights updated in the last `expiry` seconds inside an area, excluding the asking reporter's own, under their
     /// public ids; the flight number only for a viewer of the same airline.
     package func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight] {
-        try await pool.read { db in
+        meter.enter(); defer { meter.leave() }
+        return try await pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT public_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, airline, flight_number FROM flights
                 WHERE updated_at >= ? AND reporter_id <> ? ORDER BY public_id
@@ -514,7 +537,8 @@ package final class SQLiteServerStorage: ServerStorage {
     package func altitudeOffsetObservations(
         cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double
     ) async throws -> [AltitudeOffsetAggregation.Input] {
-        try await pool.read { db in
+        meter.enter(); defer { meter.leave() }
+        return try await pool.read { db in
             var sql = """
                 SELECT h3, layer, offset_feet, uncertainty_feet, time FROM altitude_offsets
                 WHERE layer BETWEEN ? AND ? AND time >= ?

@@ -23,7 +23,8 @@ import Synchronization
 ///   `clientTooOld`, `payloadTooLarge`, `rateLimited`).
 /// - `eddy_rate_limited_total`: requests refused 429 by the per-session token bucket.
 /// - `eddy_sessions_opened_total`: sessions started.
-/// - `eddy_database_connections_in_use`, `eddy_database_requests_waiting`: the storage's pool, as last reported
+/// - `eddy_database_connections_in_use`, `eddy_database_requests_waiting`, `eddy_database_pool_size`: the storage's
+///   pool (`ServerStorage.poolLoad`, counted by `StorageLoadMeter`), as last reported
 ///   through ``setDatabasePool(connectionsInUse:requestsWaiting:)`` or sampled at scrape time by
 ///   ``databasePoolSampler``; absent until the storage reports.
 package final class ServerMetrics: Sendable {
@@ -40,10 +41,13 @@ package final class ServerMetrics: Sendable {
         package var connectionsInUse: Int
         /// Requests waiting for a connection (or, for a single serial queue, for their turn).
         package var requestsWaiting: Int
+        /// Connections the pool may open (nil: not known).
+        package var poolSize: Int?
         /// Creates the figures.
-        package init(connectionsInUse: Int, requestsWaiting: Int) {
+        package init(connectionsInUse: Int, requestsWaiting: Int, poolSize: Int? = nil) {
             self.connectionsInUse = connectionsInUse
             self.requestsWaiting = requestsWaiting
+            self.poolSize = poolSize
         }
     }
 
@@ -71,9 +75,10 @@ package final class ServerMetrics: Sendable {
     }
 
     /// Sets the database gauges now (a storage backend calls this when its pool changes, or from a timer).
-    package func setDatabasePool(connectionsInUse: Int, requestsWaiting: Int) {
+    package func setDatabasePool(connectionsInUse: Int, requestsWaiting: Int, poolSize: Int? = nil) {
         CoreMetrics.Gauge(label: "eddy_database_connections_in_use", factory: factory).record(connectionsInUse)
         CoreMetrics.Gauge(label: "eddy_database_requests_waiting", factory: factory).record(requestsWaiting)
+        if let poolSize { CoreMetrics.Gauge(label: "eddy_database_pool_size", factory: factory).record(poolSize) }
     }
 
     /// One request answered: counts it and records its latency.
@@ -121,7 +126,7 @@ package final class ServerMetrics: Sendable {
     /// The Prometheus text exposition (version 0.0.4) of every metric, database gauges sampled first.
     package func exposition() -> String {
         if let load = databasePoolSampler?() {
-            setDatabasePool(connectionsInUse: load.connectionsInUse, requestsWaiting: load.requestsWaiting)
+            setDatabasePool(connectionsInUse: load.connectionsInUse, requestsWaiting: load.requestsWaiting, poolSize: load.poolSize)
         }
         return registry.emitToString()
     }

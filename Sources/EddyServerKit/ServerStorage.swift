@@ -2,6 +2,7 @@ import Crypto
 import EddyCore
 import EddyProtocol
 import Foundation
+import Synchronization
 
 /// What the server keeps: keys, sessions, reports, nowcast issues, live flights and fleet altitude offsets.
 ///
@@ -65,6 +66,35 @@ package protocol ServerStorage: Sendable {
     func purgeReports(exitBefore: Double) async throws -> Int
     /// Releases connections (PostgreSQL's pool); the storage is unusable afterwards.
     func shutdown() async
+    /// The storage's connection pool now (the `eddy_database_*` gauges of `/metrics`, sampled at each scrape).
+    var poolLoad: ServerMetrics.DatabasePoolLoad { get }
+}
+
+/// Counts the storage calls in progress, for the database-pool gauges (`ServerStorage.poolLoad`).
+///
+/// Every storage call holds (or waits for) one connection of the backend's pool for its whole length, so the calls in
+/// progress, capped at the pool's size, are the connections in use, and the rest are waiting. PostgresNIO and GRDB
+/// expose no pool statistics, so the count is taken here, at the storage's boundary: one `enter` and one `leave` (in a
+/// `defer`) per call.
+package final class StorageLoadMeter: Sendable {
+    private let callsInProgress = Atomic<Int>(0)
+    /// Connections the pool may open (PostgreSQL: `maximumConnections`; SQLite: the writer plus GRDB's readers).
+    package let poolSize: Int
+
+    /// A meter for a pool of `poolSize` connections.
+    package init(poolSize: Int) { self.poolSize = max(1, poolSize) }
+
+    /// A storage call starts.
+    package func enter() { callsInProgress.add(1, ordering: .relaxed) }
+    /// A storage call ends (pair with `enter`, in a `defer`).
+    package func leave() { callsInProgress.subtract(1, ordering: .relaxed) }
+
+    /// Connections in use and calls waiting for one, now.
+    package var load: ServerMetrics.DatabasePoolLoad {
+        let calls = max(0, callsInProgress.load(ordering: .relaxed))
+        return ServerMetrics.DatabasePoolLoad(connectionsInUse: min(calls, poolSize), requestsWaiting: calls - min(calls, poolSize),
+                                              poolSize: poolSize)
+    }
 }
 
 /// One validated report ready to insert.

@@ -77,6 +77,7 @@ package final class SyncService: Sendable {
         self.logger = RequestID.attach(to: logger)
         self.tickEpoch = try database.tickEpoch(now: clock.now())
         self.limiter = RateLimiter(perMinute: options.rateLimitPerMinute, burst: options.rateLimitBurst)
+        metrics.databasePoolSampler = { [database] in database.poolLoad }
     }
 
     /// A service on H3 cells and `clock` (the system clock for `eddy-server serve`; tests freeze time with a manual one).

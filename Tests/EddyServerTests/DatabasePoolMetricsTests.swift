@@ -1,0 +1,93 @@
+import EddyClock
+import Foundation
+import GRDB
+import Logging
+import PostgresNIO
+import Testing
+
+@testable import EddyServerKit
+
+/// The database-pool gauges of `/metrics` (`eddy_database_connections_in_use`, `_requests_waiting`, `_pool_size`)
+/// follow the storage calls really in progress, on both backends (`StorageLoadMeter`, `ServerStorage.poolLoad`).
+@Suite struct DatabasePoolMetricsTests {
+    @Test func theMeterCapsInUseAtThePoolAndCountsTheRestAsWaiting() {
+        let meter = StorageLoadMeter(poolSize: 4)
+        #expect(meter.load == .init(connectionsInUse: 0, requestsWaiting: 0, poolSize: 4))
+        for _ in 0..<6 { meter.enter() }
+        #expect(meter.load == .init(connectionsInUse: 4, requestsWaiting: 2, poolSize: 4))
+        for _ in 0..<3 { meter.leave() }
+        #expect(meter.load == .init(connectionsInUse: 3, requestsWaiting: 0, poolSize: 4))
+        for _ in 0..<3 { meter.leave() }
+        #expect(meter.load == .init(connectionsInUse: 0, requestsWaiting: 0, poolSize: 4))
+    }
+
+    /// A storage call blocked in the database shows as one connection in use in the service's `/metrics` text, and
+    /// as none once it has finished.
+    @Test(arguments: StorageBackend.allCases) func aBlockedStorageCallShowsInTheGauges(backend: StorageBackend) async throws {
+        let storage = try await backend.makeStorage()
+        let service = try SyncService(database: storage, clock: SystemEpochClock(), options: ServerOptions(), logger: StorageBackend.quiet)
+        var idle = try PrometheusText(service.metrics.exposition())
+        #expect(idle.value("eddy_database_connections_in_use") == 0)
+        #expect(idle.value("eddy_database_requests_waiting") == 0)
+        #expect(idle.value("eddy_database_pool_size") == Double(storage.poolLoad.poolSize ?? -1))
+
+        let blocker = try await Blocker(holding: storage)
+        let blocked = Task { try await storage.expireAllSessions(now: 1) }
+        var seen: Double?
+        for _ in 0..<2000 {   // ≤ 20 s: the call reaches the database and waits on the blocker
+            seen = try PrometheusText(service.metrics.exposition()).value("eddy_database_connections_in_use")
+            if seen == 1 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(seen == 1, "the blocked call never showed as a connection in use")
+        try await blocker.release()
+        try await blocked.value
+        idle = try PrometheusText(service.metrics.exposition())
+        #expect(idle.value("eddy_database_connections_in_use") == 0)
+        await storage.shutdown()
+    }
+
+    /// Holds the `sessions` table (PostgreSQL: an exclusive table lock in an open transaction) or the writer (SQLite:
+    /// a write that waits) outside the meter, so that a storage call writing to it waits in the database.
+    final class Blocker: Sendable {
+        private let release: AsyncStream<Void>.Continuation
+        private let holder: Task<Void, any Error>
+
+        init(holding storage: any ServerStorage) async throws {
+            let (gate, release) = AsyncStream<Void>.makeStream()
+            let (held, heldSignal) = AsyncStream<Void>.makeStream()
+            self.release = release
+            if let postgres = storage as? PostgresServerStorage {
+                holder = Task {
+                    try await postgres.client.withTransaction(logger: StorageBackend.quiet) { connection in
+                        try await connection.query("LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE", logger: StorageBackend.quiet)
+                        heldSignal.yield()
+                        for await _ in gate { break }
+                    }
+                }
+            } else if let sqlite = storage as? SQLiteServerStorage {
+                let semaphore = DispatchSemaphore(value: 0)
+                holder = Task {
+                    let waiting = Task.detached {
+                        try await sqlite.pool.write { _ in
+                            heldSignal.yield()
+                            semaphore.wait()   // GRDB's writer queue, not the cooperative pool
+                        }
+                    }
+                    for await _ in gate { break }
+                    semaphore.signal()
+                    try await waiting.value
+                }
+            } else {
+                throw StorageTestError("unknown storage \(type(of: storage))")
+            }
+            for await _ in held { break }
+        }
+
+        func release() async throws {
+            release.yield()
+            release.finish()
+            try await holder.value
+        }
+    }
+}
