@@ -217,7 +217,7 @@ def check_timeline(path):
             if name == "detectedTurbulence":
                 detected.append(line["id"])
             elif name == "didFailToAccessStore":
-                store_failures.append((line["t"], line["operation"]))
+                store_failures.append((line["t"], line["operation"], line.get("id")))
             if name not in CHANGE_ONLY:
                 continue
             counts[name] += 1
@@ -459,14 +459,19 @@ def main():
             violations = [v for c in checks for v in c["violations"]]
             not_enough = [v for c in checks for v in c["not_changed_enough"]]
             failures = [f for c in checks for f in c["store_failures"]]
+            # A report the full disk refused is kept in memory and stored (and announced) once there is room again.
+            lost = sorted({rid for _, op, rid in failures if op == "storeOwnReport" and rid not in set(detected)})
+            if lost:
+                problems.append(f"engine-{i}: {len(lost)} reports refused by the store never stored afterwards: {lost[:3]}")
             problems += violations[:10] + [f"altitude context delivered without changing enough: {v}" for v in not_enough[:10]]
             engine_results.append({"engine": i, "exit": statuses[i], "outbox": len(box), "pending": len(pending),
                                    "server": len(stored), "equal": equal, "reruns": reruns[i],
                                    "announced": len(detected), "store_failures": len(failures),
-                                   "store_failure_operations": sorted({op for _, op in failures}),
+                                   "store_failure_operations": sorted({op for _, op, _ in failures}),
+                                   "refused_reports_lost": len(lost),
                                    "change_only_counts": counts, "violations": len(violations),
                                    "altitude_not_changed_enough": len(not_enough)})
-            all_ok = all_ok and equal and not violations and not not_enough and not not_in_outbox and statuses[i] == 0
+            all_ok = all_ok and equal and not violations and not not_enough and not not_in_outbox and not lost and statuses[i] == 0
         union = set().union(*by_reporter.values()) if by_reporter else set()
         duplicates = len(api_ids) - len(set(api_ids))
         own = set()

@@ -125,6 +125,7 @@ final class EngineTimeline: Sendable {
             o.string("error", error.description)
         case .didFailToAccessStore(let failure):
             o.string("operation", failure.operation.rawValue)
+            if let id = failure.reportId { o.string("id", id.uuidString.lowercased()) }
             o.string("error", failure.description)
         case .didReceiveAlert(let alert):
             if let mode = alert.mode { o.string("mode", mode.rawValue) } else { o.null("mode") }

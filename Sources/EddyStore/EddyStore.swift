@@ -192,6 +192,24 @@ public final class EddyStore: Sendable {
         }
     }
 
+    /// Caps the store file at its current size (`full`: SQLite answers writes that need a new page with SQLITE_FULL,
+    /// as on a full disk) or lifts the cap again; on the writer connection only. Tests use it to fill the store's disk
+    /// without a small file system.
+    package func simulateFullDisk(_ full: Bool) throws(StoreError) {
+        do {
+            try pool.writeWithoutTransaction { db in
+                if full {
+                    let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+                    try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+                } else {
+                    try db.execute(sql: "PRAGMA max_page_count = 4294967294")
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
     /// Runs `PRAGMA integrity_check` and returns SQLite's messages (`["ok"]` when the file is sound).
     public func integrityCheck() throws(StoreError) -> [String] {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }

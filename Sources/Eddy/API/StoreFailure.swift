@@ -6,7 +6,8 @@ import Foundation
 public struct StoreFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the engine was doing with its store.
     public enum Operation: String, Sendable, Equatable {
-        /// Storing an own report in the outbox: the report is lost and was not announced with `detectedTurbulence`.
+        /// Storing an own report in the outbox: not announced with `detectedTurbulence` yet; the engine keeps it in
+        /// memory and stores (then announces) it when the store works again (lost only if the app quits first).
         case storeOwnReport
         /// Persisting a setting (aircraft, flight, data query, update frequency): it holds until the app quits.
         case persistSetting
@@ -43,7 +44,7 @@ public struct StoreFailure: Error, Sendable, Equatable, CustomStringConvertible 
     /// What went wrong and what to do.
     public var description: String {
         let what = switch operation {
-        case .storeOwnReport: "own report \(reportId.map { "\($0)" } ?? "") not stored"
+        case .storeOwnReport: "own report \(reportId.map { "\($0)" } ?? "") not stored yet (kept in memory, stored when the store works again)"
         case .persistSetting: "setting not persisted (it holds until the app quits)"
         case .clearCache: "session and fetched data not cleared at stop"
         case .purgeExpiredData: "expired data not purged (tried again in 10 min)"

@@ -48,6 +48,9 @@ public final class EddyEngine: Sendable {
     /// For a resumed replay (`eddy replay --engine --server --db`, docs/reliability.md): its detection warms up on
     /// samples a killed run had already turned into stored reports.
     package let reportFloorTime = Mutex<Double?>(nil)
+    /// Own reports the store refused (disk full, a failing volume), oldest first, kept in memory and stored (then
+    /// announced) when the store works again (`UnstoredReports`).
+    package let unstoredReports = Mutex<UnstoredReports>(UnstoredReports())
 
     private struct SyncRuntime: Sendable {
         var client: SyncClient
@@ -467,13 +470,7 @@ public final class EddyEngine: Sendable {
                 if !detected.isSimulated, let floor = reportFloorTime.withLock(visibleToThreadSanitizerAs: self, { $0 }), detected.report.enterTime < floor {
                     continue
                 }
-                do {
-                    // Stored before anything else happens to it; a demo's report as a local simulated observation.
-                    if detected.isSimulated { try storeSimulatedReport(detected.report) } else { _ = try store.insertOwnReports([detected.report]) }
-                    callbacks.append(.detectedTurbulence(detected))
-                } catch {
-                    callbacks.append(.didFailToAccessStore(StoreFailure(.storeOwnReport, error, reportId: detected.report.id)))
-                }
+                storeOwnReports(new: detected, into: &callbacks)
             case .persist(let setting):
                 do { try persist(setting) } catch { callbacks.append(.didFailToAccessStore(StoreFailure(.persistSetting, error))) }
             case .forgetSessionAndFetchedData:
@@ -485,6 +482,7 @@ public final class EddyEngine: Sendable {
                     callbacks.append(.didFailToAccessStore(StoreFailure(.clearCache, error)))
                 }
             case .purgeExpired(let now):
+                storeOwnReports(new: nil, into: &callbacks)   // a retry at least every 10 minutes while reports wait
                 do {
                     let summary = try store.purgeExpired(now: now)
                     if summary.observations + summary.observationsOverCap > 0 { core.withLock { $0.cachedDataChanged() } }
@@ -525,6 +523,7 @@ public final class EddyEngine: Sendable {
                     core.withLock { $0.altitudeOffsetsLoaded(cells) }
                 }
             case .runSyncStep:
+                storeOwnReports(new: nil, into: &callbacks)   // and before each sync step, so they upload with it
                 runStep = true
             case .wakeSync:
                 wake = true
@@ -534,6 +533,37 @@ public final class EddyEngine: Sendable {
         dispatcher.emit(callbacks, at: time)
         if runStep { syncNow() }
         if wake { wakeSync() }
+    }
+
+    /// Stores the reports waiting in memory, oldest first, then `new`; each stored report is announced
+    /// (`detectedTurbulence`) as it is stored. A refusal stops the attempt (the store is still failing) and keeps the
+    /// rest waiting; `new`, if refused, is reported with `didFailToAccessStore(.storeOwnReport)` once. Never under the
+    /// core's lock.
+    private func storeOwnReports(new: DetectedTurbulence?, into callbacks: inout [EddyCallback]) {
+        var waiting = unstoredReports.withLock(visibleToThreadSanitizerAs: self) { $0.takeAll() }
+        if waiting.isEmpty, new == nil { return }
+        if let new { waiting.append(new) }
+        var stored = 0
+        var failure: StoreError?
+        for detected in waiting {
+            do {
+                // Stored before anything else happens to it; a demo's report as a local simulated observation.
+                if detected.isSimulated { try storeSimulatedReport(detected.report) } else { _ = try store.insertOwnReports([detected.report]) }
+                callbacks.append(.detectedTurbulence(detected))
+                stored += 1
+            } catch {
+                failure = error
+                break
+            }
+        }
+        guard let failure else { return }
+        if let new, stored < waiting.count {
+            callbacks.append(.didFailToAccessStore(StoreFailure(.storeOwnReport, failure, reportId: new.report.id)))
+        }
+        let dropped = unstoredReports.withLock(visibleToThreadSanitizerAs: self) { $0.putBack(waiting[stored...]) }
+        for lost in dropped {
+            logger?.error("own report \(lost.report.id) dropped: \(UnstoredReports.capacity) reports already wait for the store")
+        }
     }
 
     // MARK: logging
