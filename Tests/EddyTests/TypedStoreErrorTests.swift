@@ -27,15 +27,21 @@ import Testing
         }
     }
 
+    /// An offline engine on flight time, storing in `folder`, started, with a recorder of its callbacks.
+    static func startedOfflineEngine(in folder: TemporaryDirectory) throws -> (EddyEngine, CallbackRecorder) {
+        let engine = try EddyEngine(configuration: EddyConfiguration(
+            storePath: folder.path("engine.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let log = CallbackRecorder(engine)
+        try engine.startNow(apiKey: "offline", airline: "DAL", userId: "pilot", environment: .offline)
+        return (engine, log)
+    }
+
     /// A store failure reaches the host through the callback that says what it is: the operation, the report, the
     /// store's typed error. The report it concerns is not announced as detected.
     @Test func aFailedOwnReportWriteIsDidFailToAccessStoreNotADetection() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let engine = try EddyEngine(configuration: EddyConfiguration(
-            storePath: folder.path("engine.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
-        let log = CallbackRecorder(engine)
-        try engine.startNow(apiKey: "offline", airline: "DAL", userId: "pilot", environment: .offline)
+        let (engine, log) = try Self.startedOfflineEngine(in: folder)
         try engine.store.close()   // every later statement fails
         for sample in FlightSimulator.simulate(turbulentScenario()).samples.mergedSamples() {
             engine.push(shifted(sample, by: 1_790_000_000))
@@ -59,10 +65,7 @@ import Testing
         func run(fullDiskBetween window: Range<Double>?) throws -> (announced: [UUID], outbox: Set<UUID>, refused: [UUID], detected: [TileReport]) {
             let folder = try TemporaryDirectory()
             defer { folder.remove() }
-            let engine = try EddyEngine(configuration: EddyConfiguration(
-                storePath: folder.path("engine.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
-            let log = CallbackRecorder(engine)
-            try engine.startNow(apiKey: "offline", airline: "DAL", userId: "pilot", environment: .offline)
+            let (engine, log) = try Self.startedOfflineEngine(in: folder)
             var full = false, fillers = Set<UUID>()
             for sample in samples {
                 if let window, !full, sample.t >= window.lowerBound, sample.t < window.upperBound {
