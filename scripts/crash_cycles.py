@@ -28,61 +28,16 @@ import subprocess
 import sys
 import time
 
-AIRLINE = "EDY"
+from eddy_harness import AIRLINE, ServerProcess, log
 
 
-def log(message):
-    print(message, flush=True)
-
-
-class Server:
-    """One eddy-server process on 127.0.0.1 over a database file; restarts reuse the port."""
+class Server(ServerProcess):
+    """One eddy-server over a database file, with one key; restarts reuse the port."""
 
     def __init__(self, binary, db, workdir, name):
-        self.binary, self.db, self.workdir, self.name = binary, db, workdir, name
-        self.port = 0
-        self.process = None
-        self.starts = 0
-        out = subprocess.run([binary, "keys", "add", "--db", db, "--airline", AIRLINE, "--label", name],
-                             check=True, capture_output=True, text=True).stdout
-        self.key = out.split()[-1]
-        assert self.key.startswith("eddy_"), out
-
-    def start(self):
-        self.starts += 1
-        stdout_path = os.path.join(self.workdir, f"{self.name}-server-{self.starts}.out")
-        stdout = open(stdout_path, "w")
-        self.process = subprocess.Popen(
-            [self.binary, "serve", "--db", self.db, "--host", "127.0.0.1", "--port", str(self.port),
-             "--log-level", "error"], stdout=stdout, stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            with open(stdout_path) as f:
-                for line in f.read().split("\n")[:-1]:
-                    if line.startswith("eddy-server listening on "):
-                        self.port = int(line.rsplit(":", 1)[1])
-                        return
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.02)
-        raise RuntimeError(f"{self.name}: eddy-server did not start (see {stdout_path})")
-
-    def kill(self):
-        if self.process and self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__(binary, ["--db", db], workdir, f"{name}-server")
+        self.db = db
+        self.key = self.add_key(name)
 
 
 def replay_command(args, server, db, user):

@@ -20,37 +20,21 @@ import json
 import os
 import resource
 import shutil
-import signal
 import subprocess
 import sys
 import threading
 import time
 import urllib.request
 
-AIRLINE = "EDY"
-MIB = 1024 * 1024
+from eddy_harness import AIRLINE, MIB, ServerProcess, log, rss_kib
+
 failures = []
-
-
-def log(message):
-    print(message, flush=True)
 
 
 def check(ok, message):
     if not ok:
         failures.append(message)
         log("limits: FAILED " + message)
-
-
-def rss_kib(pid):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        return None
-    return None
 
 
 def run_measured(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE):
@@ -146,45 +130,25 @@ def line_1mb(args, workdir):
             check(peak / 1024 <= args.line_rss_bound_mib, f"{label}: peak RSS {peak / 1024:.1f} MiB")
 
 
-class Server:
+class Server(ServerProcess):
+    """One eddy-server over a fresh database file, started, with a key and an open session (`token`)."""
+
     def __init__(self, binary, workdir, extra=()):
-        db = os.path.join(workdir, "limits-server.sqlite")
-        out = subprocess.run([binary, "keys", "add", "--db", db, "--airline", AIRLINE, "--label", "limits"],
-                             check=True, capture_output=True, text=True).stdout
-        self.key = out.split()[-1]
-        path = os.path.join(workdir, "limits-server.out")
-        self.process = subprocess.Popen([binary, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0",
-                                         "--log-level", "error", *extra], stdout=open(path, "w"), stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        self.port = None
-        while time.time() < deadline and self.port is None:
-            with open(path) as f:
-                for line in f.read().split("\n")[:-1]:
-                    if line.startswith("eddy-server listening on "):
-                        self.port = int(line.rsplit(":", 1)[1])
-            time.sleep(0.05)
-        assert self.port, f"eddy-server did not start ({path})"
+        super().__init__(binary, ["--db", os.path.join(workdir, "limits-server.sqlite")], workdir, "limits-server")
+        self.key = self.add_key("limits")
+        self.start(extra)
         body = json.dumps({"apiKey": self.key, "airline": AIRLINE, "userId": "limits", "clientVersion": "1.0.0"}).encode()
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/v1/session", data=body, method="POST",
+        request = urllib.request.Request(f"{self.url}/v1/session", data=body, method="POST",
                                          headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as answer:
             self.token = json.loads(answer.read())["token"]
 
-    def alive(self):
+    def answers_health(self):
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=30) as answer:
+            with urllib.request.urlopen(f"{self.url}/health", timeout=30) as answer:
                 return answer.status == 200
         except OSError:
             return False
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 class RSSWatch:
@@ -251,7 +215,7 @@ def concurrent(args, workdir):
         tally = {}
         for r in results:
             tally[str(r)] = tally.get(str(r), 0) + 1
-        alive = server.alive()
+        alive = server.answers_health()
         log(f"limits_concurrent_requests: {args.requests} in {seconds:.1f} s, answers {json.dumps(tally, sort_keys=True)}")
         log(f"limits_concurrent_server_rss_mib: before {before:.1f}, peak {peak:.1f}, after {after:.1f}")
         log(f"limits_concurrent_server_up_after: {'yes' if alive else 'no'}")
@@ -307,7 +271,7 @@ def body_100mb(args, workdir):
         sock.close()
         before, peak, after = watch.finish()
         status = answer.split(b"\r\n", 1)[0].decode(errors="replace")
-        alive = server.alive()
+        alive = server.answers_health()
         log(f"limits_body_100mb: {status!r} after {sent / MIB:.1f} MiB of {size / MIB:.0f} MiB sent")
         log(f"limits_body_100mb_server_rss_mib: before {before:.1f}, peak {peak:.1f}, after {after:.1f}")
         check(" 413 " in status + " ", f"body: answer {status!r}, expected 413")

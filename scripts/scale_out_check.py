@@ -22,7 +22,6 @@ import multiprocessing
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -32,14 +31,11 @@ import urllib.parse
 import urllib.request
 import uuid
 
+from eddy_harness import AIRLINE, ServerProcess, log
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-AIRLINE = "EDY"
 HEADERS = {"Content-Type": "application/json", "X-Eddy-Client-Version": "1.0.0"}
-
-
-def log(message):
-    print(message, flush=True)
 
 
 def psql_binary():
@@ -66,48 +62,9 @@ def fresh_database(cluster_url):
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, "/" + name, "", ""))
 
 
-class Server:
-    """One eddy-server process over the shared database."""
-
-    def __init__(self, binary, database, workdir, name):
-        self.binary, self.database, self.workdir, self.name = binary, database, workdir, name
-        self.port, self.process, self.starts = 0, None, 0
-
-    def start(self):
-        self.starts += 1
-        path = os.path.join(self.workdir, f"{self.name}-{self.starts}.out")
-        out = open(path, "w")
-        self.process = subprocess.Popen(
-            [self.binary, "serve", "--database", self.database, "--host", "127.0.0.1", "--port", str(self.port),
-             "--rate-limit", "0", "--log-level", "error"], stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            with open(path) as f:
-                for line in f.read().split("\n")[:-1]:
-                    if line.startswith("eddy-server listening on "):
-                        self.port = int(line.rsplit(":", 1)[1])
-                        return
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.02)
-        raise RuntimeError(f"{self.name}: eddy-server did not start (see {path}):\n" + open(path).read()[-2000:])
-
-    def kill(self):
-        if self.process and self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.port}"
+def instance(binary, database, workdir, name):
+    """One eddy-server process over the shared database (no rate limit: the clients measure throughput)."""
+    return ServerProcess(binary, ["--database", database], workdir, name, serve_args=["--rate-limit", "0"])
 
 
 def call(base, method, path, body=None, token=None, timeout=30):
@@ -190,7 +147,7 @@ def stored_ids(base, token):
 
 
 def measure(binary, database, workdir, key, clients, instances, batches):
-    servers = [Server(binary, database, workdir, f"measure{instances}-{i}") for i in range(instances)]
+    servers = [instance(binary, database, workdir, f"measure{instances}-{i}") for i in range(instances)]
     for s in servers:
         s.start()
     try:
@@ -234,10 +191,8 @@ def main():
     servers = []
     try:
         database = fresh_database(cluster)
-        out = subprocess.run([args.server, "keys", "add", "--database", database, "--airline", AIRLINE,
-                              "--label", "scale-out"], check=True, capture_output=True, text=True).stdout
-        key = out.split()[-1]
-        a, b = Server(args.server, database, workdir, "A"), Server(args.server, database, workdir, "B")
+        a, b = instance(args.server, database, workdir, "A"), instance(args.server, database, workdir, "B")
+        key = a.add_key("scale-out")
         servers = [a, b]
         a.start(); b.start()
         log(f"two instances on {database}: A {a.url}, B {b.url}")

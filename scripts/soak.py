@@ -40,75 +40,19 @@ import urllib.error
 import urllib.request
 import uuid
 
-AIRLINE = "EDY"
-MIB = 1024 * 1024
+from eddy_harness import AIRLINE, MIB, ServerProcess, log, rss_kib
+
 CHANGE_ONLY = ["serverReachabilityUpdated", "didUpdateFetchingStatus", "didChangeDevicePosition",
                "didUpdateLowPowerMode", "didReceiveAlert", "didUpdateAltitudeContext"]
 
 
-def log(message):
-    print(message, flush=True)
-
-
-def rss_kib(pid):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except (FileNotFoundError, ProcessLookupError, PermissionError):
-        return None
-    return None
-
-
-class Server:
-    """One eddy-server (--test-hooks) on 127.0.0.1 over a database file; restarts reuse the port."""
+class Server(ServerProcess):
+    """One eddy-server (--test-hooks) on 127.0.0.1 over a database file, with one key; restarts reuse the port."""
 
     def __init__(self, binary, db, workdir):
-        self.binary, self.db, self.workdir = binary, db, workdir
-        self.port = 0
-        self.process = None
-        self.starts = 0
-        self.lifetimes = []   # (start wall, pid, extra args)
-        out = subprocess.run([binary, "keys", "add", "--db", db, "--airline", AIRLINE, "--label", "soak"],
-                             check=True, capture_output=True, text=True).stdout
-        self.key = out.split()[-1]
-        assert self.key.startswith("eddy_"), out
-
-    def start(self, extra=()):
-        self.starts += 1
-        path = os.path.join(self.workdir, f"server-{self.starts}.out")
-        stdout = open(path, "w")
-        self.process = subprocess.Popen(
-            [self.binary, "serve", "--db", self.db, "--host", "127.0.0.1", "--port", str(self.port), "--test-hooks",
-             "--log-level", "error", *extra], stdout=stdout, stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            with open(path) as f:
-                for line in f.read().split("\n")[:-1]:
-                    if line.startswith("eddy-server listening on "):
-                        self.port = int(line.rsplit(":", 1)[1])
-                        self.lifetimes.append((time.time(), self.process.pid, list(extra)))
-                        return
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.02)
-        raise RuntimeError(f"eddy-server did not start (see {path})")
-
-    def stop(self, sig):
-        """Stops the server with `sig` (SIGTERM waits for a clean exit, up to 20 s); returns its exit status."""
-        if not self.process or self.process.poll() is not None:
-            return None
-        os.kill(self.process.pid, sig)
-        try:
-            return self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.kill(self.process.pid, signal.SIGKILL)
-            return self.process.wait()
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__(binary, ["--db", db], workdir, "server", serve_args=["--test-hooks"])
+        self.db = db
+        self.key = self.add_key("soak")
 
     def post(self, path, body, token=None, timeout=30):
         request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
