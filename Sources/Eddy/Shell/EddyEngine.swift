@@ -557,7 +557,7 @@ public final class EddyEngine: Sendable {
             }
         }
         guard let failure else { return }
-        if let new, stored < waiting.count {
+        if let new {   // a refusal always stops before the end, so `new` was refused or never reached
             callbacks.append(.didFailToAccessStore(StoreFailure(.storeOwnReport, failure, reportId: new.report.id)))
         }
         let dropped = unstoredReports.withLock(visibleToThreadSanitizerAs: self) { $0.putBack(waiting[stored...]) }

@@ -13,9 +13,6 @@ package struct UnstoredReports: Sendable {
     /// An empty list.
     package init() {}
 
-    /// The reports waiting now.
-    package var count: Int { reports.count }
-
     /// Removes and returns every waiting report, oldest first.
     mutating func takeAll() -> [DetectedTurbulence] {
         defer { reports.removeAll() }
