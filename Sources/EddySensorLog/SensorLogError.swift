@@ -92,9 +92,30 @@ public struct SkippedLines: Sendable, Equatable {
 /// The one text form of an input error located in a file (sensor logs, imported exports).
 package enum LocatedErrorText {
     /// `file:line: message. advice` (the line and the advice left out when absent).
+    /// The file name can come from the input (a zip entry's or an export folder's file name): its control bytes are
+    /// written `\xNN` so that the text stays one readable line.
     package static func format(file: String, line: Int?, message: String, advice: String) -> String {
-        let place = line.map { "\(file):\($0)" } ?? file
+        let name = printableName(file)
+        let place = line.map { "\(name):\($0)" } ?? name
         return advice.isEmpty ? "\(place): \(message)" : "\(place): \(message). \(advice)"
+    }
+
+    /// A file name as it may appear in a message: control bytes (U+0000–U+001F, U+007F) written `\xNN`, a backslash
+    /// before them kept; other characters, letters with accents included, unchanged.
+    package static func printableName(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return name }
+        let hex = Array("0123456789abcdef")
+        var out = ""
+        for scalar in name.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "\\x"
+                out.append(hex[Int(scalar.value >> 4)])
+                out.append(hex[Int(scalar.value & 0xF)])
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 
