@@ -73,4 +73,25 @@ import Testing
         let located = ImportError(kind: .io, file: "export.zip:a\u{1B}[2J.csv", line: 3, message: "read failed", advice: "")
         #expect(located.description == "export.zip:a\\x1b[2J.csv:3: read failed")
     }
+
+    /// Fuzz finding (import target): a header cell with a control byte was quoted raw in the missing-columns message
+    /// ("has: Time (s), Acceleration x\u{17}(m/s^2), …"). Every located error's text now escapes control bytes.
+    @Test func controlBytesInHeaderCellsAreEscaped() throws {
+        let csv = Array("\"Time (s)\",\"Acceleration x\u{17}(m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\"\n3.217,0,0.049,9.8\n".utf8)
+        let folder = TempDirectory()
+        _ = folder.write("export/Accelerometer.csv", csv)
+        let diskError = try #require(importError(folder.file("export")))
+        let memoryError: ImportError
+        do {
+            _ = try FlightImport.run(ExportSource(folder: "export", files: ["Accelerometer.csv": csv]), to: InMemoryFlight())
+            Issue.record("a header without an x column was imported")
+            return
+        } catch let error as ImportError {
+            memoryError = error
+        }
+        #expect(diskError.kind == .missingColumns)
+        #expect(diskError.description == memoryError.description)
+        #expect(!diskError.description.utf8.contains { $0 < 0x20 && $0 != 0x0A }, "\(diskError.description.debugDescription)")
+        #expect(diskError.description.contains("Acceleration x\\x17(m/s^2)"))
+    }
 }
