@@ -157,20 +157,25 @@ MUTATE_SEED ?= 1
 mutate-replay: build
 	python3 scripts/mutate_replay.py --eddy .build/debug/eddy --minutes $(MUTATE_MINUTES) --seed $(MUTATE_SEED)
 
-## fuzz: every libFuzzer target for FUZZ_SECONDS each (docs/reliability.md, "Fuzzing"); prints executions, exec/s and
-## crashes per target. The targets exist only with EDDY_FUZZ=1 (Package.swift), built in .build-fuzz with ASan.
-FUZZ_SECONDS ?= 60
+## fuzz: every libFuzzer target for FUZZ_SECONDS each (default 60), or to FUZZ_RUNS executions each (libFuzzer -runs;
+## no time limit unless FUZZ_SECONDS is given too), FUZZ_JOBS targets at a time (default 1); prints executions, exec/s,
+## wall seconds and crashes per target and a final table (docs/reliability.md, "Fuzzing"). The targets exist only with
+## EDDY_FUZZ=1 (Package.swift), built in .build-fuzz with ASan. The issue-15 run: make fuzz FUZZ_RUNS=10000000 FUZZ_JOBS=2
+FUZZ_SECONDS ?=
+FUZZ_RUNS ?=
+FUZZ_JOBS ?= 1
 FUZZ_TARGETS ?= csv meta import request response h3 cli hgt
 fuzz-build: apt
 	EDDY_FUZZ=1 swift build -c release --scratch-path .build-fuzz --product eddy-fuzz \
 	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 fuzz: fuzz-build
-	bash scripts/run_fuzzers.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(FUZZ_JOBS) \
+	  bash scripts/run_fuzzers.sh $(or $(FUZZ_SECONDS),$(if $(FUZZ_RUNS),0,60)) $(FUZZ_TARGETS)
 
 ## test-fuzz: the smoke: each target 5 s, or 30 s when CI=true or EDDY_FUZZ_SMOKE=1
 FUZZ_SMOKE_SECONDS := $(if $(filter true,$(CI))$(filter 1,$(EDDY_FUZZ_SMOKE)),30,5)
 test-fuzz: fuzz-build
-	bash scripts/run_fuzzers.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_RUNS= FUZZ_JOBS=1 bash scripts/run_fuzzers.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
 ## fuzz-corpus: rewrite the committed seed corpora Fuzz/corpus/<target> from the fixtures
 fuzz-corpus:

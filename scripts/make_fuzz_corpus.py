@@ -3,7 +3,7 @@
 
 Small, deterministic seeds taken from the committed fixtures (first lines of the flight CSVs, the meta.json files,
 the import fixtures cut to 8 KB, H3 vectors) and a few hand-written protocol bodies in the wire layout. The first
-byte of a csv / import seed selects the file name as the targets read it (Fuzz/Sources/EddyFuzz/FuzzTargets.swift).
+byte of a csv / import seed selects the file name (an import seed: or a folder) as the targets read it (Fuzz/Sources/EddyFuzz/FuzzTargets.swift).
 
     python3 scripts/make_fuzz_corpus.py            (standard library only; rewrites Fuzz/corpus)
 """
@@ -61,6 +61,18 @@ def main():
         elif len(data) > 65536:
             continue
         put("import", bytes([name_index]) + data)
+    # import, folder mode (byte 0 bit 6): each multi-file export as files separated by NUL bytes, each its relative
+    # name, a line feed and its first 30 lines.
+    for folder in ["sensorlogger/folder", "sensorlogger/android", "phyphox/export"]:
+        root = os.path.join(ROOT, "Fixtures/import", folder)
+        if not os.path.isdir(root):
+            continue
+        parts = []
+        for directory, _, files in sorted(os.walk(root)):
+            for name in sorted(files):
+                path = os.path.join(directory, name)
+                parts.append(os.path.relpath(path, root).encode() + b"\n" + head_lines(path, 30))
+        put("import", bytes([0x40]) + b"\0".join(parts))
     # request: each route's body.
     report = ('{"id":"6F1B5C7E-2D3A-4B5C-8D9E-0F1A2B3C4D5E","tile":{"h3":599686042433355775,"layer":35},'
               '"enterTime":1763805600,"exitTime":1763805720,"edrPeak":0.21,"edrMedian":0.12,"reporterClass":"medium"')

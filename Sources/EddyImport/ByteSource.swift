@@ -10,6 +10,13 @@ import Darwin
 protocol ByteSource: AnyObject {
     /// Reads up to `capacity` bytes into `buffer`; 0 means the end.
     func read(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) throws -> Int
+    /// The stream's length when known for certain before reading (bytes in memory), else nil.
+    var exactByteCount: Int? { get }
+}
+
+extension ByteSource {
+    /// Unknown: a file may change under the reader, a zip entry's stated size is the archive's claim.
+    var exactByteCount: Int? { nil }
 }
 
 /// A file read with read(2).
@@ -34,6 +41,24 @@ final class FileByteSource: ByteSource {
             if errno == EINTR { continue }
             throw ImportError(kind: .io, file: name, message: "read failed (\(String(cString: strerror(errno))))", advice: "Check the file")
         }
+    }
+}
+
+/// A file's bytes held in memory (the fuzz targets' entry point, docs/reliability.md §7): handed out as read(2) would.
+final class MemoryByteSource: ByteSource {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var exactByteCount: Int? { bytes.count }
+
+    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) throws -> Int {
+        let count = min(capacity, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.update(from: base + offset, count: count) } }
+        offset += count
+        return count
     }
 }
 
@@ -75,13 +100,17 @@ final class ZipArchive {
     let name: String
     /// Every file entry (directories left out).
     private(set) var entries: [Entry] = []
-    fileprivate let fd: Int32
+    /// The open archive, or -1 when its bytes are in `memory`.
+    private let fd: Int32
+    /// The archive's bytes when read from memory.
+    private let memory: [UInt8]
     private let fileSize: Int
 
     init(path: String) throws {
         self.path = path
         name = (path as NSString).lastPathComponent
         fd = openReadOnly(path)
+        memory = []
         guard fd >= 0 else {
             throw ImportError(kind: .io, file: name, message: "cannot be opened (\(String(cString: strerror(errno))))", advice: "Check the path and permissions")
         }
@@ -90,15 +119,39 @@ final class ZipArchive {
         do { try readDirectory() } catch { _ = close(fd); throw error }
     }
 
-    deinit { _ = close(fd) }
+    /// The same archive reader over the archive's bytes in memory (the fuzz targets' entry point): every read at an
+    /// offset copies from `bytes` where the file-based reader calls pread(2).
+    init(name: String, bytes: [UInt8]) throws {
+        path = name
+        self.name = (name as NSString).lastPathComponent
+        fd = -1
+        memory = bytes
+        fileSize = bytes.count
+        try readDirectory()
+    }
+
+    deinit { if fd >= 0 { _ = close(fd) } }
 
     /// Whether the file starts like a zip archive (local header or empty-archive signature).
     static func looksLikeZip(path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 4)) ?? Data()
-        return head.count == 4 && head[head.startIndex] == 0x50 && head[head.startIndex + 1] == 0x4B
-            && (head[head.startIndex + 2] == 3 || head[head.startIndex + 2] == 5)
+        return looksLikeZip(head: Array(head))
+    }
+
+    /// Whether bytes start like a zip archive.
+    static func looksLikeZip(head: [UInt8]) -> Bool {
+        head.count >= 4 && head[0] == 0x50 && head[1] == 0x4B && (head[2] == 3 || head[2] == 5)
+    }
+
+    /// pread(2) on the archive, or a copy from `memory` (0 past its end, like pread at end of file).
+    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
+        if fd >= 0 { return pread(fd, buffer, count, off_t(offset)) }
+        let n = min(count, memory.count - offset)
+        guard offset >= 0, n > 0 else { return 0 }
+        memory.withUnsafeBytes { if let base = $0.baseAddress { buffer.copyMemory(from: base + offset, byteCount: n) } }
+        return n
     }
 
     private func corrupt(_ message: String) -> ImportError {
@@ -111,7 +164,7 @@ final class ZipArchive {
         var out = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let got = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            let got = out.withUnsafeMutableBytes { read(into: $0.baseAddress! + done, count: count - done, at: offset + done) }
             if got < 0, errno == EINTR { continue }
             guard got > 0 else { throw corrupt("cannot read \(count) bytes at offset \(offset)") }
             done += got
@@ -240,7 +293,7 @@ final class ZipEntrySource: ByteSource {
         guard count > 0 else { return 0 }
         var done = 0
         while done < count {
-            let got = pread(archive.fd, input + done, count - done, off_t(nextOffset + done))
+            let got = archive.read(into: input + done, count: count - done, at: nextOffset + done)
             if got < 0, errno == EINTR { continue }
             guard got > 0 else { throw corrupt("cannot read the compressed data") }
             done += got
@@ -258,7 +311,7 @@ final class ZipEntrySource: ByteSource {
             if want > 0 {
                 var done = 0
                 while done < want {
-                    let got = pread(archive.fd, buffer + done, want - done, off_t(nextOffset + done))
+                    let got = archive.read(into: buffer + done, count: want - done, at: nextOffset + done)
                     if got < 0, errno == EINTR { continue }
                     guard got > 0 else { throw corrupt("cannot read the stored data") }
                     done += got

@@ -18,7 +18,7 @@ final class DelimitedReader {
     private let buffer: UnsafeMutablePointer<UInt8>
     private static let chunk = 256 * 1024
     private static let maxLine = 1024 * 1024
-    private let capacity = DelimitedReader.chunk + DelimitedReader.maxLine
+    private let capacity: Int
     private var start = 0
     private var end = 0
     private var atEnd = false
@@ -47,6 +47,10 @@ final class DelimitedReader {
     init(source: ByteSource, file: String) {
         self.source = source
         self.file = file
+        // A source of known length smaller than the buffer (bytes in memory: the fuzz targets) gets room for all of it
+        // plus one byte, so the buffer never fills and the same rows come out; a file gets the full buffer.
+        let full = Self.chunk + Self.maxLine
+        capacity = source.exactByteCount.map { min(full, max(64, $0 + 1)) } ?? full
         buffer = .allocate(capacity: capacity)
         cellStarts = .allocate(capacity: Self.maxCells + 1)
         cellEnds = .allocate(capacity: Self.maxCells + 1)

@@ -12,10 +12,13 @@ public final class ExportSource {
     public let isSingleFile: Bool
     private let zip: ZipArchive?
     private let zipEntries: [String: ZipArchive.Entry]
+    /// The files' bytes by name when the export is held in memory (nil: on disk).
+    private let memoryFiles: [String: [UInt8]]?
 
     /// Opens a file, folder or zip archive. Throws `ImportError` when it does not exist or the zip is unreadable.
     public init(path: String) throws {
         self.path = path
+        memoryFiles = nil
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ImportError(kind: .missingSource, file: path, message: "no such file or folder", advice: "Pass an export file, an export folder or a .zip")
@@ -38,17 +41,57 @@ public final class ExportSource {
         } else if ZipArchive.looksLikeZip(path: path) {
             let archive = try ZipArchive(path: path)
             zip = archive
-            let files = archive.entries.filter { entry in
-                let base = (entry.name as NSString).lastPathComponent
-                return !base.hasPrefix(".") && !entry.name.hasPrefix("__MACOSX/")
-            }
-            zipEntries = Dictionary(files.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            fileNames = files.map(\.name).sorted()
+            let listed = Self.listing(archive)
+            zipEntries = listed.0; fileNames = listed.1
             isSingleFile = false
         } else {
             zip = nil; zipEntries = [:]; isSingleFile = true
             fileNames = [(path as NSString).lastPathComponent]
         }
+    }
+
+    /// The same source over bytes in memory (the fuzz targets' entry point, docs/reliability.md §7): `name` and one
+    /// file's `bytes` stand for a single file, or for a zip archive when the bytes start like one (the archive then
+    /// read by the same reader, from memory). Format detection, importers and errors are the code a file on disk goes
+    /// through; only open(2), read(2), pread(2) and stat(2) are replaced by copies from `bytes`.
+    package convenience init(name: String, bytes: [UInt8]) throws {
+        if ZipArchive.looksLikeZip(head: Array(bytes.prefix(4))) {
+            try self.init(path: name, archive: try ZipArchive(name: name, bytes: bytes))
+        } else {
+            self.init(path: name, files: [(name as NSString).lastPathComponent: bytes], isSingleFile: true)
+        }
+    }
+
+    /// The same source over an export folder held in memory: file names (relative, `/`-separated) and their bytes.
+    package convenience init(folder: String, files: [String: [UInt8]]) {
+        let kept = files.filter { name, _ in !name.hasSuffix("/") && !(name as NSString).lastPathComponent.hasPrefix(".") }
+        self.init(path: folder, files: kept, isSingleFile: false)
+    }
+
+    private init(path: String, files: [String: [UInt8]], isSingleFile: Bool) {
+        self.path = path
+        memoryFiles = files
+        fileNames = files.keys.sorted()
+        zip = nil; zipEntries = [:]
+        self.isSingleFile = isSingleFile
+    }
+
+    private init(path: String, archive: ZipArchive) throws {
+        self.path = path
+        memoryFiles = nil
+        zip = archive
+        let listed = Self.listing(archive)
+        zipEntries = listed.0; fileNames = listed.1
+        isSingleFile = false
+    }
+
+    /// The archive's files (hidden files and macOS resource forks left out) by name, and their sorted names.
+    private static func listing(_ archive: ZipArchive) -> ([String: ZipArchive.Entry], [String]) {
+        let files = archive.entries.filter { entry in
+            let base = (entry.name as NSString).lastPathComponent
+            return !base.hasPrefix(".") && !entry.name.hasPrefix("__MACOSX/")
+        }
+        return (Dictionary(files.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }), files.map(\.name).sorted())
     }
 
     /// The file whose base name equals `baseName` (case-insensitive), shallowest first.
@@ -68,6 +111,7 @@ public final class ExportSource {
     /// Size in bytes of one file (uncompressed size for zip entries).
     func size(_ name: String) -> Int {
         if let entry = zipEntries[name] { return entry.uncompressedSize }
+        if let memoryFiles { return memoryFiles[name]?.count ?? 0 }
         let full = isSingleFile ? path : (path as NSString).appendingPathComponent(name)
         let attributes = try? FileManager.default.attributesOfItem(atPath: full)
         return (attributes?[.size] as? NSNumber)?.intValue ?? 0
@@ -83,6 +127,12 @@ public final class ExportSource {
                 throw ImportError(kind: .io, file: displayName(name), message: "not in the archive", advice: "Check the archive's contents")
             }
             return try zip.open(entry)
+        }
+        if let memoryFiles {
+            guard let bytes = memoryFiles[name] else {
+                throw ImportError(kind: .io, file: name, message: "cannot be opened (no such file)", advice: "Check the path and permissions")
+            }
+            return MemoryByteSource(bytes)
         }
         let full = isSingleFile ? path : (path as NSString).appendingPathComponent(name)
         return try FileByteSource(path: full, name: name)

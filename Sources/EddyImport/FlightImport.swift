@@ -127,7 +127,7 @@ public struct ImportSummary: Sendable {
 
     /// A readable multi-line description.
     public var text: String {
-        var lines = ["format: \(format.displayName) (\(format.rawValue))", "files: \(filesRead.joined(separator: ", "))"]
+        var lines = ["format: \(format.displayName) (\(format.rawValue))", "files: \(filesRead.map(LocatedErrorText.printableName).joined(separator: ", "))"]
         lines.append("time_origin: \(timeOrigin) (earliest sample)")
         lines.append(String(format: "span: %.3f s, %d samples", spanSeconds, totalSamples))
         for sensor in sensors {
@@ -145,6 +145,8 @@ public struct ImportSummary: Sendable {
 final class ImportContext {
     let options: ImportOptions
     let outputDirectory: String
+    /// The in-memory flight written instead of `outputDirectory` (the fuzz targets' entry point), or nil.
+    let memory: InMemoryFlight?
     var unitMappings: [String] = []
     var notes: [String] = []
     var filesRead: [String] = []
@@ -152,9 +154,10 @@ final class ImportContext {
     private var bytesDone = 0
     private var bytesTotal = 0
 
-    init(options: ImportOptions, outputDirectory: String) {
+    init(options: ImportOptions, outputDirectory: String, memory: InMemoryFlight? = nil) {
         self.options = options
         self.outputDirectory = outputDirectory
+        self.memory = memory
     }
 
     /// Sets the total byte count for progress.
@@ -194,7 +197,7 @@ final class ImportContext {
         let meta = FlightMeta(
             timeOrigin: origin, aircraft: .init(type: options.aircraftType, aircraftClass: options.aircraftClass),
             device: options.mount.map { FlightMeta.Device(mount: $0) }, truth: nil)
-        let sink = try FlightSink(directory: outputDirectory, kinds: files, meta: meta)
+        let sink = try FlightSink(directory: outputDirectory, memory: memory, kinds: files, meta: meta)
         self.sink = sink
         return sink
     }
@@ -214,13 +217,26 @@ public enum FlightImport {
 
     /// Imports `sourcePath` (a file, a folder or a .zip) into the flight directory `outputDirectory`.
     public static func run(source sourcePath: String, to outputDirectory: String, options: ImportOptions = ImportOptions()) throws -> ImportSummary {
-        let source = try ExportSource(path: sourcePath)
+        try run(try ExportSource(path: sourcePath), context: ImportContext(options: options, outputDirectory: outputDirectory))
+    }
+
+    /// The same import from a source held in memory (`ExportSource(name:bytes:)`) into a flight held in memory: the
+    /// fuzz targets' entry point (docs/reliability.md §7). Detection, importers, checks and errors are the code
+    /// `run(source:to:options:)` runs; only the system calls that read the export and write the flight are replaced.
+    package static func run(_ source: ExportSource, to flight: InMemoryFlight, options: ImportOptions = ImportOptions()) throws -> ImportSummary {
+        try run(source, context: ImportContext(options: options, outputDirectory: flight.label, memory: flight))
+    }
+
+    private static func run(_ source: ExportSource, context: ImportContext) throws -> ImportSummary {
+        let sourcePath = source.path
+        let options = context.options
         let format: ImportFormat
         if let chosen = options.format {
             format = chosen
         } else {
             guard let best = detect(source).first, best.confidence >= 0.5 else {
-                let sample = source.fileNames.prefix(6).joined(separator: ", ")
+                // The names are the export's (zip entries, folder files): their control bytes escaped.
+                let sample = source.fileNames.prefix(6).map(LocatedErrorText.printableName).joined(separator: ", ")
                 let header = source.fileNames.first.flatMap { source.headerLine($0) }.map { " (header: \(Excerpt.escaped($0.utf8, limit: 80)))" } ?? ""
                 throw ImportError(
                     kind: .unknownFormat, file: (sourcePath as NSString).lastPathComponent,
@@ -229,7 +245,6 @@ public enum FlightImport {
             }
             format = best.format
         }
-        let context = ImportContext(options: options, outputDirectory: outputDirectory)
         do {
             try format.importer.run(source, context)
             guard let sink = context.sink else {

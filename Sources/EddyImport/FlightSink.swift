@@ -25,10 +25,15 @@ final class FlightSink {
     private let kinds: Set<SensorFileKind>
     private static let batch = 4096
 
-    init(directory: String, kinds: Set<SensorFileKind>, meta: FlightMeta) throws {
+    /// A sink writing the flight directory `directory`, or into `memory` when given (the fuzz targets' entry point).
+    init(directory: String, memory: InMemoryFlight? = nil, kinds: Set<SensorFileKind>, meta: FlightMeta) throws {
         self.meta = meta
         self.kinds = kinds
-        writer = try FlightLogWriter(directory: directory, meta: meta, files: kinds, resolution: Self.resolution)
+        if let memory {
+            writer = try FlightLogWriter(memory: memory, meta: meta, files: kinds, resolution: Self.resolution)
+        } else {
+            writer = try FlightLogWriter(directory: directory, meta: meta, files: kinds, resolution: Self.resolution)
+        }
         accelerometer.reserveCapacity(Self.batch); gyroscope.reserveCapacity(Self.batch)
         counts.initialize(repeating: 0, count: 4)
         first.initialize(repeating: .nan, count: 4)

@@ -175,7 +175,14 @@ struct CanonicalScanner {
         func parse(_ start: Int) -> Double? {
             guard position > start else { return nil }
             let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: position - start), as: UTF8.self)
-            return Double(text).flatMap { $0.isFinite ? $0 : nil }
+            guard let value = Double(text), value.isFinite else { return nil }
+            // A zero is read here only when written without an exponent ("0", "-0.0"). JSONDecoder refuses a number
+            // that underflows to zero (7E-3805: "not representable") and a negative zero with an exponent (-0.0e5),
+            // so the fast path declines both and leaves the answer to JSONDecoder (fuzz finding, docs/reliability.md §7).
+            if value == 0, (start..<position).contains(where: { bytes[$0] == UInt8(ascii: "e") || bytes[$0] == UInt8(ascii: "E") }) {
+                return nil
+            }
+            return value
         }
 
         /// A string without escapes, ending at the next quote (consumed).

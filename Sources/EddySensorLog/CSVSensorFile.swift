@@ -19,6 +19,14 @@ final class CSVSensorFile {
         try state.readHeader() // on a throw, deinit still runs and releases the state
     }
 
+    /// The same reader over the file's bytes held in memory (the fuzz targets' entry point): the bytes are handed to
+    /// the parser in the chunks `read(2)` would give, so everything after the system call is the code a file goes
+    /// through.
+    init(bytes: [UInt8], kind: SensorFileKind, lenient: Bool) throws {
+        state = CSVReadState(bytes: bytes, kind: kind, lenient: lenient)
+        try state.readHeader()
+    }
+
     deinit { state.release() }
 
     /// Which file this is.
@@ -40,7 +48,11 @@ struct CSVReadState {
     var skipped: SkippedLines
     var sampleCount = 0
 
+    /// The open file, or -1 when the bytes are in `memory`.
     private let fd: Int32
+    /// The file's bytes when read from memory (`fd` is -1), and how many of them were handed out.
+    private let memory: [UInt8]
+    private var memoryOffset = 0
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var start = 0
@@ -71,7 +83,27 @@ struct CSVReadState {
             throw SensorLogError(kind: .io, file: kind.fileName, message: "cannot be opened (\(reason))", advice: "Check that the file exists and is readable")
         }
         fd = descriptor
+        memory = []
         capacity = Self.chunkSize
+        buffer = .allocate(capacity: capacity)
+        values = .allocate(capacity: kind.columns.count)
+        values.initialize(repeating: 0, count: kind.columns.count)
+        slotOfColumn = .allocate(capacity: 1)
+    }
+
+    /// The reading state over bytes in memory (see `CSVSensorFile.init(bytes:kind:lenient:)`).
+    init(bytes: [UInt8], kind: SensorFileKind, lenient: Bool) {
+        self.kind = kind
+        self.lenient = lenient
+        self.skipped = SkippedLines(file: kind.fileName)
+        fd = -1
+        memory = bytes
+        // Room for the whole input when it is smaller than a chunk (a file that size never fills the chunk either, so
+        // the same lines come out; the growth path is taken for inputs past a chunk, as for files): a fuzz input does
+        // not pay for a 256 KiB buffer.
+        var size = 64
+        while size <= bytes.count, size < Self.chunkSize { size *= 2 }
+        capacity = size
         buffer = .allocate(capacity: capacity)
         values = .allocate(capacity: kind.columns.count)
         values.initialize(repeating: 0, count: kind.columns.count)
@@ -80,7 +112,7 @@ struct CSVReadState {
 
     /// Closes the file and frees the buffers (called once, by the owner).
     func release() {
-        close(fd)
+        if fd >= 0 { close(fd) }
         buffer.deallocate()
         values.deallocate()
         slotOfColumn.deallocate()
@@ -134,7 +166,7 @@ struct CSVReadState {
             capacity *= 2
         }
         while end < capacity {
-            let count = read(fd, buffer + end, capacity - end)
+            let count = readInput(buffer + end, capacity - end)
             if count < 0 {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
@@ -144,6 +176,19 @@ struct CSVReadState {
             end += count
             if end >= Self.chunkSize / 2 { break }
         }
+    }
+
+    /// read(2) on the file, or the next bytes of `memory` (0 at its end, like read at end of file).
+    @inline(__always)
+    private mutating func readInput(_ into: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+        if fd >= 0 { return read(fd, into, count) }
+        let n = min(count, memory.count - memoryOffset)
+        guard n > 0 else { return 0 }
+        memory.withUnsafeBufferPointer { bytes in
+            if let base = bytes.baseAddress { into.update(from: base + memoryOffset, count: n) }
+        }
+        memoryOffset += n
+        return n
     }
 
     // MARK: Header

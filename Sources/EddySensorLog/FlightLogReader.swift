@@ -32,28 +32,51 @@ public final class FlightLogReader {
 
     /// Opens a flight: reads `meta.json` and every CSV header. Throws a `SensorLogError` on a
     /// missing directory, meta.json or accelerometer.csv, an empty file or a bad header.
-    public init(directory: String, options: Options = Options()) throws {
+    public convenience init(directory: String, options: Options = Options()) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw SensorLogError(kind: .missingDirectory, file: directory, message: "no such flight directory", advice: "Pass a directory holding meta.json and accelerometer.csv (see docs/sensor-log.md)")
         }
-        self.directory = directory
-        self.options = options
-        self.meta = try FlightMeta.load(directory: directory)
+        let meta = try FlightMeta.load(directory: directory)
         var opened: [CSVSensorFile] = []
         for kind in SensorFileKind.allCases {
             let path = (directory as NSString).appendingPathComponent(kind.fileName)
             guard FileManager.default.fileExists(atPath: path) else {
-                if kind.isRequired {
-                    throw SensorLogError(kind: .missingFile, file: kind.fileName, message: "missing in \(directory)", advice: "A flight needs accelerometer.csv with columns t, ax, ay, az")
-                }
+                if kind.isRequired { throw Self.missing(kind, in: directory) }
                 continue
             }
             opened.append(try CSVSensorFile(directory: directory, kind: kind, lenient: options.lenient))
         }
-        sources = opened
-        files = opened.map(\.kind)
-        merge = MergeState(sources: opened)
+        self.init(directory: directory, meta: meta, options: options, sources: opened)
+    }
+
+    /// Opens a flight held in memory: `meta` already decoded, each CSV file's bytes by kind (a kind left out is a
+    /// file that does not exist). Everything after reading the bytes — header, rows, checks, errors, the merge — is
+    /// the code `init(directory:options:)` runs; the fuzz targets use this entry point (docs/reliability.md §7).
+    /// `label` stands for the directory in messages.
+    package convenience init(meta: FlightMeta, files: [SensorFileKind: [UInt8]], label: String = "(memory)", options: Options = Options()) throws {
+        var opened: [CSVSensorFile] = []
+        for kind in SensorFileKind.allCases {
+            guard let bytes = files[kind] else {
+                if kind.isRequired { throw Self.missing(kind, in: label) }
+                continue
+            }
+            opened.append(try CSVSensorFile(bytes: bytes, kind: kind, lenient: options.lenient))
+        }
+        self.init(directory: label, meta: meta, options: options, sources: opened)
+    }
+
+    private init(directory: String, meta: FlightMeta, options: Options, sources: [CSVSensorFile]) {
+        self.directory = directory
+        self.options = options
+        self.meta = meta
+        self.sources = sources
+        files = sources.map(\.kind)
+        merge = MergeState(sources: sources)
+    }
+
+    private static func missing(_ kind: SensorFileKind, in directory: String) -> SensorLogError {
+        SensorLogError(kind: .missingFile, file: kind.fileName, message: "missing in \(directory)", advice: "A flight needs accelerometer.csv with columns t, ax, ay, az")
     }
 
     /// The next sample in time order, or nil when every file is exhausted.

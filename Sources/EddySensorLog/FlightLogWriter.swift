@@ -57,8 +57,23 @@ public final class FlightLogWriter {
     /// `files`, and removes stale CSV files of kinds not written, so the directory holds one flight.
     /// With a `resolution`, values are rounded to that many decimals (the number read back is the
     /// double nearest to the written decimal); without, every double is written exactly.
-    public init(
+    public convenience init(
         directory: String, meta: FlightMeta, files: Set<SensorFileKind> = [.accelerometer, .location], resolution: Resolution? = nil
+    ) throws {
+        try self.init(directory: directory, memory: nil, meta: meta, files: files, resolution: resolution)
+    }
+
+    /// The same writer into a flight held in memory (the fuzz targets' entry point, docs/reliability.md §7): the same
+    /// checks, formatting and buffering; where the file-based writer calls write(2), the bytes are appended to
+    /// `memory.files[kind]`, and meta.json's bytes go to `memory.metaJSON`.
+    package convenience init(
+        memory: InMemoryFlight, meta: FlightMeta, files: Set<SensorFileKind> = [.accelerometer, .location], resolution: Resolution? = nil
+    ) throws {
+        try self.init(directory: memory.label, memory: memory, meta: meta, files: files, resolution: resolution)
+    }
+
+    private init(
+        directory: String, memory: InMemoryFlight?, meta: FlightMeta, files: Set<SensorFileKind>, resolution: Resolution?
     ) throws {
         guard files.contains(.accelerometer) else {
             throw SensorLogError(kind: .invalidSample, file: directory, message: "a flight log needs accelerometer.csv", advice: "Include .accelerometer in the files to write")
@@ -73,6 +88,22 @@ public final class FlightLogWriter {
             guard all.allSatisfy({ (0...9).contains($0) }) else {
                 throw SensorLogError(kind: .invalidSample, file: directory, message: "resolution decimals must be 0…9", advice: "Pick fewer decimals")
             }
+        }
+        if let memory {
+            do {
+                memory.metaJSON = try meta.encoded()
+            } catch {
+                throw SensorLogError(kind: .io, file: directory, message: "cannot write the flight (\(error.localizedDescription))", advice: "Check the path and permissions")
+            }
+            for kind in SensorFileKind.allCases {
+                if files.contains(kind) {
+                    memory.files[kind] = []
+                    sinks[kind] = CSVSink(memory: memory, kind: kind, resolution: resolution)
+                } else {
+                    memory.files[kind] = nil
+                }
+            }
+            return
         }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -156,6 +187,10 @@ final class CSVSink {
         state = try SinkState(path: path, kind: kind, resolution: resolution)
     }
 
+    init(memory: InMemoryFlight, kind: SensorFileKind, resolution: FlightLogWriter.Resolution?) {
+        state = SinkState(memory: memory, kind: kind, resolution: resolution)
+    }
+
     /// Writes a two-column row.
     @inline(__always)
     func row(t: Double, _ a: Double) throws { try state.row(t: t, a) }
@@ -171,7 +206,9 @@ final class CSVSink {
 /// Buffer, formatting and checks of one CSV output file.
 struct SinkState {
     let kind: SensorFileKind
+    /// The file written, or -1 when the bytes go to `memory`.
     private let fd: Int32
+    private let memory: InMemoryFlight?
     private var bytes: [UInt8] = []
     private var lastTime = -Double.infinity
     private var rows = 0
@@ -183,6 +220,20 @@ struct SinkState {
     private let angleDecimals: Int?
 
     init(path: String, kind: SensorFileKind, resolution: FlightLogWriter.Resolution?) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else {
+            throw SensorLogError(kind: .io, file: kind.fileName, message: "cannot be created (\(String(cString: strerror(errno))))", advice: "Check the path and permissions")
+        }
+        self.init(fd: fd, memory: nil, kind: kind, resolution: resolution)
+    }
+
+    init(memory: InMemoryFlight, kind: SensorFileKind, resolution: FlightLogWriter.Resolution?) {
+        self.init(fd: -1, memory: memory, kind: kind, resolution: resolution)
+    }
+
+    private init(fd: Int32, memory: InMemoryFlight?, kind: SensorFileKind, resolution: FlightLogWriter.Resolution?) {
+        self.fd = fd
+        self.memory = memory
         self.kind = kind
         timeDecimals = resolution?.timeDecimals
         switch kind {
@@ -192,11 +243,8 @@ struct SinkState {
         case .location: valueDecimals = resolution?.otherDecimals
         }
         angleDecimals = resolution?.angleDecimals
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else {
-            throw SensorLogError(kind: .io, file: kind.fileName, message: "cannot be created (\(String(cString: strerror(errno))))", advice: "Check the path and permissions")
-        }
-        bytes.reserveCapacity(Self.flushThreshold + 4096)
+        // A file is written in flushThreshold-sized blocks; in memory the bytes are appended as they come.
+        if memory == nil { bytes.reserveCapacity(Self.flushThreshold + 4096) }
         bytes.append(contentsOf: kind.columns.joined(separator: ",").utf8)
         bytes.append(0x0A)
     }
@@ -313,6 +361,11 @@ struct SinkState {
     }
 
     private mutating func flush() throws {
+        if let memory {
+            memory.files[kind, default: []].append(contentsOf: bytes)
+            bytes.removeAll(keepingCapacity: true)
+            return
+        }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -328,7 +381,7 @@ struct SinkState {
     mutating func close() throws {
         guard !closed else { return }
         closed = true
-        defer { closeDescriptor(fd) }
+        defer { if fd >= 0 { closeDescriptor(fd) } }
         try flush()
     }
 }
@@ -336,4 +389,18 @@ struct SinkState {
 /// Closes a file descriptor (a free function, so `CSVSink.close()` does not shadow the system call).
 func closeDescriptor(_ fd: Int32) {
     _ = close(fd)
+}
+
+/// A flight held in memory instead of a directory: what `FlightLogWriter(memory:…)` writes and
+/// `FlightLogReader(meta:files:…)` reads — the fuzz targets' entry point (docs/reliability.md §7).
+package final class InMemoryFlight {
+    /// Stands for the directory in messages.
+    package let label: String
+    /// meta.json's bytes, as the file-based writer would write them.
+    package var metaJSON: Data?
+    /// Each CSV file's bytes by kind; a kind absent is a file that does not exist.
+    package var files: [SensorFileKind: [UInt8]] = [:]
+
+    /// An empty flight.
+    package init(label: String = "(memory)") { self.label = label }
 }

@@ -92,9 +92,35 @@ public struct SkippedLines: Sendable, Equatable {
 /// The one text form of an input error located in a file (sensor logs, imported exports).
 package enum LocatedErrorText {
     /// `file:line: message. advice` (the line and the advice left out when absent).
+    /// The file name, the message and the advice can quote the input (a zip entry's or a folder file's name, a
+    /// header cell): control bytes are written `\xNN` (line feeds kept in the message and the advice) so that the text
+    /// never carries raw control bytes to a terminal, whatever a message builder forgot to escape (fuzz findings,
+    /// docs/reliability.md §7).
     package static func format(file: String, line: Int?, message: String, advice: String) -> String {
-        let place = line.map { "\(file):\($0)" } ?? file
-        return advice.isEmpty ? "\(place): \(message)" : "\(place): \(message). \(advice)"
+        let name = printableName(file)
+        let place = line.map { "\(name):\($0)" } ?? name
+        let text = escapingControlBytes(message, keepingLineFeeds: true)
+        return advice.isEmpty ? "\(place): \(text)" : "\(place): \(text). \(escapingControlBytes(advice, keepingLineFeeds: true))"
+    }
+
+    /// A file name as it may appear in a message: control bytes (U+0000–U+001F, U+007F) written `\xNN`; other
+    /// characters, letters with accents included, unchanged.
+    package static func printableName(_ name: String) -> String { escapingControlBytes(name, keepingLineFeeds: false) }
+
+    private static func escapingControlBytes(_ text: String, keepingLineFeeds: Bool) -> String {
+        guard text.utf8.contains(where: { ($0 < 0x20 && !(keepingLineFeeds && $0 == 0x0A)) || $0 == 0x7F }) else { return text }
+        let hex = Array("0123456789abcdef")
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if (scalar.value < 0x20 && !(keepingLineFeeds && scalar.value == 0x0A)) || scalar.value == 0x7F {
+                out += "\\x"
+                out.append(hex[Int(scalar.value >> 4)])
+                out.append(hex[Int(scalar.value & 0xF)])
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 

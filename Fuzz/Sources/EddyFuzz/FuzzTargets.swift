@@ -66,82 +66,79 @@ func violated(_ message: String) -> Never {
     fatalError("invariant violated: \(message)")
 }
 
-/// A private scratch directory for this process (file-based parsers), emptied per input by the targets.
+/// A private scratch directory for this process (the hgt target's tile file).
 let scratchDirectory: String = {
-    // tmpfs when there is one: the file-based targets write every input.
+    // tmpfs when there is one.
     let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory()
     let path = base + "eddy-fuzz-\(getpid())"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }()
 
-func write(_ bytes: UnsafeRawBufferPointer, to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else { violated("cannot create \(path)") }
-    var offset = 0
-    while offset < bytes.count {
-        let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        guard n > 0 else { break }
-        offset += n
-    }
-    close(fd)
+/// An error's text must be printable: no control bytes but line feeds (the product escapes input it quotes).
+func checkPrintable(_ error: any Error) {
+    let text = "\(error)"
+    if text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A }) { violated("control byte in error text: \(text.debugDescription)") }
 }
 
 /// The sensor-log CSV reader: byte 0 picks the file (accelerometer, gyroscope, barometer, location) and lenient mode;
 /// the rest is that file. Invariants: every sample finite where required, `t` never decreasing within a file,
-/// positions in range; a strict read that succeeds skips nothing.
+/// positions in range; a strict read that succeeds skips nothing; error texts printable.
+///
+/// In memory (`FlightLogReader(meta:files:options:)`): the reader's header and row parsing, checks, errors and merge
+/// are the code a file goes through, fed in the chunks read(2) gives; not exercised here are open/read themselves,
+/// the directory and file-existence checks and meta.json loading (meta.json decoding is the `meta` target).
 enum FuzzCSV {
-    static let meta = #"{"format":"eddy-sensor-log","version":1,"aircraft":{"class":"small"}}"#
-    static let kinds = ["accelerometer.csv", "gyroscope.csv", "barometer.csv", "location.csv"]
-    /// The flight directory: meta.json written once; per input one CSV is written and the others removed.
-    static let directory: String = {
-        let path = scratchDirectory + "/csv"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path + "/meta.json", contents: Data(meta.utf8))
-        return path
+    static let meta: FlightMeta = {
+        guard let meta = try? FlightMeta.decode(Data(#"{"format":"eddy-sensor-log","version":1,"aircraft":{"class":"small"}}"#.utf8)) else {
+            violated("the fuzz meta.json does not decode")
+        }
+        return meta
     }()
+    static let kinds: [SensorFileKind] = [.accelerometer, .gyroscope, .barometer, .location]
     static let minimalAccelerometer = Array("t,ax,ay,az\n0,0,0,1\n".utf8)
 
     static func run(_ data: UnsafeRawBufferPointer) {
         guard let first = data.first else { return }
-        let directory = Self.directory
-        let name = kinds[Int(first & 3)]
+        let kind = kinds[Int(first & 3)]
         let lenient = first & 4 != 0
-        for other in kinds where other != name && other != "accelerometer.csv" { unlink(directory + "/" + other) }
-        write(UnsafeRawBufferPointer(rebasing: data[1...]), to: directory + "/" + name)
-        if name != "accelerometer.csv" {
-            minimalAccelerometer.withUnsafeBytes { write($0, to: directory + "/accelerometer.csv") }
+        var files: [SensorFileKind: [UInt8]] = [.accelerometer: minimalAccelerometer]
+        files[kind] = Array(data[1...])
+        let reader: FlightLogReader
+        do {
+            reader = try FlightLogReader(meta: meta, files: files, options: .init(lenient: lenient))
+        } catch {
+            checkPrintable(error)
+            return
         }
-        guard let reader = try? FlightLogReader(directory: directory, options: .init(lenient: lenient)) else { return }
-        var last: [String: Double] = [:]
+        var last: [Double] = [-.infinity, -.infinity, -.infinity, -.infinity]
         do {
             while let sample = try reader.next() {
-                let (file, t): (String, Double)
+                let (file, t): (Int, Double)
                 switch sample {
                 case .accelerometer(let a):
                     guard a.x.isFinite, a.y.isFinite, a.z.isFinite else { violated("non-finite acceleration") }
-                    (file, t) = ("a", a.t)
+                    (file, t) = (0, a.t)
                 case .gyroscope(let g):
                     guard g.x.isFinite, g.y.isFinite, g.z.isFinite else { violated("non-finite rotation") }
-                    (file, t) = ("g", g.t)
+                    (file, t) = (1, g.t)
                 case .barometer(let b):
                     guard b.pressureHectopascals > 0, b.pressureHectopascals < 2000 else { violated("pressure out of range") }
-                    (file, t) = ("b", b.t)
+                    (file, t) = (2, b.t)
                 case .location(let l):
                     guard (-90...90).contains(l.latitudeDegrees), (-180...180).contains(l.longitudeDegrees) else {
                         violated("position out of range")
                     }
-                    (file, t) = ("l", l.t)
+                    (file, t) = (3, l.t)
                 }
                 guard t.isFinite else { violated("non-finite t") }
-                if let previous = last[file], t < previous { violated("t went backwards in \(file)") }
+                if t < last[file] { violated("t went backwards in \(kinds[file].fileName)") }
                 last[file] = t
             }
             if !lenient, !reader.skippedLines.isEmpty { violated("strict read skipped lines") }
         } catch {
-            // A clear error is the right answer to bad input; its text must be short and printable.
-            let text = "\(error)"
-            if text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A }) { violated("control byte in error text: \(text.debugDescription)") }
+            // A clear error is the right answer to bad input; its text must be printable.
+            checkPrintable(error)
         }
     }
 }
@@ -156,23 +153,51 @@ enum FuzzMeta {
     }
 }
 
-/// Every importer: byte 0 picks the file name (format tell-tales), the rest is the export. An import that succeeds
-/// must leave a flight directory the strict reader reads to the end.
+/// Every importer: byte 0 picks the file name (format tell-tales, bits 0–2), a forced format (bit 7 set: bits 3–5) and
+/// a folder (bit 6: the rest is files separated by NUL bytes, each its name, a line feed, its contents); otherwise the
+/// rest is one export file (a zip archive when it starts like one). An import that succeeds must leave a flight the
+/// strict reader reads to the end; an error's text must be printable.
+///
+/// In memory (`ExportSource(name:bytes:)`, `ExportSource(folder:files:)`, `FlightImport.run(_:to:options:)`): format
+/// detection, the zip reader and inflater, every importer, the sink and the flight writer's formatting and checks
+/// are the code files go through; not exercised here are the system calls (open, read, pread, stat, write) and the
+/// folder walk of an export on disk.
 enum FuzzImport {
     static let names = ["export.csv", "Accelerometer.csv", "flight.igc", "export.zip", "sensor.txt", "physics.csv",
                         "andro.csv", "log.csv"]
+
     static func run(_ data: UnsafeRawBufferPointer) {
         guard let first = data.first else { return }
-        let root = scratchDirectory + "/import"
-        try? FileManager.default.removeItem(atPath: root)
-        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let source = root + "/" + names[Int(first & 7)]
-        write(UnsafeRawBufferPointer(rebasing: data[1...]), to: source)
-        let output = root + "/out"
+        let rest = Array(data[1...])
         let format: ImportFormat? = first & 0x80 == 0 ? nil : ImportFormat.allCases[Int((first >> 3) & 7) % ImportFormat.allCases.count]
-        guard (try? FlightImport.run(source: source, to: output, options: ImportOptions(format: format))) != nil else { return }
+        let source: ExportSource
+        if first & 0x40 != 0 {
+            var files: [String: [UInt8]] = [:]
+            for part in rest.split(separator: 0, omittingEmptySubsequences: true) {
+                let newline = part.firstIndex(of: 0x0A) ?? part.endIndex
+                let name = String(decoding: part[part.startIndex..<newline], as: UTF8.self)
+                guard !name.isEmpty else { continue }
+                files[name] = Array(part[min(newline + 1, part.endIndex)...])
+            }
+            source = ExportSource(folder: "export", files: files)
+        } else {
+            do {
+                source = try ExportSource(name: names[Int(first & 7)], bytes: rest)
+            } catch {
+                checkPrintable(error)
+                return
+            }
+        }
+        let flight = InMemoryFlight()
         do {
-            let reader = try FlightLogReader(directory: output)
+            _ = try FlightImport.run(source, to: flight, options: ImportOptions(format: format))
+        } catch {
+            checkPrintable(error)
+            return
+        }
+        do {
+            guard let metaJSON = flight.metaJSON else { violated("an import succeeded without meta.json") }
+            let reader = try FlightLogReader(meta: try FlightMeta.decode(metaJSON), files: flight.files)
             while try reader.next() != nil {}
         } catch {
             violated("an imported flight does not read back: \(error)")
@@ -284,7 +309,7 @@ enum FuzzHGT {
     static let tileDirectory: String = {
         let path = scratchDirectory + "/hgt"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path + "/N46E008.hgt", contents: Data(count: SRTMTileSize.threeArcSecond.byteCount))
+        _ = FileManager.default.createFile(atPath: path + "/N46E008.hgt", contents: Data(count: SRTMTileSize.threeArcSecond.byteCount))
         return path
     }()
     static let directory: TerrainDirectory = {

@@ -1,0 +1,97 @@
+import EddyCore
+import EddySensorLog
+import Foundation
+import Testing
+@testable import EddyImport
+
+/// The in-memory entry point the `import` fuzz target uses (docs/reliability.md §7) gives what the file-based import
+/// gives, and the fuzzer's findings stay fixed.
+@Suite struct InMemoryImportTests {
+    private func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    /// A single-file export and a zip archive, imported from memory into memory, give byte for byte the flight the
+    /// file-based import writes.
+    @Test(arguments: ["sensorlog/sensorlog.csv", "igc/flight.igc", "sensorlogger/sensorlogger.zip"])
+    func sameFlightAsFromFiles(_ relative: String) throws {
+        let path = ImportFixtures.path(relative)
+        let out = TempDirectory()
+        let fromFiles = try FlightImport.run(source: path, to: out.path)
+        let flight = InMemoryFlight()
+        let fromMemory = try FlightImport.run(
+            try ExportSource(name: (path as NSString).lastPathComponent, bytes: try bytes(path)), to: flight)
+        #expect(fromMemory.format == fromFiles.format)
+        #expect(fromMemory.sensors == fromFiles.sensors)
+        #expect(flight.metaJSON.map(Array.init) == (try bytes(out.file("meta.json"))))
+        for kind in SensorFileKind.allCases {
+            let onDisk = FileManager.default.fileExists(atPath: out.file(kind.fileName)) ? try bytes(out.file(kind.fileName)) : nil
+            #expect(flight.files[kind] == onDisk, "\(kind.fileName)")
+        }
+    }
+
+    /// A folder export held in memory is detected and imported like the folder on disk.
+    @Test func folderSameAsOnDisk() throws {
+        let root = ImportFixtures.path("phyphox/export")
+        var files: [String: [UInt8]] = [:]
+        for case let name as String in FileManager.default.enumerator(atPath: root)! {
+            var isDirectory: ObjCBool = false
+            let full = (root as NSString).appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue { files[name] = try bytes(full) }
+        }
+        let out = TempDirectory()
+        let fromFiles = try FlightImport.run(source: root, to: out.path)
+        let flight = InMemoryFlight()
+        let fromMemory = try FlightImport.run(ExportSource(folder: "export", files: files), to: flight)
+        #expect(fromMemory.format == .phyphox)
+        #expect(fromMemory.sensors == fromFiles.sensors)
+        #expect(flight.files[.accelerometer] == (try bytes(out.file("accelerometer.csv"))))
+    }
+
+    /// Fuzz finding (import target): a file name inside an export (a folder's file, a zip entry) was quoted raw in
+    /// the unknown-format message and as the error's file, so a control byte in it reached the terminal. Now
+    /// escaped as `\x11`, from disk and from memory alike.
+    @Test func controlBytesInExportFileNamesAreEscaped() throws {
+        let folder = TempDirectory()
+        let name = "junk\u{11}.csv"
+        _ = folder.write("export/" + name, Array("a,b\n1,2\n".utf8))
+        let diskError = try #require(importError(folder.file("export")))
+        #expect(diskError.kind == .unknownFormat)
+        let memoryError: ImportError
+        do {
+            _ = try FlightImport.run(ExportSource(folder: "export", files: [name: Array("a,b\n1,2\n".utf8)]), to: InMemoryFlight())
+            Issue.record("an unknown export was imported")
+            return
+        } catch let error as ImportError {
+            memoryError = error
+        }
+        for error in [diskError, memoryError] {
+            let text = error.description
+            #expect(!text.utf8.contains { $0 < 0x20 && $0 != 0x0A }, "control byte in \(text.debugDescription)")
+            #expect(text.contains("junk\\x11.csv"))
+        }
+        #expect(diskError.description == memoryError.description)
+        // The same escaping for a file name used as an error's file.
+        let located = ImportError(kind: .io, file: "export.zip:a\u{1B}[2J.csv", line: 3, message: "read failed", advice: "")
+        #expect(located.description == "export.zip:a\\x1b[2J.csv:3: read failed")
+    }
+
+    /// Fuzz finding (import target): a header cell with a control byte was quoted raw in the missing-columns message
+    /// ("has: Time (s), Acceleration x\u{17}(m/s^2), …"). Every located error's text now escapes control bytes.
+    @Test func controlBytesInHeaderCellsAreEscaped() throws {
+        let csv = Array("\"Time (s)\",\"Acceleration x\u{17}(m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\"\n3.217,0,0.049,9.8\n".utf8)
+        let folder = TempDirectory()
+        _ = folder.write("export/Accelerometer.csv", csv)
+        let diskError = try #require(importError(folder.file("export")))
+        let memoryError: ImportError
+        do {
+            _ = try FlightImport.run(ExportSource(folder: "export", files: ["Accelerometer.csv": csv]), to: InMemoryFlight())
+            Issue.record("a header without an x column was imported")
+            return
+        } catch let error as ImportError {
+            memoryError = error
+        }
+        #expect(diskError.kind == .missingColumns)
+        #expect(diskError.description == memoryError.description)
+        #expect(!diskError.description.utf8.contains { $0 < 0x20 && $0 != 0x0A }, "\(diskError.description.debugDescription)")
+        #expect(diskError.description.contains("Acceleration x\\x17(m/s^2)"))
+    }
+}
