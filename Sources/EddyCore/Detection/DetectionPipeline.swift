@@ -77,6 +77,8 @@ package struct DetectionPipeline: Sendable {
     // Ground vibration without location (docs/detection.md §5 "Ground rolls without location").
     /// Low-pass at `groundVibrationSplitHz` of the band's output: the part of the band below the split.
     private var vibrationSplitFilter: (Biquad, Biquad)
+    /// The split in use, Hz (the configuration's, bounded to 0.01 Hz … 0.45 × the tick rate).
+    private let vibrationSplitHz: Double
     private let vibrationAlpha: Double
     private var vibrationBandPower = 0.0
     private var vibrationLowPower = 0.0
@@ -171,6 +173,7 @@ package struct DetectionPipeline: Sendable {
         rotationSpeedMetersPerSecond = configuration.rotationSpeedKnots * 1852 / 3600
         // A 4th-order Butterworth low-pass at the split.
         let split = configuration.groundVibrationSplitHz.isFinite ? min(0.45 * rate, max(0.01, configuration.groundVibrationSplitHz)) : 1
+        vibrationSplitHz = split
         let (qa, qb) = BandPassFilter.butterworthQ
         vibrationSplitFilter = (.lowPass(cutoffHz: split, sampleRateHz: Double(ticksPerSecond), q: qa),
                                 .lowPass(cutoffHz: split, sampleRateHz: Double(ticksPerSecond), q: qb))
@@ -553,7 +556,7 @@ package struct DetectionPipeline: Sendable {
         }
         groundVibrationEpisode.second(
             held: secondGroundVibration,
-            kind: .groundVibration(lowShare: episodeVibrationShare, splitHz: configuration.groundVibrationSplitHz),
+            kind: .groundVibration(lowShare: episodeVibrationShare, splitHz: vibrationSplitHz),
             at: secondStart, cost: lost, into: &events)
         if !groundVibrationEpisode.active && !secondGroundVibration { episodeVibrationShare = 1 }
         secondManoeuvre = false; secondManoeuvrePeak = 1; secondGroundRoll = false; secondGroundVibration = false
