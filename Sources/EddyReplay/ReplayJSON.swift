@@ -108,6 +108,9 @@ package enum ReplayJSON {
         case .groundRoll(let speed, let rotation):
             o.number("speed_kt", (speed * 10).rounded() / 10)
             o.number("rotation_kt", rotation)
+        case .groundVibration(let share, let split):
+            o.number("low_share", (share * 1000).rounded() / 1000)
+            o.number("split_hz", split)
         }
         o.string("reason", n.reason)
     }

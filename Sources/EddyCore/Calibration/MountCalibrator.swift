@@ -66,6 +66,12 @@ package struct MountCalibrator: Sendable {
     private let tiltDegrees: Double
     private let tiltLimitDegreeSeconds: Double
     private let rotationSine: Double
+    private let trendDegrees: Double
+    private let trendDrawdownDegrees: Double
+    /// Quick-vertical tilt from the calibrated direction over the last `handlingTiltTrendSeconds` (a ring), degrees.
+    private var tiltRing: [Double]
+    private var tiltRingIndex = 0
+    private var tiltRingFilled = 0
     private let rotationTicksNeeded: Int
     private var quick = SIMD3<Double>(0, 0, 0)
     private let briskAlpha: Double
@@ -117,6 +123,11 @@ package struct MountCalibrator: Sendable {
         tiltCosine = cos(c.handlingTiltDegrees * .pi / 180)
         tiltLimitDegreeSeconds = c.handlingTiltDegreeSeconds
         rotationSine = sin(c.handlingRotationDegrees * .pi / 180)
+        trendDegrees = c.handlingTiltTrendDegrees
+        trendDrawdownDegrees = max(0, c.handlingTiltTrendDrawdownDegrees)
+        // Ticks spanning the window (both ends included), bounded so that no configuration can ask for a huge ring.
+        let trendTicks = c.handlingTiltTrendSeconds.isFinite ? min(10_000, max(1, (c.handlingTiltTrendSeconds / dt).rounded())) : 1
+        tiltRing = Array(repeating: 0, count: Int(trendTicks) + 1)
         rotationTicksNeeded = max(1, Int((c.handlingRotationHoldSeconds / dt).rounded()))
         let window = max(2, Int((c.handlingRotationWindowSeconds / dt).rounded()))
         directionRing = Array(repeating: .zero, count: window)
@@ -213,22 +224,24 @@ package struct MountCalibrator: Sendable {
     private mutating func gradualHandling(_ tick: CalibrationTick) -> Bool {
         let length = (quick * quick).sum().squareRoot()
         guard length > 0.5, length < 1.5 else {
-            tiltExcessDegreeSeconds = 0; rotatingTicks = 0; ringFilled = 0
+            tiltExcessDegreeSeconds = 0; rotatingTicks = 0; ringFilled = 0; tiltRingFilled = 0
             return false
         }
         let direction = quick / length
         var handled = false
         if inPosition {
             let cosine = (direction * calibratedDirection).sum()
+            let angle = acos(max(-1, min(1, cosine))) * 180 / .pi
             if cosine < tiltCosine {
-                let angle = acos(max(-1, min(1, cosine))) * 180 / .pi
                 tiltExcessDegreeSeconds += (angle - tiltDegrees) * tickSeconds
                 if tiltExcessDegreeSeconds >= tiltLimitDegreeSeconds { handled = true }
             } else {
                 tiltExcessDegreeSeconds = 0
             }
+            if tiltTrend(angle) { handled = true }
         } else {
             tiltExcessDegreeSeconds = 0
+            tiltRingFilled = 0
         }
         let briskLength = (brisk * brisk).sum().squareRoot()
         guard let omega = tick.gyroMean, briskLength > 0.5, briskLength < 1.5 else { rotatingTicks = 0; ringFilled = 0; return handled }
@@ -263,5 +276,27 @@ package struct MountCalibrator: Sendable {
         rotatingTicks = rotating ? rotatingTicks + 1 : 0
         if rotatingTicks >= rotationTicksNeeded { handled = true }
         return handled
+    }
+
+    /// Tilt trend (works without gyro; docs/detection.md §2): the quick vertical is at least `handlingTiltTrendDegrees`
+    /// from the calibrated one, got there by moving away by at least as much within the last `handlingTiltTrendSeconds`,
+    /// and never fell back by more than `handlingTiltTrendDrawdownDegrees` on the way. A device sliding in its cradle
+    /// tilts steadily; turbulence's lateral loads swing the vertical back and forth within a second.
+    private mutating func tiltTrend(_ angle: Double) -> Bool {
+        let count = tiltRing.count
+        tiltRing[tiltRingIndex] = angle
+        tiltRingIndex = (tiltRingIndex + 1) % count
+        tiltRingFilled = min(count, tiltRingFilled + 1)
+        guard tiltRingFilled == count, angle >= trendDegrees else { return false }
+        // The ring from oldest (at tiltRingIndex) to newest.
+        let oldest = tiltRing[tiltRingIndex]
+        guard angle - oldest >= trendDegrees else { return false }
+        var highest = oldest
+        for k in 0..<count {
+            let value = tiltRing[(tiltRingIndex + k) % count]
+            if highest - value > trendDrawdownDegrees { return false }
+            highest = max(highest, value)
+        }
+        return true
     }
 }

@@ -37,6 +37,18 @@ package struct DetectionConfiguration: Sendable {
     package var handlingTiltDegrees: Double
     /// Gradual handling, tilt test: integrated excess angle of one excursion that means handled, degree-seconds. Default 1.
     package var handlingTiltDegreeSeconds: Double
+    /// Gradual handling, tilt-trend test (works without gyro): the quick vertical must be this far from the calibrated one
+    /// and have moved away from it by this much within `handlingTiltTrendSeconds`, never turning back, degrees. Default
+    /// `.infinity` (off): it catches a 10° slide over 3 s within 2 s, but also a brisk sideslip (docs/detection.md §2);
+    /// `candidateTiltTrendDegrees` switches it on.
+    package var handlingTiltTrendDegrees: Double
+    /// The tilt-trend threshold measured in the handling campaign and against JSBSim, degrees (docs/detection.md §2).
+    package static let candidateTiltTrendDegrees = 5.5
+    /// Gradual handling, tilt-trend test: the window over which the tilt must grow without turning back, seconds. Default 1.5.
+    package var handlingTiltTrendSeconds: Double
+    /// Gradual handling, tilt-trend test: the most the tilt may fall back within the window (sensor noise, a rattling
+    /// cradle's aliased remainder), degrees. Default 0.5.
+    package var handlingTiltTrendDrawdownDegrees: Double
     /// Gradual handling, gyro test: the vertical must have turned by more than this over the window, degrees. Default 3.
     package var handlingRotationDegrees: Double
     /// Gradual handling, gyro test: window over which measured and gyro-predicted turns are compared, seconds. Default 0.5.
@@ -87,6 +99,21 @@ package struct DetectionConfiguration: Sendable {
     package var rotationSpeedKnots: Double
     /// A fresh speed below 1.3 × rotation speed falling faster than this over 3 s is a landing roll, m/s². Default 1.2.
     package var brakingMetersPerSecondSquared: Double
+    /// Ground vibration without location (docs/detection.md §5): while no fresh speed is known, the band's output whose
+    /// share of power below `groundVibrationSplitHz` (τ = `groundVibrationTimeConstantSeconds`) is below this is taken
+    /// for a ground roll or taxi and gated like the ground gate. Default 0.15; 0 switches the cue off.
+    package var groundVibrationLowShare: Double
+    /// Ground vibration: the split frequency, Hz. Default 1 (airborne load-factor power lies mostly below it, a rolling
+    /// aircraft's above it, at and above the gear's heave resonance).
+    package var groundVibrationSplitHz: Double
+    /// Ground vibration: time constant of the two power estimates, seconds. Default 10.
+    package var groundVibrationTimeConstantSeconds: Double
+    /// Ground vibration: how long the share must stay below `groundVibrationLowShare`, seconds. Default 5 (at an abrupt
+    /// onset of turbulence the band's power rises at once and its low part ≈ 0.5 s later, the 1-Hz low-pass's delay).
+    package var groundVibrationHoldSeconds: Double
+    /// Ground vibration is judged only while the band's power reads at least this fraction of the class's light
+    /// threshold as EDR (below it nothing would read light, and sensor noise alone has no airborne spectrum). Default 0.5.
+    package var groundVibrationMinimumLightFraction: Double
 
     /// Accelerometer rate below which nothing is measured: 2.5 × the top of the EDR band (Nyquist, 2×, plus a margin
     /// so that power folded back from above the band top stays out of the band), Hz. Jets 5 Hz, light aircraft 10 Hz.
@@ -123,6 +150,9 @@ package struct DetectionConfiguration: Sendable {
         handlingTransverseG = 0.25
         handlingTiltDegrees = 8
         handlingTiltDegreeSeconds = 1
+        handlingTiltTrendDegrees = .infinity
+        handlingTiltTrendSeconds = 1.5
+        handlingTiltTrendDrawdownDegrees = 0.5
         handlingRotationDegrees = 3
         handlingRotationWindowSeconds = 0.5
         handlingRotationHoldSeconds = 0.4
@@ -152,5 +182,10 @@ package struct DetectionConfiguration: Sendable {
         case .large: 160
         }
         brakingMetersPerSecondSquared = 1.2
+        groundVibrationLowShare = 0.15
+        groundVibrationSplitHz = 1
+        groundVibrationTimeConstantSeconds = 10
+        groundVibrationHoldSeconds = 5
+        groundVibrationMinimumLightFraction = 0.5
     }
 }

@@ -74,6 +74,28 @@ package struct DetectionPipeline: Sendable {
     private var groundRollSpeed = 0.0
     private var recentSpeeds: [(t: Double, speed: Double)] = []
     private var groundRollEpisode = NoticeEpisode(onsetSeconds: 1, releaseSeconds: 30)
+    // Ground vibration without location (docs/detection.md §5 "Ground rolls without location").
+    /// Low-pass at `groundVibrationSplitHz` of the band's output: the part of the band below the split.
+    private var vibrationSplitFilter: (Biquad, Biquad)
+    /// The split in use, Hz (the configuration's, bounded to 0.01 Hz … 0.45 × the tick rate).
+    private let vibrationSplitHz: Double
+    private let vibrationAlpha: Double
+    private var vibrationBandPower = 0.0
+    private var vibrationLowPower = 0.0
+    /// The band's power over the last seconds (τ = 2 s): the floor is judged on it, so the cue ends within seconds of the
+    /// vibration (a taxi stopping), not after the τ = 10 s estimate has decayed.
+    private var vibrationRecentPower = 0.0
+    private let vibrationRecentAlpha: Double
+    private var vibrationTicks = 0
+    private var vibrationLowTicks = 0
+    private let vibrationHoldTicks: Int
+    private var secondGroundVibration = false
+    private var secondVibrationShare = 1.0
+    private var episodeVibrationShare = 1.0
+    private var groundVibrationEpisode = NoticeEpisode(onsetSeconds: 1, releaseSeconds: 30)
+    /// The band's share of power below the split (τ = `groundVibrationTimeConstantSeconds`), while it is judged; nil
+    /// otherwise (for tests and diagnostics).
+    package private(set) var groundVibrationShare: Double?
 
     // Per tick.
     private var calibrator: MountCalibrator
@@ -149,6 +171,17 @@ package struct DetectionPipeline: Sendable {
             turbulenceFactor: configuration.manoeuvreTurbulenceFactor, timeConstantSeconds: configuration.manoeuvreTimeConstantSeconds,
             surgeCorrelation: configuration.manoeuvreSurgeCorrelation)
         rotationSpeedMetersPerSecond = configuration.rotationSpeedKnots * 1852 / 3600
+        // A 4th-order Butterworth low-pass at the split.
+        let split = configuration.groundVibrationSplitHz.isFinite ? min(0.45 * rate, max(0.01, configuration.groundVibrationSplitHz)) : 1
+        vibrationSplitHz = split
+        let (qa, qb) = BandPassFilter.butterworthQ
+        vibrationSplitFilter = (.lowPass(cutoffHz: split, sampleRateHz: Double(ticksPerSecond), q: qa),
+                                .lowPass(cutoffHz: split, sampleRateHz: Double(ticksPerSecond), q: qb))
+        let vibrationTau = configuration.groundVibrationTimeConstantSeconds.isFinite ? max(0.1, configuration.groundVibrationTimeConstantSeconds) : 10
+        vibrationAlpha = (1 / Double(ticksPerSecond)) / (vibrationTau + 1 / Double(ticksPerSecond))
+        vibrationRecentAlpha = (1 / Double(ticksPerSecond)) / (2 + 1 / Double(ticksPerSecond))
+        let hold = configuration.groundVibrationHoldSeconds.isFinite ? min(3_600, max(0, configuration.groundVibrationHoldSeconds)) : 5
+        vibrationHoldTicks = max(1, Int((hold * Double(ticksPerSecond)).rounded()))
         upperBandFilter = BandPassFilter(
             lowHz: 5 * configuration.response.bandLowHz, highHz: configuration.response.bandHighHz, sampleRateHz: Double(ticksPerSecond))
         altitude = AltitudeEstimator(configuration: configuration.altitude)
@@ -248,6 +281,7 @@ package struct DetectionPipeline: Sendable {
         gapEpisode.close(at: lastTime, into: &events)
         manoeuvreEpisode.close(at: lastTime, into: &events)
         groundRollEpisode.close(at: lastTime, into: &events)
+        groundVibrationEpisode.close(at: lastTime, into: &events)
     }
 
     /// The rare path of an accelerometer interval (> 0.5 s, or one of the first few): rate estimate, gaps, `t` in ms.
@@ -420,12 +454,18 @@ package struct DetectionPipeline: Sendable {
             if filterPrimed { filter.reset(); filterPrimed = false }
             if upperBandPrimed { upperBandFilter.reset(); upperBandPrimed = false }
             lastBandOutput = nil
+            resetGroundVibration()
         } else {
             let n = (mean * calibrator.verticalDirection).sum()
             y = filter.process(n - 1)
             filterPrimed = true
             lastBandOutput = upperBandFilter.process(n - 1)
             upperBandPrimed = true
+            if groundVibration(bandOutput: y, speedKnown: speedFresh && groundSpeed != nil) {
+                secondGroundVibration = true
+                secondVibrationShare = min(secondVibrationShare, groundVibrationShare ?? 1)
+                blockedUntilTick = max(blockedUntilTick, tick + 1 + gateSettleTicks)
+            }
         }
         let disturbed = tick < deviceBlockedUntilTick
         if disturbed { secondDisturbed = true }
@@ -509,7 +549,18 @@ package struct DetectionPipeline: Sendable {
         groundRollEpisode.second(
             held: secondGroundRoll, kind: .groundRoll(speedKnots: groundRollSpeed * 3600 / 1852, rotationKnots: configuration.rotationSpeedKnots),
             at: secondStart, cost: lost, into: &events)
-        secondManoeuvre = false; secondManoeuvrePeak = 1; secondGroundRoll = false
+        if secondGroundVibration {
+            episodeVibrationShare = min(episodeVibrationShare, secondVibrationShare)
+        } else if !groundVibrationEpisode.active {
+            episodeVibrationShare = 1
+        }
+        groundVibrationEpisode.second(
+            held: secondGroundVibration,
+            kind: .groundVibration(lowShare: episodeVibrationShare, splitHz: vibrationSplitHz),
+            at: secondStart, cost: lost, into: &events)
+        if !groundVibrationEpisode.active && !secondGroundVibration { episodeVibrationShare = 1 }
+        secondManoeuvre = false; secondManoeuvrePeak = 1; secondGroundRoll = false; secondGroundVibration = false
+        secondVibrationShare = 1
         secondGyroOnlyTurn = false
         if !heldReports.isEmpty { releaseHeld(before: Double(second + 1), into: &events) }
         secondSum = 0; secondSquares = 0; secondTicks = 0; secondValid = true; secondDisturbed = false
@@ -604,6 +655,39 @@ package struct DetectionPipeline: Sendable {
         var closed: [DetectionEvent] = []
         tracker.update(tile: tile, at: fix.t, altitude: tile == nil ? nil : estimate, into: &closed)
         hold(closed, into: &events)
+    }
+
+    /// Ground vibration without location: true when no fresh speed is known, the band holds at least
+    /// `groundVibrationMinimumLightFraction` of the light threshold (as EDR, τ = 2 s), and less than
+    /// `groundVibrationLowShare` of its power (τ = `groundVibrationTimeConstantSeconds`, after a running mean over the first
+    /// τ) has lain below the split for `groundVibrationHoldSeconds`. On the
+    /// ground the gear transmits the runway's profile, whose acceleration grows with frequency up to and beyond the heave
+    /// resonance (1.5–2 Hz); in the air the plunge response puts most of the gust load below 1 Hz (docs/detection.md §5).
+    private mutating func groundVibration(bandOutput y: Double, speedKnown: Bool) -> Bool {
+        let low = vibrationSplitFilter.1.process(vibrationSplitFilter.0.process(y))
+        vibrationTicks += 1
+        let alpha = max(vibrationAlpha, 1 / Double(vibrationTicks))
+        vibrationBandPower += (y * y - vibrationBandPower) * alpha
+        vibrationLowPower += (low * low - vibrationLowPower) * alpha
+        vibrationRecentPower += (y * y - vibrationRecentPower) * max(vibrationRecentAlpha, 1 / Double(vibrationTicks))
+        groundVibrationShare = nil
+        guard configuration.groundVibrationLowShare > 0, !speedKnown, Double(vibrationTicks) * vibrationAlpha >= 1,
+              vibrationBandPower > 0, model.unitVariance > 0 else { vibrationLowTicks = 0; return false }
+        let light = SeverityScale.minimumEDR(for: .light, viewer: configuration.aircraftClass)
+        let edr = (max(0, vibrationRecentPower - noiseVariance) / model.unitVariance).squareRoot() * biasFactor
+        guard edr >= configuration.groundVibrationMinimumLightFraction * light else { vibrationLowTicks = 0; return false }
+        let share = vibrationLowPower / vibrationBandPower
+        groundVibrationShare = share
+        vibrationLowTicks = share < configuration.groundVibrationLowShare ? vibrationLowTicks + 1 : 0
+        return vibrationLowTicks >= vibrationHoldTicks
+    }
+
+    /// Forgets the ground-vibration estimates (the band restarts after device trouble).
+    private mutating func resetGroundVibration() {
+        guard vibrationTicks > 0 else { return }
+        vibrationSplitFilter.0.reset(); vibrationSplitFilter.1.reset()
+        vibrationBandPower = 0; vibrationLowPower = 0; vibrationRecentPower = 0; vibrationTicks = 0; vibrationLowTicks = 0
+        groundVibrationShare = nil
     }
 
     /// Landing roll: a fresh speed below 1.3 × the rotation speed falling by more than `brakingMetersPerSecondSquared`

@@ -45,6 +45,10 @@ public struct MeasurementNotice: Sendable, Equatable {
         /// A take-off or landing roll: on the ground at `speedKnots` (the latest), below the class's rotation speed
         /// `rotationKnots`. Runway bumps are not turbulence: not measured.
         case groundRoll(speedKnots: Double, rotationKnots: Double)
+        /// No location, and the load factor has a rolling aircraft's spectrum: only `lowShare` (0…1, the lowest in the
+        /// episode) of the EDR band's power lies below `splitHz`, where airborne turbulence puts most of it. Runway or
+        /// taxiway bumps are not turbulence: not measured.
+        case groundVibration(lowShare: Double, splitHz: Double)
     }
 
     /// Whether the episode begins or ends with this notice.
@@ -91,6 +95,7 @@ public struct MeasurementNotice: Sendable, Equatable {
         case .timeGap: "time_gap"
         case .manoeuvre: "manoeuvre"
         case .groundRoll: "ground_roll"
+        case .groundVibration: "ground_vibration"
         }
     }
 
@@ -123,6 +128,9 @@ public struct MeasurementNotice: Sendable, Equatable {
         case .groundRoll(let speed, let rotation):
             return String(format: "on the runway at %.0f kt, below the rotation speed %.0f kt: runway bumps are not turbulence: ", speed, rotation)
                 + "not measured until 20 s after lift-off"
+        case .groundVibration(let share, let split):
+            return String(format: "no location, and the load factor has a ground roll's spectrum (%.0f %% of the band's power below %.1f Hz, ", share * 100, split)
+                + "where airborne turbulence has most of it): runway or taxiway bumps are not turbulence: not measured until 20 s after it ends"
         }
     }
 }

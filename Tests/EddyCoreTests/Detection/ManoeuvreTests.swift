@@ -64,10 +64,12 @@ import Testing
             if kind == .taxi { manoeuvres[0].durationSeconds = 150 }
         }
         let ground = kind.isGround
-        // Independent draws: a third without gyro, a third without GPS (not on the ground: without a speed nothing says the
-        // aircraft is on the ground), 40 % rigid loggers lying flat (fixed mount: never out of position).
+        // Independent draws: a third without gyro, a third without GPS, 40 % rigid loggers lying flat (fixed mount: never
+        // out of position). Ground flights draw their GPS from a stream of their own, so the airborne flights are the
+        // ones flown before ground rolls without GPS joined the campaign (docs/detection.md §5).
         let withGyro = rng.nextUniform() >= 1.0 / 3
-        let withLocation = ground || rng.nextUniform() >= 1.0 / 3
+        var groundDraw = Xoshiro256StarStar(seed: seed ^ 0x6A0_0D5E_ED)
+        let withLocation = ground ? groundDraw.nextUniform() >= 1.0 / 3 : rng.nextUniform() >= 1.0 / 3
         let fixed = rng.nextUniform() < 0.4
         var scenario = FlightScenario(
             aircraftClass: aircraftClass, segments: [TurbulenceSegment(edr: 0, durationSeconds: 1)],
@@ -79,7 +81,7 @@ import Testing
     }
 
     /// Runs a campaign flight; returns its minutes and tiles that are light or worse, and the events. `gate` false
-    /// switches the manoeuvre gate and the ground-roll rules off (for comparison only).
+    /// switches the manoeuvre gate and the ground-roll rules (with the ground-vibration cue) off (for comparison only).
     static func run(_ flight: Flight, gate: Bool = true) -> (bad: [String], events: [DetectionEvent]) {
         var configuration = DetectionConfiguration(aircraftClass: flight.scenario.aircraftClass)
         configuration.tileIndexer = gridIndexer
@@ -88,7 +90,10 @@ import Testing
             configuration.manoeuvreGate = false
             configuration.rotationSpeedKnots = configuration.groundSpeedGateKnots
             configuration.brakingMetersPerSecondSquared = .infinity
+            configuration.groundVibrationLowShare = 0
         }
+        // `EDDY_GROUND_VIBRATION=0`: the ground-vibration cue alone off (for comparison).
+        if ProcessInfo.processInfo.environment["EDDY_GROUND_VIBRATION"] == "0" { configuration.groundVibrationLowShare = 0 }
         let events = detect(flight.scenario, configuration: configuration, transform: flight.withLocation ? nil : { samples in
             samples.removeAll { if case .location = $0 { true } else { false } }
         })
