@@ -111,13 +111,23 @@ ASAN_OPTIONS_EDDY := halt_on_error=1 detect_leaks=1 detect_stack_use_after_retur
 LSAN_OPTIONS_EDDY := suppressions=$(CURDIR)/scripts/sanitizers/lsan-suppressions.txt
 test-sanitize: test-tsan test-asan
 
+## Like test-unit, each run gets its own throw-away PostgreSQL cluster (.build/pg-tsan, .build/pg-asan), so the server
+## suites run on both backends; EDDY_SANITIZER_RUN=1 gates the few tests about speed rather than behaviour (§10).
 test-tsan: apt
 	swift build --build-tests --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS)
-	TSAN_OPTIONS="$(TSAN_OPTIONS_EDDY)" swift test --skip-build --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG)
+	@trap 'EDDY_PG_DIR=.build/pg-tsan bash scripts/pg_cluster.sh destroy' EXIT; \
+	url="$$(EDDY_PG_DIR=.build/pg-tsan EDDY_PG_FAST=1 bash scripts/pg_cluster.sh start)" || exit 1; \
+	echo "PostgreSQL test cluster: $$url"; \
+	EDDY_TEST_POSTGRES_URL="$$url" EDDY_SANITIZER_RUN=1 TSAN_OPTIONS="$(TSAN_OPTIONS_EDDY)" \
+	  swift test --skip-build --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG)
 
 test-asan: apt
 	swift build --build-tests --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS)
-	ASAN_OPTIONS="$(ASAN_OPTIONS_EDDY)" LSAN_OPTIONS="$(LSAN_OPTIONS_EDDY)" swift test --skip-build --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG)
+	@trap 'EDDY_PG_DIR=.build/pg-asan bash scripts/pg_cluster.sh destroy' EXIT; \
+	url="$$(EDDY_PG_DIR=.build/pg-asan EDDY_PG_FAST=1 bash scripts/pg_cluster.sh start)" || exit 1; \
+	echo "PostgreSQL test cluster: $$url"; \
+	EDDY_TEST_POSTGRES_URL="$$url" EDDY_SANITIZER_RUN=1 ASAN_OPTIONS="$(ASAN_OPTIONS_EDDY)" LSAN_OPTIONS="$(LSAN_OPTIONS_EDDY)" \
+	  swift test --skip-build --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG)
 
 ## crash-cycles: issue 15's acceptance run: a 2-hour flight, 200 engine SIGKILLs with resume, 200 server SIGKILLs
 CRASH_ENGINE_CYCLES ?= 200

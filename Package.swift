@@ -78,7 +78,7 @@ let package = Package(
             name: "EddyCLI",
             dependencies: [
                 "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync", "EddyJSON", "EddySimulation",
-                "EddyGeoid", "EddyTerrain", "EddyImport", "EddyMap", "EddyCLIParsing",
+                "EddyGeoid", "EddyTerrain", "EddyImport", "EddyMap", "EddyCLIParsing", "EddyClock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "EddyProtocol", dependencies: ["EddyCore", "EddyJSON"], swiftSettings: strictSettings),
         // The transport interface (HTTPTransport, its configuration and errors, the factory), and URLSession's transport.
         .target(name: "EddyTransport", swiftSettings: strictSettings),
-        .target(name: "EddyURLSession", dependencies: ["EddyTransport"], swiftSettings: strictSettings),
+        .target(name: "EddyURLSession", dependencies: ["EddyTransport", "EddyClock"], swiftSettings: strictSettings),
         .target(
             name: "EddySync",
             dependencies: [
@@ -168,7 +168,7 @@ let package = Package(
         ),
         .target(
             name: "EddyTesting",
-            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddyProtocol", "EddySync", "EddySimulation"],
+            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddyProtocol", "EddySync", "EddySimulation", "EddyClock"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -205,7 +205,7 @@ let package = Package(
         // Earth models: the EGM96 geoid (pure, table compiled in) and SRTM terrain (.hgt tiles read at the edge): docs/terrain-and-geoid.md.
         .target(name: "EddyGeoid", swiftSettings: strictSettings),
         .testTarget(name: "EddyGeoidTests", dependencies: ["EddyGeoid"], swiftSettings: strictSettings),
-        .target(name: "EddyTerrain", swiftSettings: strictSettings),
+        .target(name: "EddyTerrain", dependencies: ["EddyClock"], swiftSettings: strictSettings),
         .testTarget(name: "EddyTerrainTests", dependencies: ["EddyTerrain"], swiftSettings: strictSettings),
     ]
 )

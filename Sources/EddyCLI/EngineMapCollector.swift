@@ -1,4 +1,5 @@
 import Eddy
+import EddyClock
 import EddyCore
 import EddyMap
 import EddySensorLog
@@ -20,7 +21,7 @@ final class EngineMapCollector: Sendable {
 
     /// Keeps a pushed sample's time, and its fix when it is a location a second or more after the last one kept.
     func add(_ sample: SensorSample) {
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             s.lastTime = sample.t
             guard case .location(let fix) = sample else { return }
             if let last = s.fixes.last, fix.t - last.t < 1 { return }
@@ -30,7 +31,7 @@ final class EngineMapCollector: Sendable {
 
     /// Keeps the callbacks the page draws.
     func record(_ timed: TimedCallback) {
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             switch timed.callback {
             case .didUpdateAltitudeContext(let c): s.contexts.append((timed.t, c.pressureAltitudeFeet, c.layer))
             case .detectedTurbulence(let d): s.detections.append(d)
@@ -42,7 +43,7 @@ final class EngineMapCollector: Sendable {
 
     /// The page; times are the engine's (Unix seconds when `timesAreEpoch`).
     func page(flightName: String, meta: FlightMeta, aircraft: AircraftType, shift: Double, timesAreEpoch: Bool) -> MapPage {
-        let s = state.withLock { $0 }
+        let s = state.withLock(visibleToThreadSanitizerAs: self) { $0 }
         var track: [MapTrackPoint] = []
         track.reserveCapacity(s.fixes.count)
         var context = 0

@@ -1,4 +1,5 @@
 import Eddy
+import EddyClock
 import EddyCore
 import EddyReplay
 import EddySensorLog
@@ -192,7 +193,7 @@ enum EngineReplay {
             // The detection starts cold, so it warms up on the `resumeWarmUpSeconds` before that fix: the reports of
             // crossings entered before it are dropped (the killed run stored them).
             if let resumeFromUnixTime {
-                engine.reportFloorTime.withLock { $0 = resumeFromUnixTime }
+                engine.reportFloorTime.withLock(visibleToThreadSanitizerAs: engine) { $0 = resumeFromUnixTime }
                 while sample.t + shift < resumeFromUnixTime - resumeWarmUpSeconds {
                     guard let next = try reader.next() else { break }
                     sample = next

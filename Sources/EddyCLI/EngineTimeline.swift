@@ -1,4 +1,5 @@
 import Eddy
+import EddyClock
 import EddyCore
 import EddyJSON
 import EddyReplay
@@ -72,7 +73,7 @@ final class EngineTimeline: Sendable {
     func record(_ timed: TimedCallback) {
         let t = logTime(timed.t)
         let line = json ? jsonLine(timed.callback, t: t, unix: timed.t) : textLine(timed.callback, t: t)
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             s.counts[timed.callback.name, default: 0] += 1
             switch timed.callback {
             case .detectedTurbulence(let d):
@@ -87,11 +88,11 @@ final class EngineTimeline: Sendable {
     }
 
     /// Writes out what is buffered.
-    func flush() { state.withLock { $0.output.flush() } }
+    func flush() { state.withLock(visibleToThreadSanitizerAs: self) { $0.output.flush() } }
 
     /// Prints the summary and flushes.
     func finish(summary: EngineReplaySummary) {
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             s.output.line(json ? jsonSummary(summary, s) : textSummary(summary, s))
             s.output.flush()
         }

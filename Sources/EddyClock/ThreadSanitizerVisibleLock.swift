@@ -33,9 +33,10 @@ package enum ThreadSanitizerHooks {
 extension Mutex where Value: ~Copyable {
     /// `withLock`, with the critical section announced to ThreadSanitizer as acquire/release on `owner`'s address
     /// (the object that holds this mutex); the same as `withLock` outside a TSan build.
-    package borrowing func withLock<Result>(visibleToThreadSanitizerAs owner: AnyObject,
-                                            _ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
-        try withLock { value in
+    package borrowing func withLock<Result, Failure: Error>(
+        visibleToThreadSanitizerAs owner: AnyObject, _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result {
+        try withLock { (value: inout sending Value) throws(Failure) -> sending Result in
             let address = UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
             ThreadSanitizerHooks.acquire?(address)
             defer { ThreadSanitizerHooks.release?(address) }

@@ -1,3 +1,4 @@
+import EddyClock
 import Hummingbird
 import Logging
 import NIOCore
@@ -35,7 +36,7 @@ package final class RequestNotes: Sendable {
 
     /// The anonymised reporter id of the authenticated session, once known.
     package var reporterId: String? {
-        get { reporter.withLock { $0 } }
-        set { reporter.withLock { $0 = newValue } }
+        get { reporter.withLock(visibleToThreadSanitizerAs: self) { $0 } }
+        set { reporter.withLock(visibleToThreadSanitizerAs: self) { $0 = newValue } }
     }
 }

@@ -1,3 +1,4 @@
+import EddyClock
 import Synchronization
 
 /// A fault the server injects into one request (test hooks only: `eddy-server serve --test-hooks`).
@@ -106,11 +107,11 @@ package final class FaultQueue: Sendable {
     package init() {}
 
     /// Queues the plan's faults after those already queued.
-    package func add(_ plan: FaultPlan) { rules.withLock { $0.append(contentsOf: plan.faults) } }
+    package func add(_ plan: FaultPlan) { rules.withLock(visibleToThreadSanitizerAs: self) { $0.append(contentsOf: plan.faults) } }
 
     /// Takes the first queued fault that applies to `path`, if any.
     package func take(path: String) -> InjectedFault? {
-        rules.withLock { queue in
+        rules.withLock(visibleToThreadSanitizerAs: self) { queue in
             guard let index = queue.firstIndex(where: { $0.path == nil || $0.path == path }) else { return nil }
             return queue.remove(at: index).fault
         }

@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyProtocol
 import Foundation
@@ -95,7 +96,7 @@ package final class PostgresServerStorage: ServerStorage {
         let runTask = Task.immediate { await client.run() }
         let storage = PostgresServerStorage(client: client, location: location, logger: logger, epoch: epoch, runTask: runTask,
                                             maximumConnections: maximumConnections)
-        storage.partitionsReadyThrough.withLock { $0 = Self.lastPartitionDay(around: now) }
+        storage.partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: self) { $0 = Self.lastPartitionDay(around: now) }
         do { try await storage.measureClockOffset() } catch {
             logger.warning("could not compare this host's clock with the database's (ticks use this host's clock): \(error)")
         }
@@ -302,7 +303,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     /// The database clock's lead over this process's system clock when beyond 1 s (measured every 30 s by `maintain`).
-    package var clockOffsetSeconds: Double { clockOffset.withLock { $0.seconds } }
+    package var clockOffsetSeconds: Double { clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0.seconds } }
 
     /// Measures the database clock against the system clock: the midpoint of the round trip against the server's
     /// `clock_timestamp()`. Within ±1 s (hosts kept by NTP) the offset is taken as 0, so ticks never flicker.
@@ -313,20 +314,20 @@ package final class PostgresServerStorage: ServerStorage {
         for try await value in rows.decode(Double.self) { database = value }
         let after = Date().timeIntervalSince1970
         let lead = database - (before + after) / 2
-        clockOffset.withLock { $0 = (abs(lead) > 1 ? lead : 0, after) }
+        clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0 = (abs(lead) > 1 ? lead : 0, after) }
         if abs(lead) > 1 { logger.warning("this host's clock is \(lead) s behind the database's: ticks follow the database") }
     }
 
     /// Creates tomorrow's partitions once a day; measures the clock offset every 30 s.
     package func maintain(now: Double) async throws {
         meter.enter(); defer { meter.leave() }
-        let measuredAt = clockOffset.withLock { $0.measuredAt }
+        let measuredAt = clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0.measuredAt }
         if Date().timeIntervalSince1970 - measuredAt >= Self.clockOffsetIntervalSeconds { try await measureClockOffset() }
         let last = Self.lastPartitionDay(around: now)
-        if partitionsReadyThrough.withLock({ $0 >= last }) { return }
+        if partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: self, { $0 >= last }) { return }
         let logger = self.logger
         try await client.withConnection { connection in try await Self.createPartitions(connection, around: now, logger: logger) }
-        partitionsReadyThrough.withLock { $0 = max($0, last) }
+        partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: self) { $0 = max($0, last) }
     }
 
     /// Retention: drops the daily partitions that end before `exitBefore` whole (no row-by-row delete, no bloat),

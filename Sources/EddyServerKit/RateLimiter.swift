@@ -1,3 +1,4 @@
+import EddyClock
 import Synchronization
 
 /// Token-bucket rate limiter keyed by session (thread-safe).
@@ -19,7 +20,7 @@ final class RateLimiter: Sendable {
     /// Takes a token for `key` at time `now` (seconds); nil when allowed, else seconds to wait.
     func take(_ key: String, now: Double) -> Double? {
         guard ratePerSecond > 0 else { return nil }
-        return buckets.withLock { buckets in
+        return buckets.withLock(visibleToThreadSanitizerAs: self) { buckets in
             if buckets.count > 10_000 {
                 // Forget sessions idle long enough to have refilled completely (they restart full anyway).
                 let refillSeconds = burst / ratePerSecond

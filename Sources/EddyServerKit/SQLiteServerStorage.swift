@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyProtocol
 import Foundation
@@ -113,7 +114,7 @@ package final class SQLiteServerStorage: ServerStorage {
     }
 
     private var checkpointer: DatabaseQueue {
-        get throws { try checkpointConnection.withLock { queue in
+        get throws { try checkpointConnection.withLock(visibleToThreadSanitizerAs: self) { queue in
             if let queue { return queue }
             let opened = try DatabaseQueue(path: path)
             queue = opened

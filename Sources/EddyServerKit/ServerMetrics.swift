@@ -1,4 +1,5 @@
 import CoreMetrics
+import EddyClock
 import Foundation
 import Prometheus
 import Synchronization
@@ -70,8 +71,8 @@ package final class ServerMetrics: Sendable {
 
     /// Feeds the database gauges at every scrape (a storage backend installs it; nil removes it).
     package var databasePoolSampler: (@Sendable () -> DatabasePoolLoad?)? {
-        get { sampler.withLock { $0 } }
-        set { sampler.withLock { $0 = newValue } }
+        get { sampler.withLock(visibleToThreadSanitizerAs: self) { $0 } }
+        set { sampler.withLock(visibleToThreadSanitizerAs: self) { $0 = newValue } }
     }
 
     /// Sets the database gauges now (a storage backend calls this when its pool changes, or from a timer).
@@ -92,7 +93,7 @@ package final class ServerMetrics: Sendable {
     /// A request started (+1) or finished (−1).
     func requestInFlight(_ delta: Int) {
         // Gauge has no increment; the in-flight count lives here and is recorded whole.
-        let now = inFlightCount.withLock { count in
+        let now = inFlightCount.withLock(visibleToThreadSanitizerAs: self) { count in
             count += delta
             return count
         }

@@ -239,11 +239,11 @@ package final class SyncService: Sendable {
     func altitudeOffsets(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int, now: Double) async throws -> [AltitudeOffsetCell] {
         var cells: [UInt64]?
         if let polygon {
-            if let known = offsetAreaCells.withLock({ $0[polygon] }) {
+            if let known = offsetAreaCells.withLock(visibleToThreadSanitizerAs: self, { $0[polygon] }) {
                 cells = known
             } else {
                 let computed = AltitudeOffsetArea.cells(polygon: polygon)
-                offsetAreaCells.withLock { cache in
+                offsetAreaCells.withLock(visibleToThreadSanitizerAs: self) { cache in
                     if cache.count >= Self.offsetAreaCacheSize { cache.removeAll(keepingCapacity: true) }
                     cache[polygon] = computed
                 }

@@ -1,5 +1,6 @@
 #if canImport(CCurlShim)
 import CCurlShim
+import EddyClock
 import EddyTransport
 import Foundation
 import Synchronization
@@ -37,7 +38,7 @@ public final class CurlTransport: HTTPTransport {
 
     /// Sends a request over the shared easy handle.
     public func send(_ request: SyncHTTPRequest) throws(TransportError) -> SyncHTTPResponse {
-        let result: Result<SyncHTTPResponse, TransportError> = handle.withLock { easy in
+        let result: Result<SyncHTTPResponse, TransportError> = handle.withLock(visibleToThreadSanitizerAs: self) { easy in
             perform(request, on: easy.pointer)
         }
         return try result.get()

@@ -93,10 +93,10 @@ package final class SyncClient: Sendable {
     }
 
     /// Settings from the latest session (defaults before the first).
-    package var settings: ServerSettings { state.withLock { $0.settings } }
+    package var settings: ServerSettings { state.withLock(visibleToThreadSanitizerAs: self) { $0.settings } }
 
     /// Whether a session token is held.
-    package var hasSession: Bool { state.withLock { $0.token != nil } }
+    package var hasSession: Bool { state.withLock(visibleToThreadSanitizerAs: self) { $0.token != nil } }
 
     /// Starts (or restarts) a session.
     @discardableResult
@@ -106,13 +106,13 @@ package final class SyncClient: Sendable {
         let response = try exchange(SyncHTTPRequest(method: "POST", path: "/v1/session", body: try encode(body)))
         if response.status == 401 { throw .apiKeyInvalid(Self.message(response)) }
         let started: SessionStartResponse = try decodeSuccess(response)
-        state.withLock { $0.token = started.token; $0.expiresAt = started.expiresAt; $0.settings = started.settings }
+        state.withLock(visibleToThreadSanitizerAs: self) { $0.token = started.token; $0.expiresAt = started.expiresAt; $0.settings = started.settings }
         sessionStarted?(started.settings)
         return started
     }
 
     /// Forgets the session (the next call starts a new one).
-    package func dropSession() { state.withLock { $0.token = nil } }
+    package func dropSession() { state.withLock(visibleToThreadSanitizerAs: self) { $0.token = nil } }
 
     /// Uploads one batch of reports.
     package func upload(_ reports: [TileReport]) throws(SyncError) -> ReportBatchAck {
@@ -141,7 +141,7 @@ package final class SyncClient: Sendable {
         var reauthenticated = false
         while true {
             let token: String
-            let current = state.withLock { ($0.token, $0.expiresAt) }
+            let current = state.withLock(visibleToThreadSanitizerAs: self) { ($0.token, $0.expiresAt) }
             if let held = current.0, current.1 > clock.now() {
                 token = held
             } else {

@@ -130,7 +130,7 @@ package final class SyncScheduler: Sendable {
 
     /// Sets (or clears) an area; a changed area is fetched at once, in full.
     package func setArea(_ area: SyncArea?, for type: DataAreaType) throws(SyncError) {
-        let changed = state.withLock { s -> Bool in
+        let changed = state.withLock(visibleToThreadSanitizerAs: self) { s -> Bool in
             guard s.areas[type] != area else { return false }
             s.areas[type] = area
             for dataType in DataType.allCases { s.nextFetch[Key(area: type, dataType: dataType)] = clock.now() }
@@ -143,7 +143,7 @@ package final class SyncScheduler: Sendable {
 
     /// Changes the configuration (data types, frequency, window…); everything is due at once.
     package func configure(_ update: (inout SchedulerConfiguration) -> Void) {
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             update(&s.configuration)
             for key in s.nextFetch.keys { s.nextFetch[key] = clock.now() }
         }
@@ -151,31 +151,31 @@ package final class SyncScheduler: Sendable {
 
     /// Makes every area × data type due now (SkyPath's `fetchData(refresh:)`).
     package func fetchNow() {
-        state.withLock { s in for key in s.nextFetch.keys { s.nextFetch[key] = clock.now() } }
+        state.withLock(visibleToThreadSanitizerAs: self) { s in for key in s.nextFetch.keys { s.nextFetch[key] = clock.now() } }
     }
 
     /// Sets the own position to upload at the next step, with the aircraft's fleet altitude offset when it measured
     /// one (geometric − pressure altitude; sent once, with this position).
     package func updatePosition(_ position: PositionUpload, altitudeOffset: AltitudeOffsetObservation? = nil) {
-        state.withLock { $0.position = PositionUploadBody(position: position, altitudeOffset: altitudeOffset); $0.positionDirty = true }
+        state.withLock(visibleToThreadSanitizerAs: self) { $0.position = PositionUploadBody(position: position, altitudeOffset: altitudeOffset); $0.positionDirty = true }
     }
 
     /// Reachability as last observed (nil before the first request).
-    package var isReachable: Bool? { state.withLock { $0.reachable } }
+    package var isReachable: Bool? { state.withLock(visibleToThreadSanitizerAs: self) { $0.reachable } }
     /// Why the scheduler stopped for good, if it did.
-    package var stoppedReason: SyncError? { state.withLock { $0.stopped } }
+    package var stoppedReason: SyncError? { state.withLock(visibleToThreadSanitizerAs: self) { $0.stopped } }
     /// Fetching status of an area × data type.
     package func fetchingStatus(area: DataAreaType, dataType: DataType) -> FetchingStatus {
-        state.withLock { $0.status[Key(area: area, dataType: dataType)] ?? .idle }
+        state.withLock(visibleToThreadSanitizerAs: self) { $0.status[Key(area: area, dataType: dataType)] ?? .idle }
     }
     /// When requests may go out again (Unix seconds); 0 when not backing off.
-    package var retryNotBefore: Double { state.withLock { $0.retryNotBefore } }
+    package var retryNotBefore: Double { state.withLock(visibleToThreadSanitizerAs: self) { $0.retryNotBefore } }
 
     /// Runs everything due now: outbox upload, position, due fetches. Returns seconds until the next due work.
     @discardableResult
     package func step() -> Double {
-        stepLock.withLock { _ in
-            guard state.withLock({ $0.stopped == nil }) else { return .infinity }
+        stepLock.withLock(visibleToThreadSanitizerAs: self) { _ in
+            guard state.withLock(visibleToThreadSanitizerAs: self, { $0.stopped == nil }) else { return .infinity }
             if gateOpen() { uploadOutbox() }
             if gateOpen() { uploadPosition() }
             for key in dueFetches() where gateOpen() { fetch(key) }
@@ -188,7 +188,7 @@ package final class SyncScheduler: Sendable {
         while !Task.isCancelled {
             let wait = step()
             if wait == .infinity, stoppedReason != nil { return }
-            let idle = state.withLock { $0.configuration.idlePollSeconds }
+            let idle = state.withLock(visibleToThreadSanitizerAs: self) { $0.configuration.idlePollSeconds }
             await clock.sleep(seconds: min(max(wait, 0.05), idle))
         }
     }
@@ -196,11 +196,11 @@ package final class SyncScheduler: Sendable {
     // MARK: work
 
     private func gateOpen() -> Bool {
-        state.withLock { $0.stopped == nil && clock.now() >= $0.retryNotBefore }
+        state.withLock(visibleToThreadSanitizerAs: self) { $0.stopped == nil && clock.now() >= $0.retryNotBefore }
     }
 
     private func uploadOutbox() {
-        let batchSize = state.withLock { min($0.configuration.uploadBatchSize, client.settings.maxReportsPerBatch) }
+        let batchSize = state.withLock(visibleToThreadSanitizerAs: self) { min($0.configuration.uploadBatchSize, client.settings.maxReportsPerBatch) }
         while gateOpen() {
             let pending: [TileReport]
             do { pending = try store.pendingReports(limit: batchSize) } catch { emit(.failed(.store(error))); return }
@@ -225,18 +225,18 @@ package final class SyncScheduler: Sendable {
     }
 
     private func uploadPosition() {
-        guard let position = state.withLock({ s -> PositionUploadBody? in s.positionDirty ? s.position : nil }) else { return }
+        guard let position = state.withLock(visibleToThreadSanitizerAs: self, { s -> PositionUploadBody? in s.positionDirty ? s.position : nil }) else { return }
         do {
             try client.uploadPosition(position.position, altitudeOffset: position.altitudeOffset)
             succeeded()
-            state.withLock { if $0.position == position { $0.positionDirty = false } }
+            state.withLock(visibleToThreadSanitizerAs: self) { if $0.position == position { $0.positionDirty = false } }
         } catch {
             failed(error)
         }
     }
 
     private func dueFetches() -> [Key] {
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             let now = clock.now()
             var due: [Key] = []
             for areaType in DataAreaType.allCases where s.areas[areaType] != nil {
@@ -252,7 +252,7 @@ package final class SyncScheduler: Sendable {
     }
 
     private func fetch(_ key: Key) {
-        let (request, interval) = state.withLock { s -> (DeltaFetchRequest?, Double?) in
+        let (request, interval) = state.withLock(visibleToThreadSanitizerAs: self) { s -> (DeltaFetchRequest?, Double?) in
             guard let area = s.areas[key.area] else { return (nil, nil) }
             let c = s.configuration
             let request = DeltaFetchRequest(
@@ -277,7 +277,7 @@ package final class SyncScheduler: Sendable {
                 emit(.failed(.store(error)))
                 return
             }
-            state.withLock { $0.nextFetch[key] = interval.map { clock.now() + $0 } ?? .infinity }
+            state.withLock(visibleToThreadSanitizerAs: self) { $0.nextFetch[key] = interval.map { clock.now() + $0 } ?? .infinity }
             setStatus(key, .idle)
             if response.itemCount > 0 || response.full {
                 emit(.receivedData(area: key.area, dataType: key.dataType, itemCount: response.itemCount, full: response.full))
@@ -289,7 +289,7 @@ package final class SyncScheduler: Sendable {
     }
 
     private func setStatus(_ key: Key, _ status: FetchingStatus) {
-        let changed = state.withLock { s -> Bool in
+        let changed = state.withLock(visibleToThreadSanitizerAs: self) { s -> Bool in
             let old = s.status[key] ?? .idle
             s.status[key] = status
             return old != status
@@ -298,7 +298,7 @@ package final class SyncScheduler: Sendable {
     }
 
     private func setReachable(_ reachable: Bool) {
-        let changed = state.withLock { s -> Bool in
+        let changed = state.withLock(visibleToThreadSanitizerAs: self) { s -> Bool in
             defer { s.reachable = reachable }
             return s.reachable != reachable
         }
@@ -307,7 +307,7 @@ package final class SyncScheduler: Sendable {
 
     private func succeeded() {
         setReachable(true)
-        state.withLock { $0.failures = 0; $0.retryNotBefore = 0 }
+        state.withLock(visibleToThreadSanitizerAs: self) { $0.failures = 0; $0.retryNotBefore = 0 }
     }
 
     private func failed(_ error: SyncError) {
@@ -315,12 +315,12 @@ package final class SyncScheduler: Sendable {
         emit(.failed(error))
         switch error {
         case .forbidden, .clientTooOld, .apiKeyInvalid:
-            state.withLock { $0.stopped = error }
+            state.withLock(visibleToThreadSanitizerAs: self) { $0.stopped = error }
             emit(.recordingStopped(error))
             return
         default: break
         }
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             let exponent = min(s.failures, 30)
             let raw = min(s.configuration.backoffMaxSeconds, s.configuration.backoffBaseSeconds * pow(2, Double(exponent)))
             var delay = raw * (0.5 + 0.5 * Double(s.rng.next() >> 11) / Double(1 << 53))   // jitter factor in [0.5, 1)
@@ -331,7 +331,7 @@ package final class SyncScheduler: Sendable {
     }
 
     private func secondsUntilNextWork() -> Double {
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             let now = clock.now()
             let active = s.nextFetch.filter { s.areas[$0.key.area] != nil && s.configuration.dataTypes(for: $0.key.area).contains($0.key.dataType) }
             var next = active.values.min() ?? .infinity

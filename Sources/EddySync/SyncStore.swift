@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyProtocol
 import EddyStore
@@ -43,7 +44,7 @@ package final class InMemorySyncStore: SyncStore {
 
     /// Adds own reports to the outbox (a report already held is ignored).
     package func enqueue(_ reports: [TileReport]) {
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             for report in reports where s.outbox[report.id] == nil && !s.sent.contains(report.id) {
                 s.outbox[report.id] = report
                 s.outboxOrder.append(report.id)
@@ -53,12 +54,12 @@ package final class InMemorySyncStore: SyncStore {
 
     /// Pending own reports.
     package func pendingReports(limit: Int) -> [TileReport] {
-        state.withLock { s in Array(s.outboxOrder.prefix(limit)).compactMap { s.outbox[$0] } }
+        state.withLock(visibleToThreadSanitizerAs: self) { s in Array(s.outboxOrder.prefix(limit)).compactMap { s.outbox[$0] } }
     }
 
     /// Acknowledged ids leave the outbox.
     package func markReportsSent(_ ids: [UUID]) {
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             let set = Set(ids)
             for id in set where s.outbox.removeValue(forKey: id) != nil { s.sent.insert(id) }
             s.outboxOrder.removeAll { set.contains($0) }
@@ -67,7 +68,7 @@ package final class InMemorySyncStore: SyncStore {
 
     /// Refused ids leave the outbox.
     package func markReportsRejected(_ rejected: [RejectedReport]) {
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             for r in rejected {
                 s.outbox.removeValue(forKey: r.id)
                 s.rejected[r.id] = r.reason
@@ -80,7 +81,7 @@ package final class InMemorySyncStore: SyncStore {
     /// Stores a fetch answer.
     package func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) {
         let area = request.area.type
-        state.withLock { s in
+        state.withLock(visibleToThreadSanitizerAs: self) { s in
             for observation in response.observations { s.observations[observation.report.id] = observation }
             for cell in response.altitudeOffsets ?? [] {
                 let key = AltitudeOffsetKey(h3: cell.h3, layer: cell.layer)
@@ -99,29 +100,29 @@ package final class InMemorySyncStore: SyncStore {
 
     /// Last tick.
     package func lastTick(area: DataAreaType, dataType: DataType) -> Int? {
-        state.withLock { $0.ticks["\(area.rawValue)/\(dataType.rawValue)"] }
+        state.withLock(visibleToThreadSanitizerAs: self) { $0.ticks["\(area.rawValue)/\(dataType.rawValue)"] }
     }
 
     /// Forgets an area's ticks.
     package func resetTicks(area: DataAreaType) {
-        state.withLock { s in for type in DataType.allCases { s.ticks["\(area.rawValue)/\(type.rawValue)"] = nil } }
+        state.withLock(visibleToThreadSanitizerAs: self) { s in for type in DataType.allCases { s.ticks["\(area.rawValue)/\(type.rawValue)"] = nil } }
     }
 
     /// Ids acknowledged by the server.
-    package var sentIds: Set<UUID> { state.withLock { $0.sent } }
+    package var sentIds: Set<UUID> { state.withLock(visibleToThreadSanitizerAs: self) { $0.sent } }
     /// Pending count.
-    package var pendingCount: Int { state.withLock { $0.outbox.count } }
+    package var pendingCount: Int { state.withLock(visibleToThreadSanitizerAs: self) { $0.outbox.count } }
     /// Server observations held.
-    package var observations: [Observation] { state.withLock { Array($0.observations.values) } }
+    package var observations: [Observation] { state.withLock(visibleToThreadSanitizerAs: self) { Array($0.observations.values) } }
     /// Nowcast cells held for an area.
-    package func nowcast(area: DataAreaType) -> [NowcastCell] { state.withLock { $0.nowcast[area] ?? [] } }
+    package func nowcast(area: DataAreaType) -> [NowcastCell] { state.withLock(visibleToThreadSanitizerAs: self) { $0.nowcast[area] ?? [] } }
     /// Polygons held for an area.
-    package func polygons(area: DataAreaType) -> PolygonCollection? { state.withLock { $0.polygons[area] } }
+    package func polygons(area: DataAreaType) -> PolygonCollection? { state.withLock(visibleToThreadSanitizerAs: self) { $0.polygons[area] } }
     /// Live flights held for an area.
-    package func liveFlights(area: DataAreaType) -> [LiveFlight] { state.withLock { $0.flights[area] ?? [] } }
+    package func liveFlights(area: DataAreaType) -> [LiveFlight] { state.withLock(visibleToThreadSanitizerAs: self) { $0.flights[area] ?? [] } }
     /// Fleet altitude offsets held (the newest per cell × layer), by h3 then layer.
     package var altitudeOffsets: [AltitudeOffsetCell] {
-        state.withLock { $0.altitudeOffsets.values.sorted { ($0.h3, $0.layer) < ($1.h3, $1.layer) } }
+        state.withLock(visibleToThreadSanitizerAs: self) { $0.altitudeOffsets.values.sorted { ($0.h3, $0.layer) < ($1.h3, $1.layer) } }
     }
 
     private struct AltitudeOffsetKey: Hashable { var h3: UInt64; var layer: Int }

@@ -1,5 +1,6 @@
 // SRTM terrain elevation from a directory of .hgt tiles: file names index the tiles once, tiles are memory-mapped on
 // first use and kept in a bounded LRU cache. docs/terrain-and-geoid.md explains the format and the rules.
+import EddyClock
 import Foundation
 import Synchronization
 
@@ -56,7 +57,7 @@ public final class TerrainDirectory: Sendable {
     public var tileCount: Int { files.count }
 
     /// Number of tiles currently mapped (at most `cacheTiles`).
-    public var mappedTileCount: Int { cache.withLock { $0.count } }
+    public var mappedTileCount: Int { cache.withLock(visibleToThreadSanitizerAs: self) { $0.count } }
 
     /// Bilinear elevation at a WGS 84 position: `.meters` (EGM96 heights), `.void` when the surrounding posts hold
     /// no data, `.noTile` when no tile covers it. Latitude -90...90 and longitude -180...180 degrees, finite; a
@@ -95,14 +96,14 @@ public final class TerrainDirectory: Sendable {
     /// nil if the directory has no such tile.
     private func tile(south: Int, west: Int) throws(TerrainError) -> MappedTile? {
         // Hot path: the most recently used tile, without hashing.
-        let recent = cache.withLock { (tiles: inout [MappedTile]) -> MappedTile? in
+        let recent = cache.withLock(visibleToThreadSanitizerAs: self) { (tiles: inout [MappedTile]) -> MappedTile? in
             guard let first = tiles.first, first.southLatitude == south, first.westLongitude == west else { return nil }
             return first
         }
         if let recent { return recent }
         guard let file = files[TerrainDirectory.key(south: south, west: west)] else { return nil }
         let limit = cacheTiles
-        return try cache.withLock { (tiles: inout [MappedTile]) throws(TerrainError) -> MappedTile? in
+        return try cache.withLock(visibleToThreadSanitizerAs: self) { (tiles: inout [MappedTile]) throws(TerrainError) -> MappedTile? in
             if let index = tiles.firstIndex(where: { $0.southLatitude == south && $0.westLongitude == west }) {
                 let hit = tiles.remove(at: index)
                 tiles.insert(hit, at: 0)

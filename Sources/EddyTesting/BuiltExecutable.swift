@@ -1,5 +1,6 @@
 // `Process` exists on Linux and macOS only: iOS, tvOS, watchOS and visionOS builds of EddyTesting leave this file out.
 #if os(Linux) || os(macOS)
+import EddyClock
 import Foundation
 import Synchronization
 
@@ -73,7 +74,7 @@ public enum BuiltExecutable {
         let stderrRead = DispatchSemaphore(value: 0)
         let reader = Thread {
             let data = err.fileHandleForReading.readDataToEndOfFile()
-            stderrData.withLock { $0 = data }
+            stderrData.withLock(visibleToThreadSanitizerAs: stderrRead) { $0 = data }
             stderrRead.signal()
         }
         reader.start()
@@ -81,7 +82,7 @@ public enum BuiltExecutable {
         process.waitUntilExit()
         stderrRead.wait()
         return ProcessOutput(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                             stderr: String(decoding: stderrData.withLock { $0 } ?? Data(), as: UTF8.self),
+                             stderr: String(decoding: stderrData.withLock(visibleToThreadSanitizerAs: stderrRead) { $0 } ?? Data(), as: UTF8.self),
                              pid: process.processIdentifier)
     }
 }

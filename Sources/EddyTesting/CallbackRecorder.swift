@@ -1,4 +1,5 @@
 import Eddy
+import EddyClock
 import Foundation
 import Synchronization
 
@@ -13,10 +14,10 @@ public final class CallbackRecorder: Sendable {
     }
 
     /// Records one callback.
-    public func record(_ callback: TimedCallback) { items.withLock { $0.append(callback) } }
+    public func record(_ callback: TimedCallback) { items.withLock(visibleToThreadSanitizerAs: self) { $0.append(callback) } }
 
     /// Everything recorded, in delivery order.
-    public var all: [TimedCallback] { items.withLock { $0 } }
+    public var all: [TimedCallback] { items.withLock(visibleToThreadSanitizerAs: self) { $0 } }
 
     /// The callbacks without their times.
     public var callbacks: [EddyCallback] { all.map(\.callback) }

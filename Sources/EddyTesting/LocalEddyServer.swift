@@ -1,5 +1,6 @@
 // `Process` exists on Linux and macOS only: iOS, tvOS, watchOS and visionOS builds of EddyTesting leave this file out.
 #if os(Linux) || os(macOS)
+import EddyClock
 import EddySync
 import Foundation
 import Synchronization
@@ -117,17 +118,17 @@ public final class LocalEddyServer: Sendable {
     }
 
     /// The TCP port the server listens on (0 before the first start); restarts reuse it.
-    public var port: Int { state.withLock { $0.port } }
+    public var port: Int { state.withLock(visibleToThreadSanitizerAs: self) { $0.port } }
 
     /// Base URL of the server, e.g. `http://127.0.0.1:53117`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Whether the server process is running.
-    public var isRunning: Bool { state.withLock { $0.process?.isRunning ?? false } }
+    public var isRunning: Bool { state.withLock(visibleToThreadSanitizerAs: self) { $0.process?.isRunning ?? false } }
 
     /// Starts the server (on the previous port after a stop or kill) and waits until it listens; no-op when running.
     public func start() throws(LocalEddyServerError) {
-        try state.withLock { (state: inout State) throws(LocalEddyServerError) in
+        try state.withLock(visibleToThreadSanitizerAs: self) { (state: inout State) throws(LocalEddyServerError) in
             if let process = state.process, process.isRunning { return }
             state.process = nil
             let stdoutURL = directory.appendingPathComponent("stdout-\(UUID().uuidString).log")
@@ -235,7 +236,7 @@ public final class LocalEddyServer: Sendable {
 
     /// The server's stderr so far (log lines), for assertions and failure messages.
     public func stderrText() -> String {
-        (try? String(contentsOf: stderrLogURL, encoding: .utf8)) ?? ""
+        Self.text(of: stderrLogURL) ?? ""
     }
 
     /// Finds the `eddy-server` executable.
@@ -266,7 +267,7 @@ public final class LocalEddyServer: Sendable {
     }
 
     private func end(with signal: Int32) {
-        state.withLock { state in
+        state.withLock(visibleToThreadSanitizerAs: self) { state in
             guard let process = state.process else { return }
             if process.isRunning { Self.signal(process, signal) }
             process.waitUntilExit()
@@ -298,13 +299,23 @@ public final class LocalEddyServer: Sendable {
     }
 
     private static func listeningPort(in stdoutURL: URL) -> Int? {
-        guard let text = try? String(contentsOf: stdoutURL, encoding: .utf8) else { return nil }
+        guard let text = Self.text(of: stdoutURL) else { return nil }
         // Only complete lines: a half-written "…:51" must not be read as port 51.
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         lines.removeLast()
         guard let line = lines.first(where: { $0.hasPrefix("eddy-server listening on ") }),
               let portText = line.split(separator: ":").last else { return nil }
         return Int(portText.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The whole file at `url` as UTF-8 text (invalid bytes repaired), or nil when it cannot be read. Through `FileHandle`,
+    /// not `String(contentsOf:)`: on Linux that leaks a 4-KB buffer for every read of an empty file (a FoundationEssentials
+    /// bug, scripts/sanitizers/lsan_empty_file_repro.swift), and `start()` polls a file that stays empty until the server
+    /// prints its port (docs/reliability.md §10).
+    private static func text(of url: URL) -> String? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        do { return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self) } catch { return nil }
     }
 
     private static func addKey(binary: URL, databasePath: String, airline: String, label: String) throws(LocalEddyServerError) -> String {

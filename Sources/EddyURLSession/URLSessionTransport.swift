@@ -1,4 +1,5 @@
 import Dispatch
+import EddyClock
 import Foundation
 import Synchronization
 import EddyTransport
@@ -112,12 +113,12 @@ public final class URLSessionTransport: HTTPTransport {
             } else {
                 result = .failure(.connectionLost("the answer was not an HTTP response"))
             }
-            value.withLock { $0 = result }
+            value.withLock(visibleToThreadSanitizerAs: self) { $0 = result }
             done.signal()
         }
 
         func result() -> Result<SyncHTTPResponse, TransportError> {
-            value.withLock { $0 } ?? .failure(.other(-1, "URLSession finished without a result"))
+            value.withLock(visibleToThreadSanitizerAs: self) { $0 } ?? .failure(.other(-1, "URLSession finished without a result"))
         }
     }
 

@@ -228,8 +228,8 @@ struct CapturedLine: Sendable, CustomStringConvertible {
 /// The lines captured so far (shared by the handler copies swift-log makes).
 final class CapturedLines: Sendable {
     private let lines = Mutex<[CapturedLine]>([])
-    func append(_ line: CapturedLine) { lines.withLock { $0.append(line) } }
-    var all: [CapturedLine] { lines.withLock { $0 } }
+    func append(_ line: CapturedLine) { lines.withLock(visibleToThreadSanitizerAs: self) { $0.append(line) } }
+    var all: [CapturedLine] { lines.withLock(visibleToThreadSanitizerAs: self) { $0 } }
 }
 
 /// A LogHandler that keeps every line, merging metadata like swift-log's `StreamLogHandler`: handler metadata, then

@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddySimulation
 import EddyStore
@@ -24,21 +25,21 @@ private final class LockWitness: Sendable {
     private let counts = Mutex(Counts())
     private let engine = Mutex<EddyEngine?>(nil)
 
-    func watch(_ engine: EddyEngine?) { self.engine.withLock { $0 = engine } }
-    private var locked: Bool { engine.withLock { $0?.isCoreLockHeld ?? false } }
-    private var watching: Bool { engine.withLock { $0 != nil } }
+    func watch(_ engine: EddyEngine?) { self.engine.withLock(visibleToThreadSanitizerAs: self) { $0 = engine } }
+    private var locked: Bool { engine.withLock(visibleToThreadSanitizerAs: self) { $0?.isCoreLockHeld ?? false } }
+    private var watching: Bool { engine.withLock(visibleToThreadSanitizerAs: self) { $0 != nil } }
 
     func statement() {
         guard watching else { return }   // opening the store, before the engine exists
         let underLock = locked
-        counts.withLock { $0.statements += 1; if underLock { $0.statementsUnderLock += 1 } }
+        counts.withLock(visibleToThreadSanitizerAs: self) { $0.statements += 1; if underLock { $0.statementsUnderLock += 1 } }
     }
     func request() {
         let underLock = locked
-        counts.withLock { $0.requests += 1; if underLock { $0.requestsUnderLock += 1 } }
+        counts.withLock(visibleToThreadSanitizerAs: self) { $0.requests += 1; if underLock { $0.requestsUnderLock += 1 } }
     }
     var summary: (statements: Int, statementsUnderLock: Int, requests: Int, requestsUnderLock: Int) {
-        counts.withLock { ($0.statements, $0.statementsUnderLock, $0.requests, $0.requestsUnderLock) }
+        counts.withLock(visibleToThreadSanitizerAs: self) { ($0.statements, $0.statementsUnderLock, $0.requests, $0.requestsUnderLock) }
     }
 }
 

@@ -1,3 +1,4 @@
+import EddyClock
 import EddyCore
 import EddyStore
 import EddySync
@@ -10,14 +11,14 @@ import Testing
 /// Records every session token the server hands out and every bearer token sent.
 private final class TokenWitness: Sendable {
     private let tokens = Mutex<Set<String>>([])
-    var all: Set<String> { tokens.withLock { $0 } }
+    var all: Set<String> { tokens.withLock(visibleToThreadSanitizerAs: self) { $0 } }
     func see(_ request: SyncHTTPRequest, _ response: SyncHTTPResponse) {
         if let auth = request.headers["Authorization"], auth.hasPrefix("Bearer ") {
-            _ = tokens.withLock { $0.insert(String(auth.dropFirst("Bearer ".count))) }
+            _ = tokens.withLock(visibleToThreadSanitizerAs: self) { $0.insert(String(auth.dropFirst("Bearer ".count))) }
         }
         if request.path == "/v1/session", let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
            let token = object["token"] as? String {
-            _ = tokens.withLock { $0.insert(token) }
+            _ = tokens.withLock(visibleToThreadSanitizerAs: self) { $0.insert(token) }
         }
     }
 }

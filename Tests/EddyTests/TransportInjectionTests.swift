@@ -1,3 +1,4 @@
+import EddyClock
 import EddySync
 import EddyTesting
 import EddyURLSession
@@ -34,7 +35,7 @@ import Testing
         configuration.connectTimeoutSeconds = 3
         configuration.requestTimeoutSeconds = 9
         configuration.transport = HTTPTransportFactory(name: "spy") { (transportConfiguration) throws(TransportError) in
-            made.withLock { $0.append(transportConfiguration) }
+            made.withLock(visibleToThreadSanitizerAs: server) { $0.append(transportConfiguration) }
             return try HTTPTransportFactory.urlSession.makeTransport(transportConfiguration)
         }
         let engine = try EddyEngine(configuration: configuration)
@@ -42,7 +43,7 @@ import Testing
         try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: "injected", environment: .local(port: server.port))
         engine.stop()
         let expected = TransportConfiguration(baseURL: server.baseURL, connectTimeoutSeconds: 3, totalTimeoutSeconds: 9)
-        #expect(made.withLock { $0 } == [expected])
+        #expect(made.withLock(visibleToThreadSanitizerAs: server) { $0 } == [expected])
     }
 
     @Test func aFactoryThatRefusesTheEnvironmentFailsTheStartWithATypedError() throws {

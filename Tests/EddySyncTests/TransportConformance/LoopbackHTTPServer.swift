@@ -1,3 +1,4 @@
+import EddyClock
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -45,7 +46,7 @@ final class LoopbackHTTPServer: Sendable {
     func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         LoopbackSocket.closeNow(listener)
-        for fd in open.withLock({ $0 }) { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+        for fd in open.withLock(visibleToThreadSanitizerAs: self, { $0 }) { _ = shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop(handler: @escaping @Sendable (LoopbackHTTPMessage) -> Reply) {
@@ -53,10 +54,10 @@ final class LoopbackHTTPServer: Sendable {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { if stopped.load(ordering: .relaxed) { return } else { continue } }
             accepted.add(1, ordering: .relaxed)
-            open.withLock { _ = $0.insert(fd) }
+            open.withLock(visibleToThreadSanitizerAs: self) { _ = $0.insert(fd) }
             let thread = Thread { [self] in
                 serve(fd: fd, handler: handler)
-                open.withLock { _ = $0.remove(fd) }
+                open.withLock(visibleToThreadSanitizerAs: self) { _ = $0.remove(fd) }
                 LoopbackSocket.closeNow(fd)
             }
             thread.start()
@@ -91,7 +92,7 @@ final class RecordingProxy: Sendable {
     init() throws {
         let seen = seen
         server = try LoopbackHTTPServer { request in
-            seen.lines.withLock { $0.append(request.startLine) }
+            seen.lines.withLock(visibleToThreadSanitizerAs: seen) { $0.append(request.startLine) }
             return Self.forward(request)
         }
     }
@@ -100,7 +101,7 @@ final class RecordingProxy: Sendable {
     var url: String { server.baseURL }
 
     /// Request lines received, in order (`GET http://127.0.0.1:8080/v1/tick HTTP/1.1`).
-    var requestLines: [String] { seen.lines.withLock { $0 } }
+    var requestLines: [String] { seen.lines.withLock(visibleToThreadSanitizerAs: seen) { $0 } }
 
     static func forward(_ request: LoopbackHTTPMessage) -> LoopbackHTTPServer.Reply {
         let parts = request.startLine.split(separator: " ")

@@ -37,9 +37,9 @@ final class CountingProxy: Sendable {
     /// The proxy URL to configure.
     var url: String { "http://127.0.0.1:\(port)" }
     /// Request lines forwarded, in order (`POST http://127.0.0.1:8080/v1/reports HTTP/1.1`).
-    var forwarded: [String] { forwardedLines.withLock { $0 } }
+    var forwarded: [String] { forwardedLines.withLock(visibleToThreadSanitizerAs: self) { $0 } }
     /// `CONNECT` targets tunnelled, in order (`127.0.0.1:8443`).
-    var tunnels: [String] { tunnelTargets.withLock { $0 } }
+    var tunnels: [String] { tunnelTargets.withLock(visibleToThreadSanitizerAs: self) { $0 } }
 
     /// Stops accepting (open tunnels end when their peers close).
     func stop() {
@@ -67,7 +67,7 @@ final class CountingProxy: Sendable {
                 tunnel(fd, target: String(parts[1]))
                 return
             }
-            forwardedLines.withLock { $0.append(request.startLine) }
+            forwardedLines.withLock(visibleToThreadSanitizerAs: self) { $0.append(request.startLine) }
             let reply = RecordingProxy.forward(request)
             var head = "HTTP/1.1 \(reply.status) Proxied\r\n"
             for (name, value) in reply.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
@@ -87,7 +87,7 @@ final class CountingProxy: Sendable {
             return
         }
         defer { LoopbackSocket.closeNow(upstream) }
-        tunnelTargets.withLock { $0.append(target) }
+        tunnelTargets.withLock(visibleToThreadSanitizerAs: self) { $0.append(target) }
         guard LoopbackSocket.write(client, Data("HTTP/1.1 200 Connection established\r\n\r\n".utf8)) else { return }
         var fds = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: upstream, events: Int16(POLLIN), revents: 0)]
         while true {

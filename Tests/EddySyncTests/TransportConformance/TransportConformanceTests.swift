@@ -59,11 +59,11 @@ final class RecordingTransport: HTTPTransport {
     init(_ inner: any HTTPTransport) { self.inner = inner }
     func send(_ request: SyncHTTPRequest) throws(TransportError) -> SyncHTTPResponse {
         let response = try inner.send(request)
-        log.withLock { $0.append((request, response)) }
+        log.withLock(visibleToThreadSanitizerAs: self) { $0.append((request, response)) }
         return response
     }
     /// The responses to requests for `path`, in order.
-    func responses(path: String) -> [SyncHTTPResponse] { log.withLock { $0.filter { $0.request.path == path }.map(\.response) } }
+    func responses(path: String) -> [SyncHTTPResponse] { log.withLock(visibleToThreadSanitizerAs: self) { $0.filter { $0.request.path == path }.map(\.response) } }
 }
 
 /// What a failed send threw (nil when it returned a response).
@@ -262,8 +262,8 @@ extension Loopback {
         DispatchQueue.concurrentPerform(iterations: 12) { i in
             do {
                 let body = try client.send(SyncHTTPRequest(method: "GET", path: "/thread\(i)")).body
-                if !String(decoding: body, as: UTF8.self).hasPrefix("GET /thread\(i) ") { failures.withLock { $0.append("thread \(i): wrong body") } }
-            } catch { failures.withLock { $0.append("thread \(i): \(error)") } }
+                if !String(decoding: body, as: UTF8.self).hasPrefix("GET /thread\(i) ") { failures.withLock(visibleToThreadSanitizerAs: server) { $0.append("thread \(i): wrong body") } }
+            } catch { failures.withLock(visibleToThreadSanitizerAs: server) { $0.append("thread \(i): \(error)") } }
         }
         let answers = await withTaskGroup(of: String.self) { group in
             for i in 0..<8 {
@@ -271,7 +271,7 @@ extension Loopback {
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(failures.withLock { $0 } == [])
+        #expect(failures.withLock(visibleToThreadSanitizerAs: server) { $0 } == [])
         #expect(Set(answers.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }) == Set((0..<8).map { "/task\($0)" }))
     }
 }
