@@ -14,6 +14,8 @@ public final class ExportSource {
     private let zipEntries: [String: ZipArchive.Entry]
     /// The files' bytes by name when the export is held in memory (nil: on disk).
     private let memoryFiles: [String: [UInt8]]?
+    /// Header lines already read, by file name (nil inside: binary or empty).
+    private var headerLines: [String: String?] = [:]
 
     /// Opens a file, folder or zip archive. Throws `ImportError` when it does not exist or the zip is unreadable.
     public init(path: String) throws {
@@ -141,27 +143,43 @@ public final class ExportSource {
     /// The first `count` bytes of a file (fewer when it is shorter): for format detection.
     func prefix(_ name: String, count: Int = 16_384) -> [UInt8] {
         guard let source = try? open(name) else { return [] }
-        var bytes = [UInt8](repeating: 0, count: count)
+        // Sized to the file when it is known to be shorter (a size of 0 may mean "unknown": read the whole count then).
+        let known = size(name)
+        var bytes = [UInt8](repeating: 0, count: known > 0 ? min(count, known) : count)
         var filled = 0
-        while filled < count {
-            let got = (try? bytes.withUnsafeMutableBufferPointer { try source.read($0.baseAddress! + filled, count - filled) }) ?? 0
+        while filled < bytes.count {
+            let got = (try? bytes.withUnsafeMutableBufferPointer { try source.read($0.baseAddress! + filled, $0.count - filled) }) ?? 0
             if got <= 0 { break }
             filled += got
         }
-        return Array(bytes[0..<filled])
+        if filled < bytes.count { bytes.removeSubrange(filled...) }
+        return bytes
     }
 
     /// The header line of a text file (after a BOM and an optional `sep=` line), or nil for binary or empty files.
+    /// Read once per file: every format's detection asks for it.
     func headerLine(_ name: String) -> String? {
-        let bytes = prefix(name)
+        if let known = headerLines[name] { return known }
+        let line = Self.headerLine(of: prefix(name))
+        headerLines[name] = line
+        return line
+    }
+
+    /// The header line in a file's first bytes: the first non-empty line, or the second when the first is `sep=…`
+    /// (a UTF-8 BOM and a trailing carriage return dropped); nil when the bytes are empty or hold a NUL (binary).
+    static func headerLine(of bytes: [UInt8]) -> String? {
         guard !bytes.isEmpty, !bytes.contains(0) else { return nil }
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).prefix(3).map { Array($0) }
+        var lines: [ArraySlice<UInt8>] = []
+        var start = 0
+        while lines.count < 2, start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            if end > start { lines.append(bytes[start..<end]) }
+            start = end + 1
+        }
         guard var first = lines.first else { return nil }
-        if first.starts(with: [0xEF, 0xBB, 0xBF]) { first.removeFirst(3); lines[0] = first }
-        var index = 0
-        if String(decoding: lines[0], as: UTF8.self).lowercased().hasPrefix("sep="), lines.count > 1 { index = 1 }
-        var line = lines[index]
-        if line.last == 0x0D { line.removeLast() }
+        if first.starts(with: [0xEF, 0xBB, 0xBF]) { first = first.dropFirst(3); lines[0] = first }
+        var line = String(decoding: first, as: UTF8.self).lowercased().hasPrefix("sep=") && lines.count > 1 ? lines[1] : first
+        if line.last == 0x0D { line = line.dropLast() }
         return String(decoding: line, as: UTF8.self)
     }
 }

@@ -96,7 +96,7 @@ package final class PostgresServerStorage: ServerStorage {
         let runTask = Task.immediate { await client.run() }
         let storage = PostgresServerStorage(client: client, location: location, logger: logger, epoch: epoch, runTask: runTask,
                                             maximumConnections: maximumConnections)
-        storage.partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: self) { $0 = Self.lastPartitionDay(around: now) }
+        storage.partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: storage) { $0 = Self.lastPartitionDay(around: now) }
         do { try await storage.measureClockOffset() } catch {
             logger.warning("could not compare this host's clock with the database's (ticks use this host's clock): \(error)")
         }

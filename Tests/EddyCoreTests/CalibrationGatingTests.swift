@@ -149,7 +149,7 @@ import Testing
 @Suite struct SixDegreeOfFreedomTurbulenceTests {
     /// Severe turbulence as a 6-DOF aircraft feels it (JSBSim 737 / C172 at POE 6: up to 0.15 g across the vertical,
     /// body rates up to 0.19 rad/s oscillating at 0.2–1 Hz) is neither handling nor a hard turn: it is measured.
-    /// Without gyro too, with the tilt-trend test on (docs/detection.md §2): only the accelerometer tests (transverse
+    /// Without gyro too, where the tilt-trend test acts (docs/detection.md §2): only the accelerometer tests (transverse
     /// load, tilt, tilt trend) can act then. (The small class at EDR 0.5 with these loads is taken out of position five
     /// times by the existing tests, trend or not; EDR 0.3 is severe for it.)
     @Test(arguments: [(AircraftClass.medium, true, 0.5), (.medium, false, 0.5), (.small, false, 0.3)])
@@ -160,8 +160,7 @@ import Testing
         let scenario = FlightScenario(aircraftClass: aircraftClass, segments: [TurbulenceSegment(edr: edr, durationSeconds: 420)],
                                       includeGyroscope: gyro, seed: 55, mountRotation: mount)
         var rng = Xoshiro256StarStar(seed: 99)
-        var configuration = DetectionConfiguration(aircraftClass: aircraftClass)
-        configuration.handlingTiltTrendDegrees = DetectionConfiguration.candidateTiltTrendDegrees
+        let configuration = DetectionConfiguration(aircraftClass: aircraftClass)
         let plain = detect(scenario, configuration: configuration)
         let shaken = detect(scenario, configuration: configuration) { samples in
             for i in samples.indices {

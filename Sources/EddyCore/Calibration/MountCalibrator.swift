@@ -238,7 +238,8 @@ package struct MountCalibrator: Sendable {
             } else {
                 tiltExcessDegreeSeconds = 0
             }
-            if tiltTrend(angle) { handled = true }
+            // The trend only without gyro: with one, the rotation test below tells a slide from a sideslip.
+            if tiltTrend(angle), tick.gyroMean == nil { handled = true }
         } else {
             tiltExcessDegreeSeconds = 0
             tiltRingFilled = 0

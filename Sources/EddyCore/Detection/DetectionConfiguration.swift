@@ -37,13 +37,12 @@ package struct DetectionConfiguration: Sendable {
     package var handlingTiltDegrees: Double
     /// Gradual handling, tilt test: integrated excess angle of one excursion that means handled, degree-seconds. Default 1.
     package var handlingTiltDegreeSeconds: Double
-    /// Gradual handling, tilt-trend test (works without gyro): the quick vertical must be this far from the calibrated one
-    /// and have moved away from it by this much within `handlingTiltTrendSeconds`, never turning back, degrees. Default
-    /// `.infinity` (off): it catches a 10° slide over 3 s within 2 s, but also a brisk sideslip (docs/detection.md §2);
-    /// `candidateTiltTrendDegrees` switches it on.
+    /// Gradual handling, tilt-trend test, judged only on ticks without gyro samples: the quick vertical must be this far
+    /// from the calibrated one and have moved away from it by this much within `handlingTiltTrendSeconds`, never turning
+    /// back, degrees. Default 5.5: a 10° slide over 3 s is out of position within 2 s. Its cost without gyro: a brisk
+    /// sideslip at cruise turns the force the same way and is taken out of position (not measured, never a wrong
+    /// report); with a gyro the rotation test tells the two apart, so the trend is not used (docs/detection.md §2).
     package var handlingTiltTrendDegrees: Double
-    /// The tilt-trend threshold measured in the handling campaign and against JSBSim, degrees (docs/detection.md §2).
-    package static let candidateTiltTrendDegrees = 5.5
     /// Gradual handling, tilt-trend test: the window over which the tilt must grow without turning back, seconds. Default 1.5.
     package var handlingTiltTrendSeconds: Double
     /// Gradual handling, tilt-trend test: the most the tilt may fall back within the window (sensor noise, a rattling
@@ -150,7 +149,7 @@ package struct DetectionConfiguration: Sendable {
         handlingTransverseG = 0.25
         handlingTiltDegrees = 8
         handlingTiltDegreeSeconds = 1
-        handlingTiltTrendDegrees = .infinity
+        handlingTiltTrendDegrees = 5.5
         handlingTiltTrendSeconds = 1.5
         handlingTiltTrendDrawdownDegrees = 0.5
         handlingRotationDegrees = 3
