@@ -184,4 +184,45 @@ import Testing
         #expect(shaken.minutes.count == plain.minutes.count && shaken.minutes.count >= 5)
         for (a, b) in zip(shaken.minutes, plain.minutes) { #expect(abs(a.edrMedian / b.edrMedian - 1) < 0.1) }
     }
+
+    /// The tilt trend's documented cost, and why it is judged only without gyro (docs/detection.md §2): a sideslip
+    /// entered in 1 s (a side force of 0.12 g, 6.8° of tilt: below the 8° tilt test, held to the end) turns the force in
+    /// the device frame as a slide does. Without gyro the trend takes the device out of position; with a gyro (showing
+    /// the 9° yaw of the entry about the aircraft's vertical) the trend is not judged and the rotation test sees no
+    /// device rotation against the force: it stays in position.
+    @Test(arguments: [false, true])
+    func sideslipTripsTheTiltTrendOnlyWithoutGyro(gyro: Bool) {
+        let mount = Rotation3(axis: [1, 0.4, 0.2], angleRadians: 1.0)
+        let scenario = FlightScenario(aircraftClass: .medium, segments: [TurbulenceSegment(edr: 0.05, durationSeconds: 240)],
+                                      includeGyroscope: gyro, seed: 7, mountRotation: mount)
+        let entry = 150.0
+        func progress(_ t: Double) -> Double { let u = min(1, max(0, t - entry)); return u * u * (3 - 2 * u) }
+        func rate(_ t: Double) -> Double { let u = t - entry; return u > 0 && u < 1 ? 6 * u * (1 - u) : 0 }
+        let events = detect(scenario) { samples in
+            for i in samples.indices {
+                switch samples[i] {
+                case .accelerometer(var a):
+                    let extra = mount.r1 * (0.12 * progress(a.t))
+                    a.x += extra.x; a.y += extra.y; a.z += extra.z
+                    samples[i] = .accelerometer(a)
+                case .gyroscope(var g):
+                    let extra = mount.r2 * (0.157 * rate(g.t))   // 9° of yaw over the entry
+                    g.x += extra.x; g.y += extra.y; g.z += extra.z
+                    samples[i] = .gyroscope(g)
+                default: break
+                }
+            }
+        }
+        let calibrated = events.positions.first { $0.inPosition }
+        #expect(calibrated.map { $0.t < entry } == true, "calibrated before the slip: \(events.positions)")
+        let lostAfterEntry = events.positions.filter { $0.t >= entry && !$0.inPosition }
+        if gyro {
+            #expect(lostAfterEntry.isEmpty, "with gyro the slip is not handling: \(events.positions)")
+        } else {
+            #expect(lostAfterEntry.first.map { $0.t < entry + 2 } == true, "without gyro the trend fires within 2 s: \(events.positions)")
+        }
+        let calibrationTime = calibrated?.t ?? 0
+        let lostBeforeEntry = events.positions.filter { $0.t > calibrationTime && $0.t < entry && !$0.inPosition }
+        #expect(lostBeforeEntry.isEmpty, "no false alarm before the slip: \(lostBeforeEntry)")
+    }
 }
