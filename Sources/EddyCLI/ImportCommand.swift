@@ -72,7 +72,8 @@ struct ImportCommand: ParsableCommand {
 final class ImportedFlight {
     /// The flight directory to replay.
     let directory: String
-    private let temporary: Bool
+    /// The temporary directory holding the import (nil: `path` was an Eddy flight), removed with this object.
+    private let temporaryParent: String?
 
     /// `path` itself when it is an Eddy flight (a directory with meta.json), else an import of it; says on stderr
     /// what it recognised.
@@ -80,12 +81,12 @@ final class ImportedFlight {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if !exists || (isDirectory.boolValue && FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("meta.json"))) {
-            directory = path; temporary = false
+            directory = path; temporaryParent = nil
             return
         }
         // A directory named after the export (the replay report shows the flight's name), inside a unique temporary one.
         let parent = NSTemporaryDirectory() + "eddy-import-" + UUID().uuidString
-        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let base = TextFastPaths.deletingExtension(TextFastPaths.baseName(path))
         let target = (parent as NSString).appendingPathComponent(base.isEmpty ? "flight" : base)
         let progress = ProgressReporter(label: "import", allowed: !json)
         do {
@@ -98,10 +99,10 @@ final class ImportedFlight {
             try? FileManager.default.removeItem(atPath: parent)
             throw error
         }
-        directory = target; temporary = true
+        directory = target; temporaryParent = parent
     }
 
-    deinit { if temporary { try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent) } }
+    deinit { if let temporaryParent { try? FileManager.default.removeItem(atPath: temporaryParent) } }
 }
 
 /// The first and last `t` of a flight's accelerometer.csv (its second line and its tail; `t` is its first column

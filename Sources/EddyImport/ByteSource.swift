@@ -108,7 +108,7 @@ final class ZipArchive {
 
     init(path: String) throws {
         self.path = path
-        name = (path as NSString).lastPathComponent
+        name = TextFastPaths.baseName(path)
         fd = openReadOnly(path)
         memory = []
         guard fd >= 0 else {
@@ -123,7 +123,7 @@ final class ZipArchive {
     /// offset copies from `bytes` where the file-based reader calls pread(2).
     init(name: String, bytes: [UInt8]) throws {
         path = name
-        self.name = (name as NSString).lastPathComponent
+        self.name = TextFastPaths.baseName(name)
         fd = -1
         memory = bytes
         fileSize = bytes.count

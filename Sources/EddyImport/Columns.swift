@@ -16,51 +16,33 @@ struct Columns {
         normalized = names.map(Self.normalize)
     }
 
-    /// Normalises one name (header names are nearly always ASCII: those take the byte-level path).
+    /// Normalises one name: lower case; `²` → `2`, `°`/`º` → `deg`, `µ`/`μ` → `u`, other non-ASCII dropped; blanks (space,
+    /// tab, `"`) collapsed to one space; then `^2` → `2`, a space after `(` or before `)`, `:`, `(` removed, a trailing
+    /// space dropped. ASCII names (nearly all) are lower-cased byte by byte, others through `String.lowercased()`.
+    /// Spaces are single after the first pass, so removing one never changes another's neighbours: one pass does what
+    /// sequential replacements would (checked against that definition on random names, ColumnsTests).
     static func normalize(_ name: String) -> String {
-        name.utf8.allSatisfy { $0 < 0x80 } ? normalizeASCII(name) : normalizeGeneral(name)
-    }
-
-    /// Normalises one name: the general path (any Unicode), the definition `normalizeASCII` must agree with.
-    static func normalizeGeneral(_ name: String) -> String {
-        var out = ""
-        var lastWasSpace = true
-        for scalar in name.lowercased().unicodeScalars {
-            switch scalar {
-            case "²": out += "2"; lastWasSpace = false
-            case "°", "º": out += "deg"; lastWasSpace = false
-            case "µ", "μ": out += "u"; lastWasSpace = false
-            case " ", "\t", "\"":
-                if !lastWasSpace { out += " " }
-                lastWasSpace = true
-            default:
-                if scalar.isASCII { out.unicodeScalars.append(scalar); lastWasSpace = false }
-            }
-        }
-        out = out.replacingOccurrences(of: "^2", with: "2")
-        for token in ["( ", " )", " :", " (", "( "] {
-            out = out.replacingOccurrences(of: token, with: token.trimmingCharacters(in: .whitespaces))
-        }
-        return out.trimmingCharacters(in: .whitespaces)
-    }
-
-    /// `normalizeGeneral` for an ASCII name, on bytes: lower case, blanks (space, tab, `"`) collapsed to one space, `^2`
-    /// → `2`, a space after `(` or before `)`, `:`, `(` removed, a trailing space dropped. Spaces are single after the
-    /// first pass, so removing one never changes another's neighbours: one pass does what the general path's
-    /// sequential replacements do (tested against it on random names, ColumnsTests).
-    static func normalizeASCII(_ name: String) -> String {
         var collapsed: [UInt8] = []
         collapsed.reserveCapacity(name.utf8.count)
         var lastWasSpace = true
-        for byte in name.utf8 {
-            switch byte {
-            case 0x20, 0x09, 0x22:
+        func append(_ byte: UInt8) {
+            if byte == 0x20 || byte == 0x09 || byte == 0x22 {
                 if !lastWasSpace { collapsed.append(0x20) }
                 lastWasSpace = true
-            case 0x41...0x5A:
-                collapsed.append(byte + 0x20); lastWasSpace = false
-            default:
+            } else {
                 collapsed.append(byte); lastWasSpace = false
+            }
+        }
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            for byte in name.utf8 { append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
+        } else {
+            for scalar in name.lowercased().unicodeScalars {
+                switch scalar {
+                case "²": append(0x32)
+                case "°", "º": append(0x64); append(0x65); append(0x67)
+                case "µ", "μ": append(0x75)
+                default: if scalar.isASCII { append(UInt8(scalar.value)) }
+                }
             }
         }
         var squared: [UInt8] = []

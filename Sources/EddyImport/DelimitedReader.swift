@@ -148,7 +148,7 @@ final class DelimitedReader {
                 throw error(.emptyFile, "is empty (no header row)", "Export the recording again; the file holds no data", fileLevel: true)
             }
             let headerText = String(decoding: UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart), as: UTF8.self)
-            let trimmed = headerText.trimmingCharacters(in: .whitespaces)
+            let trimmed = TextFastPaths.trimmingWhitespace(headerText)
             if trimmed.isEmpty { continue }
             if trimmed.lowercased().hasPrefix("sep="), trimmed.utf8.count == 5 {
                 forced = trimmed.utf8.last
@@ -176,7 +176,7 @@ final class DelimitedReader {
             }
             headerCount = cellCount
             decimalComma = false
-            return (0..<cellCount).map { text(at: $0).trimmingCharacters(in: .whitespaces) }
+            return (0..<cellCount).map { TextFastPaths.trimmingWhitespace(text(at: $0)) }
         }
     }
 

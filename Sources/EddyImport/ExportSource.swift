@@ -14,6 +14,8 @@ public final class ExportSource {
     private let zipEntries: [String: ZipArchive.Entry]
     /// The files' bytes by name when the export is held in memory (nil: on disk).
     private let memoryFiles: [String: [UInt8]]?
+    /// Each lower-cased base name's shallowest file (`file(named:)`).
+    private lazy var filesByBaseName: [String: String] = Self.indexByBaseName(fileNames)
     /// Header lines already read, by file name (nil inside: binary or empty).
     private var headerLines: [String: String?] = [:]
 
@@ -33,7 +35,7 @@ public final class ExportSource {
                     var childIsDirectory: ObjCBool = false
                     let full = (path as NSString).appendingPathComponent(name)
                     if FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory), !childIsDirectory.boolValue,
-                       !(name as NSString).lastPathComponent.hasPrefix(".") {
+                       !TextFastPaths.baseName(name).hasPrefix(".") {
                         names.append(name)
                     }
                 }
@@ -48,7 +50,7 @@ public final class ExportSource {
             isSingleFile = false
         } else {
             zip = nil; zipEntries = [:]; isSingleFile = true
-            fileNames = [(path as NSString).lastPathComponent]
+            fileNames = [TextFastPaths.baseName(path)]
         }
     }
 
@@ -60,13 +62,13 @@ public final class ExportSource {
         if ZipArchive.looksLikeZip(head: Array(bytes.prefix(4))) {
             try self.init(path: name, archive: try ZipArchive(name: name, bytes: bytes))
         } else {
-            self.init(path: name, files: [(name as NSString).lastPathComponent: bytes], isSingleFile: true)
+            self.init(path: name, files: [TextFastPaths.baseName(name): bytes], isSingleFile: true)
         }
     }
 
     /// The same source over an export folder held in memory: file names (relative, `/`-separated) and their bytes.
     package convenience init(folder: String, files: [String: [UInt8]]) {
-        let kept = files.filter { name, _ in !name.hasSuffix("/") && !(name as NSString).lastPathComponent.hasPrefix(".") }
+        let kept = files.filter { name, _ in !name.hasSuffix("/") && !TextFastPaths.baseName(name).hasPrefix(".") }
         self.init(path: folder, files: kept, isSingleFile: false)
     }
 
@@ -90,18 +92,26 @@ public final class ExportSource {
     /// The archive's files (hidden files and macOS resource forks left out) by name, and their sorted names.
     private static func listing(_ archive: ZipArchive) -> ([String: ZipArchive.Entry], [String]) {
         let files = archive.entries.filter { entry in
-            let base = (entry.name as NSString).lastPathComponent
+            let base = TextFastPaths.baseName(entry.name)
             return !base.hasPrefix(".") && !entry.name.hasPrefix("__MACOSX/")
         }
         return (Dictionary(files.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }), files.map(\.name).sorted())
     }
 
-    /// The file whose base name equals `baseName` (case-insensitive), shallowest first.
-    public func file(named baseName: String) -> String? {
-        let wanted = baseName.lowercased()
-        return fileNames
-            .filter { ($0 as NSString).lastPathComponent.lowercased() == wanted }
-            .min { $0.split(separator: "/").count < $1.split(separator: "/").count }
+    /// The file whose base name equals `baseName` (case-insensitive), shallowest first (the first in sorted order among
+    /// equally deep ones).
+    public func file(named baseName: String) -> String? { filesByBaseName[baseName.lowercased()] }
+
+    /// Each lower-cased base name's shallowest file, built once (detection asks for several names per format).
+    private static func indexByBaseName(_ names: [String]) -> [String: String] {
+        var index: [String: (name: String, depth: Int)] = [:]
+        for name in names {
+            let key = TextFastPaths.baseName(name).lowercased()
+            let depth = name.utf8.split(separator: 0x2F).count
+            if let known = index[key], known.depth <= depth { continue }
+            index[key] = (name, depth)
+        }
+        return index.mapValues(\.name)
     }
 
     /// Name used in messages: `export.zip:Accelerometer.csv`, or the file name.

@@ -239,7 +239,7 @@ public enum FlightImport {
                 let sample = source.fileNames.prefix(6).map(LocatedErrorText.printableName).joined(separator: ", ")
                 let header = source.fileNames.first.flatMap { source.headerLine($0) }.map { " (header: \(Excerpt.escaped($0.utf8, limit: 80)))" } ?? ""
                 throw ImportError(
-                    kind: .unknownFormat, file: (sourcePath as NSString).lastPathComponent,
+                    kind: .unknownFormat, file: TextFastPaths.baseName(sourcePath),
                     message: "is not an export Eddy recognises (files: \(sample))\(header)",
                     advice: "Known formats and their tell-tale files and columns:\n\(knownFormatsText)\nPass --format to force one, or convert the file to an Eddy flight (docs/sensor-log.md)")
             }
@@ -248,11 +248,11 @@ public enum FlightImport {
         do {
             try format.importer.run(source, context)
             guard let sink = context.sink else {
-                throw ImportError(kind: .noSamples, file: (sourcePath as NSString).lastPathComponent, message: "holds no sensor sample", advice: "Check that the recording has data")
+                throw ImportError(kind: .noSamples, file: TextFastPaths.baseName(sourcePath), message: "holds no sensor sample", advice: "Check that the recording has data")
             }
             try sink.finish()
             guard sink.total > 0 else {
-                throw ImportError(kind: .noSamples, file: (sourcePath as NSString).lastPathComponent, message: "holds no sensor sample after its header(s)", advice: "Check that the recording has data")
+                throw ImportError(kind: .noSamples, file: TextFastPaths.baseName(sourcePath), message: "holds no sensor sample after its header(s)", advice: "Check that the recording has data")
             }
             return ImportSummary(
                 format: format, filesRead: context.filesRead, sensors: sink.sensors, timeOrigin: sink.meta.timeOrigin ?? "",

@@ -63,7 +63,7 @@ private extension SensorCSVStream {
 extension PhyphoxImporter {
     static func run(_ source: ExportSource, _ context: ImportContext) throws {
         guard let accel = accelerometerFile(source) else {
-            throw ImportError(kind: .missingColumns, file: (source.path as NSString).lastPathComponent, message: "no phyphox Accelerometer.csv with \"Time (s)\" and \"Acceleration x (m/s^2)\"",
+            throw ImportError(kind: .missingColumns, file: TextFastPaths.baseName(source.path), message: "no phyphox Accelerometer.csv with \"Time (s)\" and \"Acceleration x (m/s^2)\"",
                               advice: "Use phyphox's \"Acceleration with g\" experiment and export CSV")
         }
         let gyro = source.isSingleFile ? nil : source.file(named: "Gyroscope.csv")

@@ -13,7 +13,7 @@ enum PhysicsToolboxImporter: FormatImporter {
     static func confidence(_ source: ExportSource) -> Double {
         guard source.isSingleFile, let header = source.headerLine(source.fileNames[0]) else { return 0 }
         let n = Columns.normalize(header)
-        let cells = Set(n.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\t" }).map { $0.trimmingCharacters(in: .whitespaces) })
+        let cells = Set(n.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\t" }).map { TextFastPaths.trimmingWhitespace(String($0)) })
         if cells.contains("time"), cells.contains("gfx"), cells.contains("gfz") { return 0.95 }
         if cells.contains("time"), cells.contains("wx"), cells.contains("ax") { return 0.6 }
         return 0

@@ -200,7 +200,7 @@ extension SensorLoggerImporter {
         let columns = Columns(try reader.readHeader(allowed: [0x2C, 0x3B, 0x09], minimumColumns: 1), line: reader.lineNumber)
         let column = columns.index("platform")
         guard column >= 0, try reader.nextRow() else { return nil }
-        let value = reader.text(at: column).trimmingCharacters(in: .whitespaces).lowercased()
+        let value = TextFastPaths.trimmingWhitespace(reader.text(at: column)).lowercased()
         return value.isEmpty ? nil : value
     }
 }

@@ -94,4 +94,24 @@ import Testing
         #expect(!diskError.description.utf8.contains { $0 < 0x20 && $0 != 0x0A }, "\(diskError.description.debugDescription)")
         #expect(diskError.description.contains("Acceleration x\\x17(m/s^2)"))
     }
+
+    /// Found while speeding up detection: swift-corelibs-foundation's `lastPathComponent` traps on a name ending in `//`
+    /// and one non-ASCII character, and the importers took base names through it (a single file's name, zip entries,
+    /// folder files, the unknown-format message). Every such name now imports, from memory and from disk.
+    @Test func namesEndingInDoubleSlashAndOneNonASCIICharacter() throws {
+        let csv = try bytes(ImportFixtures.path("sensorlog/sensorlog.csv"))
+        let single = try FlightImport.run(try ExportSource(name: "exports//é", bytes: csv), to: InMemoryFlight())
+        #expect(single.format == .sensorlog)
+        // A folder of one SensorLog file is no SensorLog export (that format is one file): a clear error, not a trap.
+        #expect(throws: ImportError.self) {
+            try FlightImport.run(ExportSource(folder: "export", files: ["sub//é": csv]), to: InMemoryFlight())
+        }
+        #expect(throws: ImportError.self) {
+            try FlightImport.run(ExportSource(folder: "x//é", files: ["a//é": Array("a,b\n1,2\n".utf8)]), to: InMemoryFlight())
+        }
+        let disk = TempDirectory()
+        _ = disk.write("é", csv)
+        let fromDisk = try FlightImport.run(source: disk.path + "//é", to: disk.file("out"))
+        #expect(fromDisk.format == .sensorlog)
+    }
 }
