@@ -11,8 +11,8 @@ enum AndroSensorImporter: FormatImporter {
     static func confidence(_ source: ExportSource) -> Double {
         guard source.isSingleFile, let header = source.headerLine(source.fileNames[0]) else { return 0 }
         let n = Columns.normalize(header)
-        if n.contains("accelerometer x(m/s"), n.contains("time since start in ms") { return 0.95 }
-        if n.contains("yyyy-mo-dd hh-mi-ss_sss") { return 0.9 }
+        if TextFastPaths.contains(n, "accelerometer x(m/s"), TextFastPaths.contains(n, "time since start in ms") { return 0.95 }
+        if TextFastPaths.contains(n, "yyyy-mo-dd hh-mi-ss_sss") { return 0.9 }
         return 0
     }
 

@@ -45,19 +45,16 @@ struct Columns {
                 }
             }
         }
-        var squared: [UInt8] = []
-        squared.reserveCapacity(collapsed.count)
-        for (i, byte) in collapsed.enumerated() where !(byte == 0x5E && i + 1 < collapsed.count && collapsed[i + 1] == 0x32) {
-            squared.append(byte)
-        }
+        // `^2` → `2`, and a space after `(` or before `)`, `:`, `(` dropped, in one pass: a space's next byte is never a
+        // dropped `^` that matters (`^` and the `2` after it are no marks), and its previous is the last byte kept.
         var out: [UInt8] = []
-        out.reserveCapacity(squared.count)
-        for (i, byte) in squared.enumerated() {
-            if byte == 0x20 {
-                let afterOpen = i > 0 && squared[i - 1] == 0x28
-                let beforeMark = i + 1 < squared.count && (squared[i + 1] == 0x29 || squared[i + 1] == 0x3A || squared[i + 1] == 0x28)
-                if afterOpen || beforeMark || i + 1 == squared.count { continue }
-            }
+        out.reserveCapacity(collapsed.count)
+        let count = collapsed.count
+        for i in 0..<count {
+            let byte = collapsed[i]
+            let next: UInt8? = i + 1 < count ? collapsed[i + 1] : nil
+            if byte == 0x5E, next == 0x32 { continue }
+            if byte == 0x20, next == nil || next == 0x29 || next == 0x3A || next == 0x28 || out.last == 0x28 { continue }
             out.append(byte)
         }
         return String(decoding: out, as: UTF8.self)

@@ -107,11 +107,21 @@ public final class ExportSource {
         var index: [String: (name: String, depth: Int)] = [:]
         for name in names {
             let key = TextFastPaths.baseName(name).lowercased()
-            let depth = name.utf8.split(separator: 0x2F).count
+            let depth = Self.componentCount(name)
             if let known = index[key], known.depth <= depth { continue }
             index[key] = (name, depth)
         }
         return index.mapValues(\.name)
+    }
+
+    /// The number of non-empty `/`-separated components of a name (`a//b/` has 2).
+    private static func componentCount(_ name: String) -> Int {
+        var count = 0, previous: UInt8 = 0x2F
+        for byte in name.utf8 {
+            if previous == 0x2F, byte != 0x2F { count += 1 }
+            previous = byte
+        }
+        return count
     }
 
     /// Name used in messages: `export.zip:Accelerometer.csv`, or the file name.

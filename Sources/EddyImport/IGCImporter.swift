@@ -17,10 +17,11 @@ enum IGCImporter: FormatImporter {
         let name = source.fileNames[0].lowercased()
         let head = source.prefix(source.fileNames[0], count: 8192)
         guard !head.contains(0) else { return 0 }
-        let text = String(decoding: head, as: UTF8.self)
-        let hasDate = text.contains("HFDTE")
-        let hasB = text.contains("\nB")
-        if hasDate, hasB, text.first == "A" { return 0.99 }
+        let (hasDate, hasB) = head.withUnsafeBufferPointer { bytes in
+            ("HFDTE".utf8.withContiguousStorageIfAvailable { TextFastPaths.contains(bytes, $0) } ?? false,
+             "\nB".utf8.withContiguousStorageIfAvailable { TextFastPaths.contains(bytes, $0) } ?? false)
+        }
+        if hasDate, hasB, head.first == 0x41 { return 0.99 }
         if name.hasSuffix(".igc"), hasDate || hasB { return 0.9 }
         return 0
     }

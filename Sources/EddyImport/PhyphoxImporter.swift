@@ -13,11 +13,11 @@ enum PhyphoxImporter: FormatImporter {
     private static func accelerometerFile(_ source: ExportSource) -> String? {
         for name in ["Accelerometer.csv", "Raw Data.csv"] {
             if let file = source.file(named: name), let header = source.headerLine(file),
-               Columns.normalize(header).contains("time(s)"), Columns.normalize(header).contains("(m/s2)") { return file }
+               TextFastPaths.contains(Columns.normalize(header), "time(s)"), TextFastPaths.contains(Columns.normalize(header), "(m/s2)") { return file }
         }
         if source.isSingleFile, let header = source.headerLine(source.fileNames[0]) {
             let n = Columns.normalize(header)
-            if n.contains("time(s)"), n.contains("acceleration x(m/s2)") || n.contains("x(m/s2)") { return source.fileNames[0] }
+            if TextFastPaths.contains(n, "time(s)"), TextFastPaths.contains(n, "x(m/s2)") { return source.fileNames[0] }
         }
         return nil
     }

@@ -14,8 +14,8 @@ enum SensorLogImporter: FormatImporter {
     static func confidence(_ source: ExportSource) -> Double {
         guard source.isSingleFile, let header = source.headerLine(source.fileNames[0]) else { return 0 }
         let lower = header.lowercased()
-        if lower.contains("accelerometertimestamp_sincereboot(s)") || lower.contains("motiontimestamp_sincereboot(s)") { return 0.95 }
-        if lower.contains("loggingtime(txt)") { return 0.8 }
+        if TextFastPaths.contains(lower, "accelerometertimestamp_sincereboot(s)") || TextFastPaths.contains(lower, "motiontimestamp_sincereboot(s)") { return 0.95 }
+        if TextFastPaths.contains(lower, "loggingtime(txt)") { return 0.8 }
         return 0
     }
 

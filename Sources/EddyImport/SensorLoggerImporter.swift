@@ -14,7 +14,7 @@ enum SensorLoggerImporter: FormatImporter {
     static func confidence(_ source: ExportSource) -> Double {
         for name in ["TotalAcceleration.csv", "Accelerometer.csv", "Gyroscope.csv", "Location.csv"] {
             if let file = source.file(named: name), let header = source.headerLine(file)?.lowercased(),
-               header.contains("seconds_elapsed"), header.contains("time") { return 0.95 }
+               TextFastPaths.contains(header, "seconds_elapsed"), TextFastPaths.contains(header, "time") { return 0.95 }
         }
         return 0
     }

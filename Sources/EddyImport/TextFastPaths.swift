@@ -32,4 +32,27 @@ package enum TextFastPaths {
         guard name != "..", let dot = scalars.lastIndex(of: "."), dot != scalars.startIndex else { return name }
         return String(scalars[..<dot])
     }
+
+    /// Whether `text` holds `needle`, byte for byte (UTF-8; no Unicode equivalence, which Foundation's `contains` would
+    /// apply: the needles here are ASCII column names and IGC record tags).
+    package static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { haystack in needle.withUTF8 { contains(haystack, $0) } }
+    }
+
+    /// Whether `haystack` holds the bytes of `needle`.
+    package static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let needleStart = needle.baseAddress, !needle.isEmpty else { return true }
+        guard let start = haystack.baseAddress, haystack.count >= needle.count else { return false }
+        // memchr for the first byte, memcmp for the rest (C's, so fuzzing instrumentation does not trace every byte).
+        let last = haystack.count - needle.count
+        var offset = 0
+        while offset <= last {
+            guard let hit = memchr(start + offset, Int32(needleStart.pointee), last - offset + 1) else { return false }
+            let position = UnsafeRawPointer(start).distance(to: UnsafeRawPointer(hit))
+            if memcmp(start + position, needleStart, needle.count) == 0 { return true }
+            offset = position + 1
+        }
+        return false
+    }
 }

@@ -53,4 +53,20 @@ import Testing
         }
         #expect(mismatches.isEmpty, "differ for \(mismatches.map { $0.debugDescription })")
     }
+
+    /// 100,000 random texts and needles from `a b \n` : `contains` finds what a plain scan finds (hits at the start, at
+    /// the end, overlapping prefixes, needles longer than the text).
+    @Test func containsIsAPlainSearch() {
+        let alphabet = Array("ab\n")
+        var rng = SplitMix64(seed: 10)
+        var mismatches: [String] = []
+        for _ in 0..<100_000 {
+            let text = String((0..<Int.random(in: 0..<12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            let needle = String((0..<Int.random(in: 0..<4, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            let bytes = Array(text.utf8), wanted = Array(needle.utf8)
+            let plain = wanted.isEmpty || stride(from: 0, through: bytes.count - wanted.count, by: 1).contains { Array(bytes[$0..<$0 + wanted.count]) == wanted }
+            if TextFastPaths.contains(text, needle) != plain, mismatches.count < 5 { mismatches.append("\(text.debugDescription) ∋ \(needle.debugDescription)") }
+        }
+        #expect(mismatches.isEmpty, "differ for \(mismatches)")
+    }
 }
