@@ -18,7 +18,7 @@ struct Columns {
 
     /// Normalises one name: lower case; `²` → `2`, `°`/`º` → `deg`, `µ`/`μ` → `u`, other non-ASCII dropped; blanks (space,
     /// tab, `"`) collapsed to one space; then `^2` → `2`, a space after `(` or before `)`, `:`, `(` removed, a trailing
-    /// space dropped. ASCII names (nearly all) are lower-cased byte by byte, others through `String.lowercased()`.
+    /// space dropped. ASCII is lower-cased byte by byte, other scalars by their Unicode lower-case mapping.
     /// Spaces are single after the first pass, so removing one never changes another's neighbours: one pass does what
     /// sequential replacements would (checked against that definition on random names, ColumnsTests).
     static func normalize(_ name: String) -> String {
@@ -33,15 +33,19 @@ struct Columns {
                 collapsed.append(byte); lastWasSpace = false
             }
         }
-        if name.utf8.allSatisfy({ $0 < 0x80 }) {
-            for byte in name.utf8 { append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
-        } else {
-            for scalar in name.lowercased().unicodeScalars {
-                switch scalar {
+        for scalar in name.unicodeScalars {
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+                continue
+            }
+            // String.lowercased() maps scalar by scalar; the few that matter map to ASCII or to `μ` (`Μ`).
+            for lower in scalar.properties.lowercaseMapping.unicodeScalars {
+                switch lower {
                 case "²": append(0x32)
                 case "°", "º": append(0x64); append(0x65); append(0x67)
                 case "µ", "μ": append(0x75)
-                default: if scalar.isASCII { append(UInt8(scalar.value)) }
+                default: if lower.isASCII { append(UInt8(lower.value)) }
                 }
             }
         }
