@@ -120,7 +120,7 @@ extension PhyphoxImporter {
             while try r.nextRow() {
                 let t = try r.required(stream.time, "Time (s)") - earliest
                 if try clock.check(t, r, "pressure") { continue }
-                if let value = try r.number(p, "Pressure (hPa)") { try sink.barometer(t: t, hectopascals: value) }
+                if let value = try r.number(p, "Pressure (hPa)") { try sink.barometer(t: t, hectopascals: try LocationCheck.hectopascals(value, reader: r)) }
             }
         }
         if let location {

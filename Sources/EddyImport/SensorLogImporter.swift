@@ -143,7 +143,7 @@ enum SensorLogImporter: FormatImporter {
             if l.baro, let stamp = try reader.number(l.altTime, "altimeter time") {
                 let t = stamp - earliest
                 if try !baroClock.check(t, reader, "altimeter"), let kilopascals = try reader.number(l.pressure, "altimeterPressure(kPa)") {
-                    try sink.barometer(t: t, hectopascals: kilopascals * 10)
+                    try sink.barometer(t: t, hectopascals: try LocationCheck.hectopascals(kilopascals * 10, reader: reader))
                 }
             }
             if kinds.contains(.location), let boot, let epoch = try reader.number(l.locTime, "locationTimestamp_since1970(s)"), epoch > 0 {
@@ -172,5 +172,15 @@ enum LocationCheck {
             t: t, latitudeDegrees: lat, longitudeDegrees: lon, altitudeMeters: altitude, horizontalAccuracyMeters: known(hAcc),
             verticalAccuracyMeters: known(vAcc), speedMetersPerSecond: known(speed), courseDegrees: known(course).flatMap { $0 <= 360 ? $0 : nil },
             pressureAltitudeFeet: pressureAltitudeFeet, source: source)
+    }
+
+    /// A barometer reading in hPa within what a flight's reader accepts (0–2000 hPa, exclusive), else a line error: an
+    /// import must never write a flight that `eddy replay` then refuses (a fuzz finding, docs/reliability.md §7).
+    static func hectopascals(_ value: Double, reader: DelimitedReader) throws -> Double {
+        guard value > 0, value < 2000 else {
+            throw reader.lineError(.outOfRange, "pressure \(value) hPa out of range (must be between 0 and 2000 hPa)",
+                                   "Fix or delete the line (a value in Pa or kPa where hPa is expected?)")
+        }
+        return value
     }
 }

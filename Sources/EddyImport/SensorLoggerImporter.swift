@@ -125,7 +125,9 @@ extension SensorLoggerImporter {
             while try stream.reader.nextRow() {
                 let t = seconds(try stream.nanoseconds())
                 if try clock.check(t, stream.reader, "barometer") { continue }
-                if let value = try stream.reader.number(pressure, "pressure") { try sink.barometer(t: t, hectopascals: value) }
+                if let value = try stream.reader.number(pressure, "pressure") {
+                    try sink.barometer(t: t, hectopascals: try LocationCheck.hectopascals(value, reader: stream.reader))
+                }
             }
         }
         if let location {

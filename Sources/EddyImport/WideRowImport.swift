@@ -39,7 +39,7 @@ enum WideRowImport {
                 try sink.gyroscope(t: t, x: x * l.gyroScale, y: y * l.gyroScale, z: z * l.gyroScale)
             }
             if l.pressure >= 0, let p = try reader.number(l.pressure, "pressure"), p > 0 {
-                try sink.barometer(t: t, hectopascals: p)
+                try sink.barometer(t: t, hectopascals: try LocationCheck.hectopascals(p, reader: reader))
             }
             if l.hasLocation, let la = try reader.number(l.lat, "latitude"), let lo = try reader.number(l.lon, "longitude"), la != 0 || lo != 0 {
                 let altitude = try reader.number(l.alt, "altitude")

@@ -114,4 +114,22 @@ import Testing
         let fromDisk = try FlightImport.run(source: disk.path + "//é", to: disk.file("out"))
         #expect(fromDisk.format == .sensorlog)
     }
+
+    /// Fuzz finding (import, the 10 M run, in its first second): a Sensor Logger barometer row of 10092.115 hPa (a
+    /// mangled 1002.115) was written, and the flight then failed to read back ("pressure_hpa 10092.115 out of range").
+    /// Every importer now refuses such a row with its file and line, as it does latitudes out of range.
+    @Test func pressureOutOfRangeIsRefusedWithItsLine() throws {
+        let barometer = "time,seconds_elapsed,relativeAltitude,pressure\n1795600000350000000,0.02,-0.29,1003.165\n1795600000550000000,0.18,-0.87,10092.115\n"
+        let accelerometer = "time,seconds_elapsed,z,y,x\n1795600000263000000,0.0,0.1,0.2,9.8\n1795600000283000000,0.02,0.1,0.2,9.8\n"
+        do {
+            _ = try FlightImport.run(ExportSource(folder: "export", files: ["Barometer.csv": Array(barometer.utf8), "TotalAcceleration.csv": Array(accelerometer.utf8)]),
+                                     to: InMemoryFlight(), options: ImportOptions(format: .sensorlogger))
+            Issue.record("imported a pressure of 10092 hPa")
+        } catch let error as ImportError {
+            #expect(error.kind == .outOfRange)
+            #expect(error.line == 3)
+            #expect(error.description.contains("Barometer.csv:3"), "\(error)")
+            #expect(error.description.contains("10092.115 hPa out of range"), "\(error)")
+        }
+    }
 }
