@@ -230,6 +230,12 @@ public enum FlightImport {
     private static func run(_ source: ExportSource, context: ImportContext) throws -> ImportSummary {
         let sourcePath = source.path
         let options = context.options
+        // Every importer reads the source's files; an empty folder or zip (with `--format` forced, detection is skipped)
+        // reached `fileNames[0]` and trapped (a fuzz finding, docs/reliability.md §7).
+        guard !source.fileNames.isEmpty else {
+            throw ImportError(kind: .noSamples, file: TextFastPaths.baseName(sourcePath), message: "holds no files",
+                              advice: "Pass the export: its file, or the folder or .zip holding its files")
+        }
         let format: ImportFormat
         if let chosen = options.format {
             format = chosen

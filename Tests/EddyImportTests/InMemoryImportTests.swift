@@ -132,4 +132,21 @@ import Testing
             #expect(error.description.contains("10092.115 hPa out of range"), "\(error)")
         }
     }
+
+    /// Fuzz finding (import, the 10 M run): an empty folder or zip with a forced format (detection skipped) reached the
+    /// importer's `fileNames[0]` and trapped: `eddy import EMPTYDIR OUT --format sensorlog` crashed. Now a clear error,
+    /// for every format, from memory and from disk.
+    @Test(arguments: ImportFormat.allCases)
+    func emptySourceWithAForcedFormatIsAnError(format: ImportFormat) throws {
+        do {
+            _ = try FlightImport.run(ExportSource(folder: "export", files: [:]), to: InMemoryFlight(), options: ImportOptions(format: format))
+            Issue.record("imported an empty folder")
+        } catch let error as ImportError {
+            #expect(error.kind == .noSamples)
+            #expect(error.description.contains("holds no files"), "\(error)")
+        }
+        let empty = TempDirectory()
+        let onDisk = try #require(importError(empty.path, format: format))
+        #expect(onDisk.kind == .noSamples)
+    }
 }
