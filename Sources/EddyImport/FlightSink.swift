@@ -130,6 +130,10 @@ struct Monotonic {
     /// Whether `t` is a repeat of the last time (equal).
     @inline(__always)
     mutating func check(_ t: Double, _ reader: DelimitedReader, _ what: String) throws -> Bool {
+        guard abs(t) <= FlightLogReader.maximumTimeMagnitudeSeconds else {
+            throw reader.lineError(.badTime, "\(what) time \(t) s is beyond ±1e11 s from the recording's start",
+                                   "Fix or delete the line (a time in ms or ns where the format has seconds?)")
+        }
         if t < last {
             throw reader.lineError(.timeWentBackwards, "\(what) time \(t) is before the previous row's \(last)", "The rows must be in time order: sort the file by time, or delete the out-of-order lines")
         }

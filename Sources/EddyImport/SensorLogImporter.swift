@@ -177,7 +177,7 @@ enum LocationCheck {
     /// A barometer reading in hPa within what a flight's reader accepts (0–2000 hPa, exclusive), else a line error: an
     /// import must never write a flight that `eddy replay` then refuses (a fuzz finding, docs/reliability.md §7).
     static func hectopascals(_ value: Double, reader: DelimitedReader) throws -> Double {
-        guard value > 0, value < 2000 else {
+        guard value > 0, value < FlightLogReader.maximumPressureHectopascals else {
             throw reader.lineError(.outOfRange, "pressure \(value) hPa out of range (must be between 0 and 2000 hPa)",
                                    "Fix or delete the line (a value in Pa or kPa where hPa is expected?)")
         }

@@ -69,8 +69,6 @@ struct CSVReadState {
 
     static let chunkSize = 256 * 1024
     static let maximumLineBytes = 1 << 20
-    /// The largest |t| accepted, seconds: 10¹¹ (the detection pipeline's bound; Unix seconds reach it in the year 5138).
-    static let maximumTimeMagnitudeSeconds = 1e11
 
     init(directory: String, kind: SensorFileKind, lenient: Bool) throws {
         self.kind = kind
@@ -306,7 +304,7 @@ struct CSVReadState {
         }
         let t = values[0]
         // The detector ignores times beyond ±10¹¹ s (docs/reliability.md, "Known crashes"): refuse them here, with the line.
-        guard abs(t) <= Self.maximumTimeMagnitudeSeconds else {
+        guard abs(t) <= FlightLogReader.maximumTimeMagnitudeSeconds else {
             throw lineError(.outOfRange, "t \(t) is beyond ±1e11 s (3,170 years from the time origin or from 1970; milliseconds since 1970? t must be seconds)")
         }
         guard t >= lastTime else {
@@ -320,7 +318,7 @@ struct CSVReadState {
             sample = .gyroscope(GyroscopeSample(t: t, x: values[1], y: values[2], z: values[3]))
         case .barometer:
             let pressure = values[1]
-            guard pressure > 0, pressure < 2000 else {
+            guard pressure > 0, pressure < FlightLogReader.maximumPressureHectopascals else {
                 throw lineError(.outOfRange, "pressure_hpa \(pressure) out of range (must be between 0 and 2000 hPa)")
             }
             sample = .barometer(BarometerSample(t: t, pressureHectopascals: pressure))

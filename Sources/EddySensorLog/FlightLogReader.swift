@@ -9,6 +9,11 @@ import Foundation
 /// accelerometer). `t` values are passed through unchanged: they are either Unix epoch seconds or
 /// seconds since `meta.timeOrigin`.
 public final class FlightLogReader {
+    /// The largest |t| a flight may hold, seconds: 10¹¹ (the detection pipeline's bound; Unix seconds reach it in the
+    /// year 5138). The reader refuses larger times with the line; the writer and the importers never write them.
+    package static let maximumTimeMagnitudeSeconds = 1e11
+    /// Barometer readings a flight may hold lie strictly between 0 and this, hPa (reader, writer and importers agree).
+    package static let maximumPressureHectopascals = 2000.0
     /// Reading options.
     public struct Options: Sendable, Equatable {
         /// Skip and count bad lines (non-numeric, non-finite, out of range, time going backwards,

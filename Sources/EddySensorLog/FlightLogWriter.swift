@@ -257,6 +257,8 @@ struct SinkState {
     @inline(__always)
     private func check(t: Double) throws {
         guard t.isFinite else { throw invalid("t is \(t)") }
+        // What the reader refuses is never written (a fuzz finding, docs/reliability.md §7).
+        guard abs(t) <= FlightLogReader.maximumTimeMagnitudeSeconds else { throw invalid("t \(t) is beyond ±1e11 s") }
         guard t >= lastTime else { throw invalid("t \(t) is before the previous sample's t \(lastTime)") }
     }
 
@@ -314,6 +316,9 @@ struct SinkState {
 
     mutating func row(t: Double, _ a: Double) throws {
         try check(t: t); try check(a, column: 1)
+        if kind == .barometer, !(a > 0 && a < FlightLogReader.maximumPressureHectopascals) {
+            throw invalid("pressure_hpa \(a) out of range (must be between 0 and 2000 hPa)")
+        }
         lastTime = t
         number(t, decimals: timeDecimals)
         bytes.append(0x2C); number(a, decimals: valueDecimals)
@@ -340,6 +345,7 @@ struct SinkState {
         ]
         try check(t: s.t)
         for (index, value) in optionals.enumerated() { try check(value, column: index + 3) }
+        if let course = s.courseDegrees, course > 360 { throw invalid("course_deg \(course) out of range (must be 0…360)") }
         lastTime = s.t
         number(s.t, decimals: timeDecimals)
         bytes.append(0x2C); number(s.latitudeDegrees, decimals: angleDecimals)

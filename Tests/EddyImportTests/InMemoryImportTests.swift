@@ -149,4 +149,20 @@ import Testing
         let onDisk = try #require(importError(empty.path, format: format))
         #expect(onDisk.kind == .noSamples)
     }
+
+    /// Fuzz finding (import, the 10 M run): a phyphox Location.csv row at t = 6.717e80 s was written, and the flight then
+    /// did not read back (the reader refuses |t| > 1e11 s). The importers' time check now refuses it with its line;
+    /// the writer refuses it too, as it now refuses every value the reader would (times, pressures, courses).
+    @Test func timeBeyondTheReadersBoundIsRefusedWithItsLine() throws {
+        let accelerometer = "\"Time (s)\",\"Acceleration x (m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\"\n3.217,0,0.05,9.8\n3.237,0,0.05,9.8\n"
+        let location = "\"Time (s)\",\"Latitude (°)\",\"Longitude (°)\",\"Height (m)\",\"Velocity (m/s)\",\"Direction (°)\",\"Horizontal Accuracy (m)\",\"Vertical Accuracy (m)\"\n3.717,47.3771,8.54205,813.95,52.6,51.5,4.25,6\n6.717E+80,47.3783,8.54415,823.25,53.2,51.5,5.75,6\n"
+        do {
+            _ = try FlightImport.run(ExportSource(folder: "export", files: ["Accelerometer.csv": Array(accelerometer.utf8), "Location.csv": Array(location.utf8)]),
+                                     to: InMemoryFlight(), options: ImportOptions(format: .phyphox))
+            Issue.record("imported a time of 6.7e80 s")
+        } catch let error as ImportError {
+            #expect(error.kind == .badTime)
+            #expect(error.description.contains("Location.csv:3"), "\(error)")
+        }
+    }
 }

@@ -139,4 +139,29 @@ struct WriterResolutionTests {
         #expect(text.split(separator: "\n")[1].hasPrefix("1795341600.02,"))
         #expect(!text.contains("e-"))
     }
+
+    /// The writer refuses what the reader refuses (times beyond ±1e11 s, pressures outside 0–2000 hPa, courses above
+    /// 360°), so no importer can write a flight that does not read back (fuzz findings, docs/reliability.md §7).
+    @Test func refusesWhatTheReaderRefuses() throws {
+        let meta = FlightMeta(aircraft: .init(aircraftClass: .medium))
+        let all = Set(SensorFileKind.allCases)
+        let time = try FlightLogWriter(memory: InMemoryFlight(), meta: meta, files: all)
+        #expect(throws: SensorLogError.self) { try time.append(accelerometer: [AccelerometerSample(t: 6.7e80, x: 0, y: 0, z: -1)]); try time.finish() }
+        let pressure = try FlightLogWriter(memory: InMemoryFlight(), meta: meta, files: all)
+        #expect(throws: SensorLogError.self) { try pressure.append(barometer: [BarometerSample(t: 1, pressureHectopascals: 10092.115)]); try pressure.finish() }
+        let course = try FlightLogWriter(memory: InMemoryFlight(), meta: meta, files: all)
+        let fix = LocationSample(t: 1, latitudeDegrees: 47, longitudeDegrees: 8, courseDegrees: 400)
+        #expect(throws: SensorLogError.self) { try course.append(location: [fix]); try course.finish() }
+        // At the bounds: written, and read back.
+        let memory = InMemoryFlight()
+        let edge = try FlightLogWriter(memory: memory, meta: meta, files: all)
+        try edge.append(accelerometer: [AccelerometerSample(t: 1e11, x: 0, y: 0, z: -1)])
+        try edge.append(barometer: [BarometerSample(t: 1, pressureHectopascals: 1999.9)])
+        try edge.append(location: [LocationSample(t: 1, latitudeDegrees: 47, longitudeDegrees: 8, courseDegrees: 360)])
+        try edge.finish()
+        let reader = try FlightLogReader(meta: try FlightMeta.decode(try #require(memory.metaJSON)), files: memory.files)
+        var read = 0
+        while try reader.next() != nil { read += 1 }
+        #expect(read == 3)
+    }
 }
