@@ -60,7 +60,13 @@ enum IGCImporter: FormatImporter {
                                       message: "\(what) \(Excerpt.escaped(UnsafeBufferPointer(rebasing: line[start..<(start + count)]))) is not a number",
                                       advice: "The B record is damaged: fix or delete the line")
                 }
-                value = value * 10 + Int(d)
+                // An extension may declare up to 99 digits (I record): refuse more than an Int holds.
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                guard !overflow, shifted <= Int.max - Int(d) else {
+                    throw ImportError(kind: .notANumber, file: file, line: reader.lineNumber, message: "\(what) has too many digits",
+                                      advice: "The B record or its I record is damaged: fix or delete the line")
+                }
+                value = shifted + Int(d)
             }
             return negative ? -value : value
         }
@@ -79,6 +85,10 @@ enum IGCImporter: FormatImporter {
                 date = TimeParsing.daysFromCivil(yy < 80 ? 2000 + yy : 1900 + yy, month, day)
             } else if kind == UInt8(ascii: "I"), line.count >= 3 {
                 let count = try digits(line, 1, 2, "I record count")
+                guard count >= 0 else {
+                    throw ImportError(kind: .notANumber, file: file, line: reader.lineNumber, message: "I record declares \(count) extensions",
+                                      advice: "The file is damaged: the I record starts with a two-digit count (00–99)")
+                }
                 guard line.count >= 3 + 7 * count else {
                     throw ImportError(kind: .truncated, file: file, line: reader.lineNumber, message: "I record declares \(count) extensions but is \(line.count) bytes long", advice: "The file is damaged: fix the I record")
                 }

@@ -165,4 +165,20 @@ import Testing
             #expect(error.description.contains("Location.csv:3"), "\(error)")
         }
     }
+
+    /// Fuzz findings (import, the 10 M run): an IGC I record with a negative count (`I-3…`) trapped making the range of
+    /// extensions, and an extension declared 40 digits wide would overflow an Int. Both are now located errors.
+    @Test(arguments: [("I-33638FXA3940SIU4143ENL", "I record declares -3 extensions"),
+                      ("I013675LAD", "LAD has too many digits")])
+    func damagedIGCRecordsAreErrors(iRecord: String, message: String) throws {
+        let b = "B2359584722614N00832502EA01450015020" + String(repeating: "9", count: 40)
+        let igc = "AXXXABC Synthetic logger\r\nHFDTEDATE:251126,01\r\n\(iRecord)\r\n\(b)\r\n"
+        do {
+            _ = try FlightImport.run(try ExportSource(name: "flight.igc", bytes: Array(igc.utf8)), to: InMemoryFlight())
+            Issue.record("imported \(iRecord)")
+        } catch let error as ImportError {
+            #expect(error.kind == .notANumber)
+            #expect(error.description.contains(message), "\(error)")
+        }
+    }
 }
