@@ -9,6 +9,20 @@ import Testing
 @Suite struct InMemoryImportTests {
     private func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
+    /// The error importing a folder held in memory (`files`: name → text) as `format`, or nil when it imports.
+    private func memoryImportError(_ files: [String: String], format: ImportFormat) -> ImportError? {
+        do {
+            _ = try FlightImport.run(ExportSource(folder: "export", files: files.mapValues { Array($0.utf8) }), to: InMemoryFlight(),
+                                     options: ImportOptions(format: format))
+            return nil
+        } catch let error as ImportError {
+            return error
+        } catch {
+            Issue.record("unexpected error type: \(error)")
+            return nil
+        }
+    }
+
     /// A single-file export and a zip archive, imported from memory into memory, give byte for byte the flight the
     /// file-based import writes.
     @Test(arguments: ["sensorlog/sensorlog.csv", "igc/flight.igc", "sensorlogger/sensorlogger.zip"])
@@ -121,16 +135,11 @@ import Testing
     @Test func pressureOutOfRangeIsRefusedWithItsLine() throws {
         let barometer = "time,seconds_elapsed,relativeAltitude,pressure\n1795600000350000000,0.02,-0.29,1003.165\n1795600000550000000,0.18,-0.87,10092.115\n"
         let accelerometer = "time,seconds_elapsed,z,y,x\n1795600000263000000,0.0,0.1,0.2,9.8\n1795600000283000000,0.02,0.1,0.2,9.8\n"
-        do {
-            _ = try FlightImport.run(ExportSource(folder: "export", files: ["Barometer.csv": Array(barometer.utf8), "TotalAcceleration.csv": Array(accelerometer.utf8)]),
-                                     to: InMemoryFlight(), options: ImportOptions(format: .sensorlogger))
-            Issue.record("imported a pressure of 10092 hPa")
-        } catch let error as ImportError {
-            #expect(error.kind == .outOfRange)
-            #expect(error.line == 3)
-            #expect(error.description.contains("Barometer.csv:3"), "\(error)")
-            #expect(error.description.contains("10092.115 hPa out of range"), "\(error)")
-        }
+        let error = try #require(memoryImportError(["Barometer.csv": barometer, "TotalAcceleration.csv": accelerometer], format: .sensorlogger))
+        #expect(error.kind == .outOfRange)
+        #expect(error.line == 3)
+        #expect(error.description.contains("Barometer.csv:3"), "\(error)")
+        #expect(error.description.contains("10092.115 hPa out of range"), "\(error)")
     }
 
     /// Fuzz finding (import, the 10 M run): an empty folder or zip with a forced format (detection skipped) reached the
@@ -138,13 +147,9 @@ import Testing
     /// for every format, from memory and from disk.
     @Test(arguments: ImportFormat.allCases)
     func emptySourceWithAForcedFormatIsAnError(format: ImportFormat) throws {
-        do {
-            _ = try FlightImport.run(ExportSource(folder: "export", files: [:]), to: InMemoryFlight(), options: ImportOptions(format: format))
-            Issue.record("imported an empty folder")
-        } catch let error as ImportError {
-            #expect(error.kind == .noSamples)
-            #expect(error.description.contains("holds no files"), "\(error)")
-        }
+        let error = try #require(memoryImportError([:], format: format))
+        #expect(error.kind == .noSamples)
+        #expect(error.description.contains("holds no files"), "\(error)")
         let empty = TempDirectory()
         let onDisk = try #require(importError(empty.path, format: format))
         #expect(onDisk.kind == .noSamples)
@@ -156,14 +161,9 @@ import Testing
     @Test func timeBeyondTheReadersBoundIsRefusedWithItsLine() throws {
         let accelerometer = "\"Time (s)\",\"Acceleration x (m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\"\n3.217,0,0.05,9.8\n3.237,0,0.05,9.8\n"
         let location = "\"Time (s)\",\"Latitude (°)\",\"Longitude (°)\",\"Height (m)\",\"Velocity (m/s)\",\"Direction (°)\",\"Horizontal Accuracy (m)\",\"Vertical Accuracy (m)\"\n3.717,47.3771,8.54205,813.95,52.6,51.5,4.25,6\n6.717E+80,47.3783,8.54415,823.25,53.2,51.5,5.75,6\n"
-        do {
-            _ = try FlightImport.run(ExportSource(folder: "export", files: ["Accelerometer.csv": Array(accelerometer.utf8), "Location.csv": Array(location.utf8)]),
-                                     to: InMemoryFlight(), options: ImportOptions(format: .phyphox))
-            Issue.record("imported a time of 6.7e80 s")
-        } catch let error as ImportError {
-            #expect(error.kind == .badTime)
-            #expect(error.description.contains("Location.csv:3"), "\(error)")
-        }
+        let error = try #require(memoryImportError(["Accelerometer.csv": accelerometer, "Location.csv": location], format: .phyphox))
+        #expect(error.kind == .badTime)
+        #expect(error.description.contains("Location.csv:3"), "\(error)")
     }
 
     /// Fuzz findings (import, the 10 M run): an IGC I record with a negative count (`I-3…`) trapped making the range of
