@@ -9,20 +9,6 @@ import Testing
 @Suite struct InMemoryImportTests {
     private func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    /// The error importing a folder held in memory (`files`: name → text) as `format`, or nil when it imports.
-    private func memoryImportError(_ files: [String: String], format: ImportFormat) -> ImportError? {
-        do {
-            _ = try FlightImport.run(ExportSource(folder: "export", files: files.mapValues { Array($0.utf8) }), to: InMemoryFlight(),
-                                     options: ImportOptions(format: format))
-            return nil
-        } catch let error as ImportError {
-            return error
-        } catch {
-            Issue.record("unexpected error type: \(error)")
-            return nil
-        }
-    }
-
     /// A single-file export and a zip archive, imported from memory into memory, give byte for byte the flight the
     /// file-based import writes.
     @Test(arguments: ["sensorlog/sensorlog.csv", "igc/flight.igc", "sensorlogger/sensorlogger.zip"])
@@ -135,7 +121,7 @@ import Testing
     @Test func pressureOutOfRangeIsRefusedWithItsLine() throws {
         let barometer = "time,seconds_elapsed,relativeAltitude,pressure\n1795600000350000000,0.02,-0.29,1003.165\n1795600000550000000,0.18,-0.87,10092.115\n"
         let accelerometer = "time,seconds_elapsed,z,y,x\n1795600000263000000,0.0,0.1,0.2,9.8\n1795600000283000000,0.02,0.1,0.2,9.8\n"
-        let error = try #require(memoryImportError(["Barometer.csv": barometer, "TotalAcceleration.csv": accelerometer], format: .sensorlogger))
+        let error = try #require(importError(memory: ["Barometer.csv": barometer, "TotalAcceleration.csv": accelerometer], format: .sensorlogger))
         #expect(error.kind == .outOfRange)
         #expect(error.line == 3)
         #expect(error.description.contains("Barometer.csv:3"), "\(error)")
@@ -147,7 +133,7 @@ import Testing
     /// for every format, from memory and from disk.
     @Test(arguments: ImportFormat.allCases)
     func emptySourceWithAForcedFormatIsAnError(format: ImportFormat) throws {
-        let error = try #require(memoryImportError([:], format: format))
+        let error = try #require(importError(memory: [:], format: format))
         #expect(error.kind == .noSamples)
         #expect(error.description.contains("holds no files"), "\(error)")
         let empty = TempDirectory()
@@ -161,7 +147,7 @@ import Testing
     @Test func timeBeyondTheReadersBoundIsRefusedWithItsLine() throws {
         let accelerometer = "\"Time (s)\",\"Acceleration x (m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\"\n3.217,0,0.05,9.8\n3.237,0,0.05,9.8\n"
         let location = "\"Time (s)\",\"Latitude (°)\",\"Longitude (°)\",\"Height (m)\",\"Velocity (m/s)\",\"Direction (°)\",\"Horizontal Accuracy (m)\",\"Vertical Accuracy (m)\"\n3.717,47.3771,8.54205,813.95,52.6,51.5,4.25,6\n6.717E+80,47.3783,8.54415,823.25,53.2,51.5,5.75,6\n"
-        let error = try #require(memoryImportError(["Accelerometer.csv": accelerometer, "Location.csv": location], format: .phyphox))
+        let error = try #require(importError(memory: ["Accelerometer.csv": accelerometer, "Location.csv": location], format: .phyphox))
         #expect(error.kind == .badTime)
         #expect(error.description.contains("Location.csv:3"), "\(error)")
     }

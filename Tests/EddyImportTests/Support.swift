@@ -108,8 +108,21 @@ func agree(_ a: SensorSample, _ b: SensorSample, timeTolerance: Double) -> Bool 
 /// The ImportError thrown by an import (nil when it succeeds).
 func importError(_ source: String, format: ImportFormat? = nil) -> ImportError? {
     let out = TempDirectory()
+    return importError { _ = try FlightImport.run(source: source, to: out.path, options: ImportOptions(format: format)) }
+}
+
+/// The ImportError thrown importing a folder held in memory (`files`: name → text) as `format` (nil when it succeeds).
+func importError(memory files: [String: String], format: ImportFormat) -> ImportError? {
+    importError {
+        _ = try FlightImport.run(ExportSource(folder: "export", files: files.mapValues { Array($0.utf8) }), to: InMemoryFlight(),
+                                 options: ImportOptions(format: format))
+    }
+}
+
+/// The ImportError `run` throws (nil when it throws nothing; any other error is recorded as an issue).
+func importError(_ run: () throws -> Void) -> ImportError? {
     do {
-        _ = try FlightImport.run(source: source, to: out.path, options: ImportOptions(format: format))
+        try run()
         return nil
     } catch let error as ImportError {
         return error
