@@ -87,6 +87,8 @@ package struct DetectionPipeline: Sendable {
     private var vibrationRecentPower = 0.0
     private let vibrationRecentAlpha: Double
     private var vibrationTicks = 0
+    /// 1 / `vibrationTicks` has fallen to both smoothing factors (it only falls), so they are used as they are.
+    private var vibrationWarm = false
     private var vibrationLowTicks = 0
     private let vibrationHoldTicks: Int
     private var secondGroundVibration = false
@@ -666,10 +668,13 @@ package struct DetectionPipeline: Sendable {
     private mutating func groundVibration(bandOutput y: Double, speedKnown: Bool) -> Bool {
         let low = vibrationSplitFilter.1.process(vibrationSplitFilter.0.process(y))
         vibrationTicks += 1
-        let alpha = max(vibrationAlpha, 1 / Double(vibrationTicks))
+        // A running mean (1/n) until it falls to the filter's α, then α: the division is paid only while warming up.
+        let alpha = vibrationWarm ? vibrationAlpha : max(vibrationAlpha, 1 / Double(vibrationTicks))
+        let recentAlpha = vibrationWarm ? vibrationRecentAlpha : max(vibrationRecentAlpha, 1 / Double(vibrationTicks))
+        if !vibrationWarm, 1 / Double(vibrationTicks) <= min(vibrationAlpha, vibrationRecentAlpha) { vibrationWarm = true }
         vibrationBandPower += (y * y - vibrationBandPower) * alpha
         vibrationLowPower += (low * low - vibrationLowPower) * alpha
-        vibrationRecentPower += (y * y - vibrationRecentPower) * max(vibrationRecentAlpha, 1 / Double(vibrationTicks))
+        vibrationRecentPower += (y * y - vibrationRecentPower) * recentAlpha
         groundVibrationShare = nil
         guard configuration.groundVibrationLowShare > 0, !speedKnown, Double(vibrationTicks) * vibrationAlpha >= 1,
               vibrationBandPower > 0, model.unitVariance > 0 else { vibrationLowTicks = 0; return false }
@@ -686,7 +691,7 @@ package struct DetectionPipeline: Sendable {
     private mutating func resetGroundVibration() {
         guard vibrationTicks > 0 else { return }
         vibrationSplitFilter.0.reset(); vibrationSplitFilter.1.reset()
-        vibrationBandPower = 0; vibrationLowPower = 0; vibrationRecentPower = 0; vibrationTicks = 0; vibrationLowTicks = 0
+        vibrationBandPower = 0; vibrationLowPower = 0; vibrationRecentPower = 0; vibrationTicks = 0; vibrationLowTicks = 0; vibrationWarm = false
         groundVibrationShare = nil
     }
 
