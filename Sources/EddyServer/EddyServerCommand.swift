@@ -78,6 +78,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to bind (loopback by default).") var host: String = "127.0.0.1"
     @Option(help: "TCP port (0 picks a free one; the chosen port is printed).") var port: Int = 8080
     @Option(help: "Tick length, seconds.") var tickSeconds: Double = 60
+    @Option(help: "A delta fetch whose sinceTick is older than this many ticks gets a full answer.")
+    var fullRefreshAfterTicks: Int = ServerSettings.defaults.fullRefreshAfterTicks
     @Option(help: "Session lifetime, seconds.") var sessionTtl: Double = 3600
     @Option(help: "Requests per session per minute (0 disables).") var rateLimit: Double = 600
     @Option(help: "Requests a session may burst.") var rateBurst: Int = 60
@@ -106,6 +108,7 @@ struct Serve: AsyncParsableCommand {
     mutating func validate() throws {
         guard WireVersion(minClientVersion) != nil else { throw ValidationError("--min-client-version must look like 1.2.3") }
         guard tickSeconds > 0, sessionTtl > 0, nowcastInterval > 0 else { throw ValidationError("durations must be positive") }
+        guard fullRefreshAfterTicks >= 1 else { throw ValidationError("--full-refresh-after-ticks must be at least 1") }
         // Clients fetch up to 6 h back and the nowcast looks back 6 h: a shorter retention would starve them.
         guard retentionDays.isFinite, retentionDays == 0 || retentionDays >= 0.25 else {
             throw ValidationError("--retention-days must be 0 (keep every report) or at least 0.25 (the 6-h history clients fetch)")
@@ -139,6 +142,7 @@ struct Serve: AsyncParsableCommand {
         options.metricsEnabled = !noMetrics
         options.retentionSeconds = retentionDays > 0 ? retentionDays * 86_400 : nil
         options.settings.tickSeconds = tickSeconds
+        options.settings.fullRefreshAfterTicks = fullRefreshAfterTicks
         options.settings.maxRequestBytes = maxRequestBytes
         options.settings.thresholds = noClientThresholds ? nil : thresholds
         let storage: any ServerStorage

@@ -5,6 +5,7 @@ import EddyProtocol
 import EddySimulation
 import EddyStore
 import EddySync
+import EddyTesting
 import Foundation
 import Testing
 
@@ -106,7 +107,10 @@ struct Aircraft {
 extension Loopback {
 @Suite struct EndToEndTests {
     @Test func aircraftBReceivesAircraftATilesThroughDeltaFetch() async throws {
-        let server = try LoopbackServer()
+        // 1-s ticks with the full-refresh window of the default 60-s ticks (3,600 ticks = 1 h), so that B's second fetch
+        // is a delta however slowly the test runs (under ThreadSanitizer, with every suite in parallel, more than 60 s
+        // once passed between B's two fetches, and the server rightly answered in full).
+        let server = try LoopbackServer(arguments: ["--full-refresh-after-ticks", "3600"])
         let now = Date().timeIntervalSince1970
         let a = try Aircraft(server: server, userId: "pilot-a")
         let (flight, route) = try TurbulentFlight.simulated(startTime: now - 3600)
@@ -124,6 +128,7 @@ extension Loopback {
         try b.scheduler.setArea(SyncArea(type: .route, polygon: corridor), for: .route)
         b.scheduler.step()
         #expect(b.log.failures.isEmpty)
+        #expect(b.client.settings.fullRefreshAfterTicks == 3600)   // the option reaches the clients
         let received = Dictionary(uniqueKeysWithValues: b.store.observations.map { ($0.report.id, $0.report) })
         #expect(Set(received.keys) == Set(flight.map(\.id)))
         for report in flight { #expect(received[report.id] == report) }
@@ -371,6 +376,18 @@ extension Loopback {
         #expect(log.contains("session started") && log.contains("/v1/reports"))   // the log is there…
         #expect(!log.contains(server.apiKey))                                      // …without the key
         #expect(!log.contains("Bearer"))                                          // …or any token
+    }
+
+    @Test func aFullRefreshWindowBelowOneTickIsRefusedAtStart() throws {
+        let server = try #require(BuiltExecutable.locate("eddy-server"), "eddy-server not built: run `swift build --build-tests`")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-refresh-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("server.sqlite").path
+        let refused = try BuiltExecutable.run(server, ["serve", "--db", database, "--port", "0", "--full-refresh-after-ticks", "0"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--full-refresh-after-ticks must be at least 1"))
+        #expect(!FileManager.default.fileExists(atPath: database))   // refused before the database is opened
     }
 
     @Test func tooOldClientGets426AndStops() throws {
