@@ -100,10 +100,13 @@ import Testing
     @Test(arguments: StorageBackend.allCases) func uploadThenFullAndDeltaFetch(backend: StorageBackend) async throws {
         // A clock that does not move: "stored in this very tick" must not depend on a 60-s tick boundary falling
         // between the upload and the fetch (it did once on a loaded machine).
-        try await withServer(backend, clock: ManualEpochClock(start: Date().timeIntervalSince1970)) { client, key in
+        // The reports are dated by that clock too: dated by the wall clock they came from the server's future once the
+        // test had waited long enough for its turn (AddressSanitizer, every suite in parallel) and were refused.
+        let start = Date().timeIntervalSince1970
+        try await withServer(backend, clock: ManualEpochClock(start: start)) { client, key in
             let token = try await Self.session(client, key: key)
             let auth: HTTPFields = [.authorization: "Bearer \(token)"]
-            let reports = (0..<3).map { _ in Self.report(exitTime: Date().timeIntervalSince1970 - 100) }
+            let reports = (0..<3).map { _ in Self.report(exitTime: start - 100) }
             let upload = try await client.execute(uri: "/v1/reports", method: .post, headers: auth, body: Self.json(ReportBatch(reports: reports)))
             #expect(upload.status == .ok)
             let ack = try Self.decode(ReportBatchAck.self, upload)
@@ -173,12 +176,13 @@ import Testing
 
     @Test(arguments: StorageBackend.allCases) func rateLimitIs429WithRetryAfter(backend: StorageBackend) async throws {
         // Time stands still (5 s ahead of the position's time stamp): the wait is exactly one token's refill, 60 s.
-        let frozen = ManualEpochClock(start: Date().timeIntervalSince1970.rounded(.down) + 5)
+        let positionTime = Date().timeIntervalSince1970.rounded(.down)
+        let frozen = ManualEpochClock(start: positionTime + 5)
         try await withServer(backend, clock: frozen, { $0.rateLimitPerMinute = 1; $0.rateLimitBurst = 2 }) { client, key in
             let token = try await Self.session(client, key: key)
             let auth: HTTPFields = [.authorization: "Bearer \(token)"]
             let position = LiveFlight(flightID: "DAL1", latitude: 10, longitude: 10, altitudeFeet: 35000, headingDegrees: 90,
-                                      groundSpeedKnots: 450, aircraftType: "B738", time: Date().timeIntervalSince1970)
+                                      groundSpeedKnots: 450, aircraftType: "B738", time: positionTime)
             for _ in 0..<2 {
                 #expect(try await client.execute(uri: "/v1/position", method: .post, headers: auth, body: Self.json(position)).status == .ok)
             }

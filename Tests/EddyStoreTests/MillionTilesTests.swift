@@ -77,7 +77,14 @@ struct MillionTilesTests {
             let idSetMiB = Double(crossings) * 64 / 1_048_576
             let fileMiB = Double(residentKiB("RssFile") ?? 0) / 1024
             print("limits_tiles_crossings: \(crossings); store file \(fileBytes / 1_048_576) MiB; anonymous RSS growth \(String(format: "%.1f", growthMiB)) MiB (id set ≈ \(String(format: "%.1f", idSetMiB)) MiB); file-backed RSS at the end \(String(format: "%.1f", fileMiB)) MiB")
-            #expect(growthMiB <= 16 + idSetMiB, "anonymous RSS grew \(growthMiB) MiB over \(crossings) crossings")
+            // Not judged in `make test-tsan` / `make test-asan` (EDDY_SANITIZER_RUN=1): there RSS is the sanitizer's
+            // (ASan keeps freed blocks in a quarantine of up to 256 MiB and pads every block with redzones; TSan adds
+            // shadow memory), so it says nothing about ours (docs/reliability.md §10). Every normal run judges it.
+            if ProcessInfo.processInfo.environment["EDDY_SANITIZER_RUN"] == "1" {
+                print("limits_tiles_memory_bound: not judged under a sanitizer (EDDY_SANITIZER_RUN=1)")
+            } else {
+                #expect(growthMiB <= 16 + idSetMiB, "anonymous RSS grew \(growthMiB) MiB over \(crossings) crossings")
+            }
         }
     }
 }
