@@ -99,15 +99,18 @@ test-crash-cycles: build
 	python3 scripts/crash_cycles.py --eddy .build/debug/eddy --server .build/debug/eddy-server --minutes 20 \
 	  --engine-cycles 5 --server-cycles 5
 
-## test-sanitize: the whole unit suite under ThreadSanitizer and under AddressSanitizer (docs/reliability.md §4), each in
-## its own scratch path (.build/tsan, .build/asan) so the normal .build/debug is untouched. A sanitizer report makes the
-## test process exit non-zero (TSan/ASan exitcode), so the target fails on any finding. SANITIZE_FILTER narrows the run
+## test-sanitize: the whole unit suite under ThreadSanitizer and under AddressSanitizer (docs/reliability.md §10), each in
+## its own scratch path (.build/tsan, .build/asan) so the normal .build/debug is untouched. Every process of the run (the
+## test bundle and each eddy / eddy-server it starts) writes its reports to .build/sanitizer-reports/{tsan,asan}/report.PID;
+## scripts/sanitizers/check_reports.sh prints them and fails the target on any. SANITIZE_FILTER narrows the run
 ## (a `swift test --filter` regex; empty = every test). Suppressions for findings outside our code, with their reasons,
 ## are in scripts/sanitizers/.
 SANITIZE_FILTER ?=
 SANITIZE_FILTER_FLAG := $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)',)
-TSAN_OPTIONS_EDDY := halt_on_error=0 second_deadlock_stack=1 suppressions=$(CURDIR)/scripts/sanitizers/tsan-suppressions.txt
-ASAN_OPTIONS_EDDY := halt_on_error=1 detect_leaks=1 detect_stack_use_after_return=0
+TSAN_REPORTS := $(CURDIR)/.build/sanitizer-reports/tsan
+ASAN_REPORTS := $(CURDIR)/.build/sanitizer-reports/asan
+TSAN_OPTIONS_EDDY := halt_on_error=0 second_deadlock_stack=1 suppressions=$(CURDIR)/scripts/sanitizers/tsan-suppressions.txt log_path=$(TSAN_REPORTS)/report
+ASAN_OPTIONS_EDDY := halt_on_error=1 detect_leaks=1 detect_stack_use_after_return=0 log_path=$(ASAN_REPORTS)/report
 LSAN_OPTIONS_EDDY := suppressions=$(CURDIR)/scripts/sanitizers/lsan-suppressions.txt
 test-sanitize: test-tsan test-asan
 
@@ -118,16 +121,20 @@ test-tsan: apt
 	@trap 'EDDY_PG_DIR=.build/pg-tsan bash scripts/pg_cluster.sh destroy' EXIT; \
 	url="$$(EDDY_PG_DIR=.build/pg-tsan EDDY_PG_FAST=1 bash scripts/pg_cluster.sh start)" || exit 1; \
 	echo "PostgreSQL test cluster: $$url"; \
+	rm -rf "$(TSAN_REPORTS)"; mkdir -p "$(TSAN_REPORTS)"; \
 	EDDY_TEST_POSTGRES_URL="$$url" EDDY_SANITIZER_RUN=1 TSAN_OPTIONS="$(TSAN_OPTIONS_EDDY)" \
-	  swift test --skip-build --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG)
+	  swift test --skip-build --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG); \
+	bash scripts/sanitizers/check_reports.sh "$(TSAN_REPORTS)" $$?
 
 test-asan: apt
 	swift build --build-tests --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS)
 	@trap 'EDDY_PG_DIR=.build/pg-asan bash scripts/pg_cluster.sh destroy' EXIT; \
 	url="$$(EDDY_PG_DIR=.build/pg-asan EDDY_PG_FAST=1 bash scripts/pg_cluster.sh start)" || exit 1; \
 	echo "PostgreSQL test cluster: $$url"; \
+	rm -rf "$(ASAN_REPORTS)"; mkdir -p "$(ASAN_REPORTS)"; \
 	EDDY_TEST_POSTGRES_URL="$$url" EDDY_SANITIZER_RUN=1 ASAN_OPTIONS="$(ASAN_OPTIONS_EDDY)" LSAN_OPTIONS="$(LSAN_OPTIONS_EDDY)" \
-	  swift test --skip-build --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG)
+	  swift test --skip-build --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG); \
+	bash scripts/sanitizers/check_reports.sh "$(ASAN_REPORTS)" $$?
 
 ## crash-cycles: issue 15's acceptance run: a 2-hour flight, 200 engine SIGKILLs with resume, 200 server SIGKILLs
 CRASH_ENGINE_CYCLES ?= 200
