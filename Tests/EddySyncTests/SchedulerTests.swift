@@ -24,7 +24,11 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     static func json<T: Encodable>(_ value: T, status: Int = 200) -> SyncHTTPResponse {
         SyncHTTPResponse(status: status, headers: [:], body: try! JSONEncoder().encode(value))
     }
-    static let session = json(SessionStartResponse(token: "t", expiresAt: 4_000_000_000, serverTick: 1, settings: .defaults))
+    /// Computed, not a `static let`: LeakSanitizer reported the stored global's Data buffer as leaked although the global
+    /// keeps it (it does not see that reference), which would fail `make test-asan` (docs/reliability.md §10).
+    static var session: SyncHTTPResponse {
+        json(SessionStartResponse(token: "t", expiresAt: 4_000_000_000, serverTick: 1, settings: .defaults))
+    }
     static func fetched(_ request: SyncHTTPRequest, tick: Int = 5) -> SyncHTTPResponse {
         let asked = try! JSONDecoder().decode(DeltaFetchRequest.self, from: request.body!)
         return json(DeltaFetchResponse(dataType: asked.dataType, serverTick: tick, full: asked.sinceTick == nil))
