@@ -346,7 +346,7 @@ private func offset(
         let logger = Logger(label: "router-test", factory: { _ in SwiftLogNoOpLogHandler() })
         let service = try SyncService(database: database, clock: SystemEpochClock(), options: ServerOptions(), logger: logger)
         let app = EddyServerApplication.make(service: service, logger: logger, checkpointInterval: nil)
-        try await app.test(.live) { client in try await body(client, key) }
+        try await app.test(.router) { client in try await body(client, key) }
     }
 
     static func token(_ client: any TestClientProtocol, key: String) async throws -> String {

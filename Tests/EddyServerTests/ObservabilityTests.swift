@@ -32,7 +32,7 @@ import Testing
         configure(&options)
         let service = try SyncService(database: database, clock: SystemEpochClock(), options: options, logger: logger)
         let app = EddyServerApplication.make(service: service, logger: logger, checkpointInterval: nil, readiness: readiness)
-        try await app.test(.live) { client in try await body(client, key) }
+        try await app.test(.router) { client in try await body(client, key) }
     }
 
     static func json(_ value: some Encodable) throws -> ByteBuffer { ByteBuffer(bytes: try JSONEncoder().encode(value)) }
