@@ -380,10 +380,9 @@ extension Loopback {
 
     @Test func aFullRefreshWindowBelowOneTickIsRefusedAtStart() throws {
         let server = try #require(BuiltExecutable.locate("eddy-server"), "eddy-server not built: run `swift build --build-tests`")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-refresh-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = folder.appendingPathComponent("server.sqlite").path
+        let folder = try TemporaryDirectory(prefix: "eddy-refresh")
+        defer { folder.remove() }
+        let database = folder.path("server.sqlite")
         let refused = try BuiltExecutable.run(server, ["serve", "--db", database, "--port", "0", "--full-refresh-after-ticks", "0"])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("--full-refresh-after-ticks must be at least 1"))
