@@ -4,8 +4,13 @@
 // shell) over EddyStore → EddySync ⇄ EddyServerKit; EddySensorLog, EddyReplay and EddySimulation feed the executables.
 import PackageDescription
 
+// Swift 6 with the upcoming features that make access and dependencies explicit: `any` for every existential, imports
+// internal unless a file says `package import` / `public import`, and members visible only from modules a file imports.
 let strictSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -55,68 +60,119 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // Shared leaves: H3, and the package-only support module (clock, lock, JSON writer, numbers, text).
         .target(name: "EddyH3", swiftSettings: strictSettings),
-        .target(name: "EddyCore", dependencies: ["EddyH3"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyH3Tests", dependencies: ["EddyH3"], swiftSettings: strictSettings),
+        // The one epoch clock (system, manual, sample-driven), the TSan-visible lock, the one JSON writer
+        // (docs/json.md), FNV-1a, SplitMix64, saturating conversions, input excerpts: package-only plumbing.
+        .target(name: "EddySupport", swiftSettings: strictSettings),
+        .testTarget(name: "EddySupportTests", dependencies: ["EddySupport"], swiftSettings: strictSettings),
+
+        // The vocabulary every other module speaks: samples, tiles and reports, severity, aircraft types, server data
+        // kinds, units and Earth geometry. The server, the protocol and sync depend on it alone.
+        .target(name: "EddyVocabulary", dependencies: ["EddyH3", "EddySupport"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyVocabularyTests", dependencies: ["EddyVocabulary"], swiftSettings: strictSettings),
+
+        // Navigation: where the aircraft is and at which pressure altitude — one position filter and one altitude
+        // estimator (barometric and GNSS altitude, cabin, calibration, fleet offsets), location fusion, flight phase.
+        .target(name: "EddyNavigation", dependencies: ["EddyVocabulary", "EddySupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EddyNavigationTests",
+            dependencies: ["EddyNavigation", "EddyVocabulary", "EddyDetection", "EddySimulation", "EddySupport"],
+            swiftSettings: strictSettings
+        ),
+
+        // Detection: mount calibration → load factor → band-pass → EDR per second and minute → tile reports, with the
+        // aircraft's gust response and the stage gates (docs/detection.md).
+        .target(name: "EddyDetection", dependencies: ["EddyVocabulary", "EddyNavigation", "EddySupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EddyDetectionTests",
+            dependencies: ["EddyDetection", "EddyNavigation", "EddyVocabulary", "EddySimulation", "EddySupport"],
+            swiftSettings: strictSettings
+        ),
+
+        // Alerts: alert geometry (beam, corridor, polygon), notify-on-change monitor, clusterer, along-track geometry.
+        .target(name: "EddyAlerts", dependencies: ["EddyVocabulary", "EddyH3"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyAlertsTests", dependencies: ["EddyAlerts", "EddyVocabulary", "EddyH3"], swiftSettings: strictSettings),
+
         // Pictures: a flight's or the fleet's map as one self-contained HTML page (pure; docs/maps.md).
-        .target(name: "EddyMap", dependencies: ["EddyCore", "EddyH3", "EddyJSON"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyMapTests", dependencies: ["EddyMap", "EddyCore", "EddyH3"], swiftSettings: strictSettings),
-        .target(name: "EddySensorLog", dependencies: ["EddyCore"], swiftSettings: strictSettings),
+        .target(name: "EddyMap", dependencies: ["EddyVocabulary", "EddyH3", "EddySupport"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyMapTests", dependencies: ["EddyMap", "EddyVocabulary", "EddyH3"], swiftSettings: strictSettings),
+        .target(name: "EddySensorLog", dependencies: ["EddyVocabulary", "EddySupport"], swiftSettings: strictSettings),
+        .testTarget(name: "EddySensorLogTests", dependencies: ["EddySensorLog", "EddyVocabulary"], swiftSettings: strictSettings),
         // Importers for other apps' sensor exports (docs/import.md); zlib inflates zipped exports.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "EddyImport", dependencies: ["EddySensorLog", "CZlib"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyImportTests", dependencies: ["EddyImport", "EddySensorLog", "EddyCore"], swiftSettings: strictSettings),
-        .target(name: "EddyReplay", dependencies: ["EddyCore", "EddySensorLog", "EddyJSON", "EddySimulation"], swiftSettings: strictSettings),
+        .target(name: "EddyImport", dependencies: ["EddySensorLog", "EddyVocabulary", "EddySupport", "CZlib"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyImportTests", dependencies: ["EddyImport", "EddySensorLog", "EddyVocabulary"], swiftSettings: strictSettings),
+        // The flight simulator, out of the pure modules that host apps ship (docs/detection.md §7).
+        .target(name: "EddySimulation", dependencies: ["EddyVocabulary", "EddyDetection", "EddySupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EddySimulationTests",
+            dependencies: ["EddySimulation", "EddyVocabulary", "EddyDetection", "EddyNavigation", "EddyReplay"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "EddyReplay",
+            dependencies: ["EddyDetection", "EddyNavigation", "EddyVocabulary", "EddySensorLog", "EddySupport", "EddySimulation"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EddyReplayTests",
+            dependencies: ["EddyReplay", "EddyDetection", "EddyNavigation", "EddyVocabulary", "EddySimulation"],
+            swiftSettings: strictSettings
+        ),
+        // Earth models: the EGM96 geoid (pure, table compiled in) and SRTM terrain (.hgt tiles read at the edge): docs/terrain-and-geoid.md.
+        .target(name: "EddyGeoid", swiftSettings: strictSettings),
+        .testTarget(name: "EddyGeoidTests", dependencies: ["EddyGeoid"], swiftSettings: strictSettings),
+        .target(name: "EddyTerrain", dependencies: ["EddySupport"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyTerrainTests", dependencies: ["EddyTerrain"], swiftSettings: strictSettings),
+
+        // The engine's offline-first cache: SQLite via GRDB (docs/store.md).
         .target(
             name: "EddyStore",
             dependencies: [
-                "EddyCore", "EddyH3", "EddyJSON", .product(name: "GRDB", package: "GRDB.swift"),
+                "EddyVocabulary", "EddyH3", "EddySupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),
-        .executableTarget(
-            name: "EddyCLI",
-            dependencies: [
-                "Eddy", "EddyCore", "EddyH3", "EddySensorLog", "EddyReplay", "EddyStore", "EddySync", "EddyJSON", "EddySimulation",
-                "EddyGeoid", "EddyTerrain", "EddyImport", "EddyMap", "EddyCLIParsing", "EddyClock",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        // The command line's text parsers (coordinates, cells, routes, polygons, tiles): a library so fuzz targets link them.
-        .target(name: "EddyCLIParsing", dependencies: ["EddyCore", "EddyH3"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyCLIParsingTests", dependencies: ["EddyCLIParsing", "EddyCore", "EddyH3"], swiftSettings: strictSettings),
-        .executableTarget(
-            name: "EddyBench",
-            dependencies: ["Eddy", "EddyCore", "EddySensorLog", "EddyReplay", "EddyStore", "EddyProtocol", "EddySync", "EddyClock", "EddySimulation",
-                           "EddyTerrain", "EddyImport", "EddyMap", "EddyH3"],
-            swiftSettings: strictSettings
-        ),
+        .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore", "EddyVocabulary", "EddyH3", "EddyTesting"], swiftSettings: strictSettings),
+        .executableTarget(name: "EddyStoreCrashWriter", dependencies: ["EddyVocabulary", "EddyStore"], swiftSettings: strictSettings),
+
         // Sync: the wire protocol and its HTTP transports (libcurl on Linux, URLSession everywhere; docs/sync.md).
         // libcurl's headers only: CCurlShim loads libcurl.so.4 with dlopen when the first CurlTransport is made, so
         // processes that never sync do not map libcurl and its dependencies (docs/sync.md, "Transports"). The headers
         // are on the compiler's default (multiarch) include path on Debian.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "EddyProtocol", dependencies: ["EddyCore", "EddyJSON"], swiftSettings: strictSettings),
+        .target(name: "EddyProtocol", dependencies: ["EddyVocabulary", "EddySupport"], swiftSettings: strictSettings),
         // The transport interface (HTTPTransport, its configuration and errors, the factory), and URLSession's transport.
-        .target(name: "EddyTransport", swiftSettings: strictSettings),
-        .target(name: "EddyURLSession", dependencies: ["EddyTransport", "EddyClock"], swiftSettings: strictSettings),
+        .target(name: "EddyTransport", dependencies: ["EddyVocabulary"], swiftSettings: strictSettings),
+        .target(name: "EddyURLSession", dependencies: ["EddyTransport", "EddySupport"], swiftSettings: strictSettings),
         .target(
             name: "EddySync",
             dependencies: [
-                "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddyClock", "EddyTransport",
+                "EddyVocabulary", "EddyH3", "EddyProtocol", "EddyStore", "EddySupport", "EddyTransport",
                 .target(name: "CCurlShim", condition: .when(platforms: [.linux], traits: ["LibcurlTransport"])),
                 .target(name: "EddyURLSession", condition: .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS])),
                 .target(name: "EddyURLSession", condition: .when(platforms: [.linux], traits: ["URLSessionOnLinux"])),
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "EddySyncTests",
+            dependencies: [
+                "EddySync", "EddyURLSession", "EddyTransport", "EddyProtocol", "EddyVocabulary", "EddyH3", "EddyStore",
+                "EddyTesting", "EddySupport", "EddySimulation",
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // The reference server: the library (routes, middleware, service, database) and the thin `eddy-server` executable.
         .target(
             name: "EddyServerKit",
             dependencies: [
-                "EddyCore", "EddyH3", "EddyProtocol", "EddyClock", "EddyJSON", "EddyMap",
+                "EddyVocabulary", "EddyH3", "EddyProtocol", "EddySupport", "EddyMap",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -132,7 +188,7 @@ let package = Package(
         .executableTarget(
             name: "EddyServer",
             dependencies: [
-                "EddyServerKit", "EddyProtocol", "EddyClock",
+                "EddyServerKit", "EddyProtocol", "EddySupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -140,14 +196,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "EddySyncTests",
-            dependencies: ["EddySync", "EddyURLSession", "EddyProtocol", "EddyCore", "EddyStore", "EddyTesting", "EddyClock", "EddySimulation"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
             name: "EddyServerTests",
             dependencies: [
-                "EddyServerKit", "EddyProtocol", "EddyCore", "EddyH3", "EddyClock",
+                "EddyServerKit", "EddyProtocol", "EddyVocabulary", "EddyH3", "EddySupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -155,58 +206,67 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The engine and helpers for host apps' own tests.
+
+        // The engine (docs/engine.md): a pure core (Core/), its shell (Shell/: effects, sync loop, callbacks, logs) and
+        // the public API (API/) that host apps import.
         .target(
             name: "Eddy",
             dependencies: [
-                "EddyCore", "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddyGeoid", "EddyTerrain",
+                "EddyVocabulary", "EddyNavigation", "EddyDetection", "EddyAlerts", "EddyH3", "EddyProtocol", "EddyStore",
+                "EddySync", "EddySupport", "EddyGeoid", "EddyTerrain",
                 // The flight simulator drives the demo mode (EddyEngine.startDemo).
                 "EddySimulation",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
-        .target(
-            name: "EddyTesting",
-            dependencies: ["Eddy", "EddyCore", "EddyH3", "EddyProtocol", "EddySync", "EddySimulation", "EddyClock"],
-            swiftSettings: strictSettings
-        ),
         .testTarget(
             name: "EddyTests",
-            dependencies: ["Eddy", "EddyURLSession", "EddyTesting", "EddyCore", "EddyProtocol", "EddyStore", "EddySync", "EddyClock", "EddySimulation"],
+            dependencies: [
+                "Eddy", "EddyURLSession", "EddyTesting", "EddyVocabulary", "EddyNavigation", "EddyDetection", "EddyAlerts",
+                "EddyH3", "EddyProtocol", "EddyStore", "EddySync", "EddyTransport", "EddySupport", "EddySimulation",
+            ],
             swiftSettings: strictSettings
         ),
         // A host app's path through Eddy (issue 13's acceptance walk): imports only `Eddy` and `EddyTesting`.
         .testTarget(name: "EddyHostAppTests", dependencies: ["Eddy", "EddyTesting"], swiftSettings: strictSettings),
         // The DocC getting-started article's code (Sources/Eddy/Eddy.docc), compiled and run.
         .testTarget(name: "EddyDocSnippetTests", dependencies: ["Eddy"], swiftSettings: strictSettings),
-        .testTarget(
-            name: "EddyTestingTests",
-            dependencies: ["EddyTesting", "Eddy", "EddyCore", "EddySync", "EddyClock", "EddySimulation"],
+        // Helpers for host apps' own tests: LocalEddyServer, SyntheticFlight, SyntheticRoute, CallbackRecorder.
+        .target(
+            name: "EddyTesting",
+            dependencies: ["Eddy", "EddyVocabulary", "EddyNavigation", "EddyH3", "EddyProtocol", "EddySync", "EddySimulation", "EddySupport"],
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "EddyStoreCrashWriter", dependencies: ["EddyCore", "EddyStore"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyH3Tests", dependencies: ["EddyH3"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyCoreTests", dependencies: ["EddyCore", "EddySimulation"], swiftSettings: strictSettings),
-        .testTarget(name: "EddySensorLogTests", dependencies: ["EddySensorLog"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyReplayTests", dependencies: ["EddyReplay", "EddySimulation"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyStoreTests", dependencies: ["EddyStore", "EddyTesting"], swiftSettings: strictSettings),
-        // End-to-end checks of the `eddy` executable (run as a subprocess, next to an `eddy-server`).
-        .testTarget(name: "EddyCLITests", dependencies: ["EddyReplay", "EddyTesting"], swiftSettings: strictSettings),
-        // The one epoch clock (system, manual, sample-driven) every module that reads time depends on.
-        .target(name: "EddyClock", swiftSettings: strictSettings),
-        .testTarget(name: "EddyClockTests", dependencies: ["EddyClock"], swiftSettings: strictSettings),
-        // One JSON writer (number policy, string escaper) for every hand-written JSON output: docs/json.md.
-        .target(name: "EddyJSON", swiftSettings: strictSettings),
-        .testTarget(name: "EddyJSONTests", dependencies: ["EddyJSON"], swiftSettings: strictSettings),
-        // The flight simulator, out of the pure core that host apps ship (docs/detection.md §7).
-        .target(name: "EddySimulation", dependencies: ["EddyCore"], swiftSettings: strictSettings),
-        .testTarget(name: "EddySimulationTests", dependencies: ["EddySimulation", "EddyCore", "EddyReplay"], swiftSettings: strictSettings),
-        // Earth models: the EGM96 geoid (pure, table compiled in) and SRTM terrain (.hgt tiles read at the edge): docs/terrain-and-geoid.md.
-        .target(name: "EddyGeoid", swiftSettings: strictSettings),
-        .testTarget(name: "EddyGeoidTests", dependencies: ["EddyGeoid"], swiftSettings: strictSettings),
-        .target(name: "EddyTerrain", dependencies: ["EddyClock"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyTerrainTests", dependencies: ["EddyTerrain"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EddyTestingTests",
+            dependencies: ["EddyTesting", "Eddy", "EddyVocabulary", "EddySync", "EddySupport", "EddySimulation"],
+            swiftSettings: strictSettings
+        ),
+
+        // Tools: the command line, its text parsers, the benchmarks.
+        .executableTarget(
+            name: "EddyCLI",
+            dependencies: [
+                "Eddy", "EddyVocabulary", "EddyNavigation", "EddyDetection", "EddyAlerts", "EddyH3", "EddySensorLog",
+                "EddyReplay", "EddyStore", "EddySync", "EddySupport", "EddySimulation", "EddyGeoid", "EddyTerrain",
+                "EddyImport", "EddyMap", "EddyCLIParsing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "EddyCLITests", dependencies: ["EddyReplay", "EddyTesting", "EddySupport"], swiftSettings: strictSettings),
+        // The command line's text parsers (coordinates, cells, routes, polygons, tiles): a library so fuzz targets link them.
+        .target(name: "EddyCLIParsing", dependencies: ["EddyVocabulary", "EddyH3", "EddySupport"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyCLIParsingTests", dependencies: ["EddyCLIParsing", "EddyVocabulary", "EddyH3"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "EddyBench",
+            dependencies: [
+                "Eddy", "EddyVocabulary", "EddyNavigation", "EddyDetection", "EddySensorLog", "EddyReplay", "EddyStore",
+                "EddyProtocol", "EddySync", "EddySupport", "EddySimulation", "EddyTerrain", "EddyImport", "EddyMap", "EddyH3",
+            ],
+            swiftSettings: strictSettings
+        ),
     ]
 )
 
@@ -219,7 +279,9 @@ if Context.environment["EDDY_FUZZ"] == "1" {
     package.products.append(.executable(name: "eddy-fuzz", targets: ["EddyFuzz"]))
     package.targets.append(.executableTarget(
         name: "EddyFuzz",
-        dependencies: ["EddyCore", "EddyH3", "EddySensorLog", "EddyImport", "EddyProtocol", "EddyTerrain", "EddyCLIParsing"],
+        dependencies: [
+            "EddyVocabulary", "EddyH3", "EddySensorLog", "EddyImport", "EddyProtocol", "EddyTerrain", "EddyCLIParsing", "EddySupport",
+        ],
         path: "Fuzz/Sources/EddyFuzz",
         swiftSettings: strictSettings
     ))

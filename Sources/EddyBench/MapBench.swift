@@ -1,6 +1,6 @@
-import EddyCore
 import EddyH3
 import EddyMap
+import EddyVocabulary
 import Foundation
 
 /// Picture benchmarks (docs/maps.md): the page of a synthetic 12-hour flight (1 Hz track across 10 000 km, a tile

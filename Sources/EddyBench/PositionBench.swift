@@ -1,4 +1,5 @@
-import EddyCore
+import EddyNavigation
+import EddyVocabulary
 import Foundation
 
 /// Position filter benchmarks: updates per second of CPU of the horizontal estimators (docs/position.md §8).

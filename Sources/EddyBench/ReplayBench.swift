@@ -1,7 +1,8 @@
-import EddyCore
+import EddyDetection
 import EddyReplay
 import EddySensorLog
 import EddySimulation
+import EddyVocabulary
 import Foundation
 #if canImport(Glibc)
 import Glibc

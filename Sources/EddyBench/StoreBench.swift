@@ -1,6 +1,7 @@
-import EddyCore
 import EddyH3
 import EddyStore
+import EddySupport
+import EddyVocabulary
 import Foundation
 
 /// Store benchmarks: ingest rate, corridor and viewport query medians over 1,000,000 cached reports.

@@ -1,8 +1,8 @@
-import EddyClock
-import EddyCore
 import EddyH3
 import EddyProtocol
+import EddySupport
 import EddySync
+import EddyVocabulary
 import Foundation
 
 #if canImport(Glibc)

@@ -1,8 +1,8 @@
 import Eddy
-import EddyClock
-import EddyCore
 import EddyMap
 import EddySensorLog
+import EddySupport
+import EddyVocabulary
 import Foundation
 import Synchronization
 

@@ -1,9 +1,10 @@
 import Eddy
-import EddyClock
-import EddyCore
+import EddyAlerts
 import EddyReplay
 import EddySensorLog
 import EddyStore
+import EddySupport
+import EddyVocabulary
 import Foundation
 
 /// What `eddy replay --engine` runs with.

@@ -1,9 +1,11 @@
 import Eddy
-import EddyClock
-import EddyCore
-import EddyJSON
+import EddyAlerts
+import EddyDetection
+import EddyNavigation
 import EddyReplay
 import EddyStore
+import EddySupport
+import EddyVocabulary
 import Foundation
 import Synchronization
 

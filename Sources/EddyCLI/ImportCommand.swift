@@ -1,9 +1,11 @@
 import ArgumentParser
-import EddyCore
+import EddyDetection
 import EddyGeoid
 import EddyImport
+import EddyNavigation
 import EddyReplay
 import EddySensorLog
+import EddyVocabulary
 import Foundation
 
 /// `eddy import SOURCE OUTDIR`: turns another app's sensor export into an Eddy flight.

@@ -1,7 +1,11 @@
-import EddyCore
+import EddyDetection
 import EddyMap
+import EddyNavigation
 import EddyReplay
+import EddySensorLog
 import EddyStore
+import EddySupport
+import EddyVocabulary
 import Foundation
 
 /// Builds the pictures' `MapPage`s from a replay or a store query, and writes them (the CLI edge of EddyMap).

@@ -1,9 +1,9 @@
 import ArgumentParser
 import EddyCLIParsing
-import EddyCore
 import EddyH3
 import EddySensorLog
 import EddyStore
+import EddyVocabulary
 import Foundation
 
 /// `eddy query`: reads a store file (turbulence reports, nowcast, live flights) as text or GeoJSON.

@@ -1,11 +1,13 @@
 import ArgumentParser
-import EddyCore
+import EddyDetection
 import EddyGeoid
 import EddyImport
+import EddyNavigation
 import EddyReplay
 import EddySensorLog
 import EddyStore
 import EddyTerrain
+import EddyVocabulary
 import Foundation
 
 /// `eddy replay FLIGHT`: runs a flight log through the detection pipeline.

@@ -1,8 +1,8 @@
 import ArgumentParser
-import EddyCore
 import EddyReplay
 import EddySensorLog
 import EddySimulation
+import EddyVocabulary
 import Foundation
 
 /// `eddy simulate OUTDIR`: writes a synthetic flight with known truth in the sensor-log format.

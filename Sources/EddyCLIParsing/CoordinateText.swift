@@ -1,6 +1,7 @@
-import EddyCore
-import EddyH3
-import Foundation
+package import EddyH3
+import EddySupport
+package import EddyVocabulary
+package import Foundation
 
 /// A problem with one piece of command-line or stdin text: what is wrong, with a short escaped excerpt of the input.
 package struct InputTextError: Error, Equatable, CustomStringConvertible {

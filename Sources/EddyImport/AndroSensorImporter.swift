@@ -1,5 +1,5 @@
-import EddyCore
 import EddySensorLog
+import EddyVocabulary
 import Foundation
 
 /// AndroSensor (Fiv Asim, Android): one wide CSV separated by `;` (optionally announced by an Excel `sep=;` first

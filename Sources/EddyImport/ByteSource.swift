@@ -223,7 +223,7 @@ final class ZipArchive {
     }
 
     /// Opens one entry for reading (inflating deflated data, checking the CRC at the end).
-    func open(_ entry: Entry) throws -> ByteSource {
+    func open(_ entry: Entry) throws -> any ByteSource {
         let display = "\(name):\(entry.name)"
         if entry.flags & 1 != 0 {
             throw ImportError(kind: .unsupportedZip, file: display, message: "is encrypted", advice: "Export without a password, or unzip it and import the folder")

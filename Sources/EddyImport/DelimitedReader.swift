@@ -1,5 +1,5 @@
-import Foundation
 import EddySensorLog
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +14,7 @@ import Darwin
 final class DelimitedReader {
     /// Display name for messages.
     let file: String
-    private let source: ByteSource
+    private let source: any ByteSource
     private let buffer: UnsafeMutablePointer<UInt8>
     private static let chunk = 256 * 1024
     private static let maxLine = 1024 * 1024
@@ -44,7 +44,7 @@ final class DelimitedReader {
     /// Called with the number of bytes consumed by each read (for progress).
     var onBytes: ((Int) -> Void)?
 
-    init(source: ByteSource, file: String) {
+    init(source: any ByteSource, file: String) {
         self.source = source
         self.file = file
         // A source of known length smaller than the buffer (bytes in memory: the fuzz targets) gets room for all of it

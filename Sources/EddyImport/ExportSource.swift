@@ -143,7 +143,7 @@ public final class ExportSource {
     func totalSize(_ names: [String]) -> Int { names.reduce(0) { $0 + size($1) } }
 
     /// Opens one file as a byte stream.
-    func open(_ name: String) throws -> ByteSource {
+    func open(_ name: String) throws -> any ByteSource {
         if let zip {
             guard let entry = zipEntries[name] else {
                 throw ImportError(kind: .io, file: displayName(name), message: "not in the archive", advice: "Check the archive's contents")

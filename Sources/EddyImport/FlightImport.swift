@@ -1,5 +1,5 @@
-import EddyCore
-import EddySensorLog
+public import EddySensorLog
+public import EddyVocabulary
 import Foundation
 
 /// The export formats Eddy imports (docs/import.md).

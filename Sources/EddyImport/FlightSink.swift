@@ -1,5 +1,5 @@
-import EddyCore
 import EddySensorLog
+import EddyVocabulary
 
 /// Writes imported samples into an Eddy flight: `t` in seconds since the time origin, Eddy units and axes.
 ///

@@ -1,5 +1,5 @@
-import EddyCore
 import EddySensorLog
+import EddyVocabulary
 import Foundation
 
 /// IGC flight recorder files (FAI/IGC "Technical specification for IGC-approved GNSS flight recorders", appendix A):

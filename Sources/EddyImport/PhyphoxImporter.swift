@@ -1,5 +1,5 @@
-import EddyCore
 import EddySensorLog
+import EddyVocabulary
 import Foundation
 
 /// phyphox (RWTH Aachen) CSV export: one file per sensor (`Accelerometer.csv`, `Gyroscope.csv`, `Pressure.csv`,

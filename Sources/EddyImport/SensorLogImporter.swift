@@ -1,5 +1,5 @@
-import EddyCore
 import EddySensorLog
+import EddyVocabulary
 
 /// SensorLog (iOS app by Bernd Thomas): one wide CSV, one row per logging tick, every sensor's latest reading with
 /// its own time stamp (docs/import.md §SensorLog).

@@ -1,6 +1,6 @@
-import EddyCore
-import Foundation
 import EddySensorLog
+import EddyVocabulary
+import Foundation
 
 /// Sensor Logger (Kelvin Choi, iOS and Android): one CSV per sensor, in a folder or a .zip (docs/import.md §Sensor Logger).
 ///

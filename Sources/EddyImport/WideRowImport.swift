@@ -1,4 +1,3 @@
-import EddyCore
 import EddySensorLog
 
 /// Shared loop of the "one row per tick, latest value of every sensor" formats (AndroSensor, Physics Toolbox).

@@ -1,5 +1,5 @@
-import EddyCore
-import EddyJSON
+import EddySupport
+import EddyVocabulary
 
 /// Renders a `MapPage` as one self-contained HTML document: data, basemap, CSS and JavaScript inline; no URL, no
 /// network (docs/maps.md). Pure: the same page gives the same bytes.

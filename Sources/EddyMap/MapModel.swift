@@ -1,5 +1,5 @@
-import EddyCore
 import EddyH3
+package import EddyVocabulary
 
 /// One point of a flight's track (already decimated by the caller or by `TrackDecimation`).
 package struct MapTrackPoint: Sendable, Equatable {

@@ -1,6 +1,6 @@
-import EddyCore
-import EddyJSON
-import Foundation
+package import EddySupport
+package import EddyVocabulary
+package import Foundation
 
 /// Fast decoding of the largest answer, a turbulence fetch, when it is laid out exactly as eddy-server writes
 /// it (keys in its order, no whitespace, no string escapes). Anything else returns nil and the caller uses

@@ -1,5 +1,5 @@
-import EddyCore
-import Foundation
+package import EddyVocabulary
+package import Foundation
 
 // Wire types shared by the EddySync client and eddy-server (docs/protocol.md, docs/openapi.yaml).
 // JSON over HTTP(S); times are Unix epoch seconds; EDR is m^(2/3) s^-1; coordinates are WGS-84 degrees.

@@ -1,4 +1,5 @@
-import EddyCore
+package import EddyNavigation
+package import EddyVocabulary
 
 /// What a replay's altitude estimates added up to: seconds per source, the cabin decision, the last estimate.
 package struct AltitudeTally: Sendable {

@@ -1,5 +1,8 @@
-import EddyCore
-import EddySensorLog
+package import EddyDetection
+import EddyNavigation
+package import EddySensorLog
+import EddySupport
+package import EddyVocabulary
 
 /// Options of a replay.
 package struct ReplayOptions: Sendable, Equatable {

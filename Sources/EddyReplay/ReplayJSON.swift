@@ -1,6 +1,8 @@
-import EddyCore
-import EddyJSON
+package import EddyDetection
+import EddyNavigation
 import EddySensorLog
+package import EddySupport
+package import EddyVocabulary
 import Foundation
 
 /// JSON Lines output of a replay (docs/replay.md): one object per event, then a `summary` object.

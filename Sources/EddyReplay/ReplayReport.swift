@@ -1,5 +1,8 @@
-import EddyCore
+import EddyDetection
+import EddyNavigation
 import EddySensorLog
+import EddySupport
+import EddyVocabulary
 import Foundation
 
 /// The human-readable report of a replay (what `eddy replay` prints without `--json`).

@@ -1,5 +1,7 @@
-import EddyCore
-import EddySensorLog
+package import EddyDetection
+package import EddyNavigation
+package import EddySensorLog
+package import EddyVocabulary
 
 /// Everything a replay found: flight facts, the events, and the comparison with the truth in `meta.json`.
 package struct ReplaySummary: Sendable {

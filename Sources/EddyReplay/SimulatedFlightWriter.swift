@@ -1,6 +1,6 @@
-import EddyCore
 import EddySensorLog
-import EddySimulation
+package import EddySimulation
+package import EddyVocabulary
 import Foundation
 
 /// Streams a simulated flight into the sensor-log format.

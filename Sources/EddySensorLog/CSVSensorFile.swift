@@ -1,4 +1,5 @@
-import EddyCore
+import EddySupport
+import EddyVocabulary
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

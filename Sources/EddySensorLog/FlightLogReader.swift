@@ -1,4 +1,4 @@
-import EddyCore
+public import EddyVocabulary
 import Foundation
 
 /// Streams a flight directory (docs/sensor-log.md) as one time-ordered sequence of `SensorSample`s.

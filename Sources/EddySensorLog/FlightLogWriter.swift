@@ -1,5 +1,5 @@
-import EddyCore
-import Foundation
+public import EddyVocabulary
+package import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

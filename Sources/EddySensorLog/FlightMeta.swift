@@ -1,5 +1,6 @@
-import EddyCore
-import Foundation
+import EddySupport
+public import EddyVocabulary
+public import Foundation
 
 /// The contents of a flight's `meta.json` (docs/sensor-log.md): format, time origin, aircraft, device, truth.
 public struct FlightMeta: Codable, Sendable, Equatable {
@@ -240,7 +241,7 @@ public struct FlightMeta: Codable, Sendable, Equatable {
     }
 
     private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context, _ extra: CodingKey? = nil) -> String {
+        func path(_ context: DecodingError.Context, _ extra: (any CodingKey)? = nil) -> String {
             let keys = context.codingPath + (extra.map { [$0] } ?? [])
             let text = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
             return InputExcerpt.escaped(text.replacingOccurrences(of: ".[", with: "["))

@@ -1,4 +1,4 @@
-import EddyCore
+public import EddyVocabulary
 
 /// The CSV files of a flight directory, in the fixed order the reader breaks time ties with.
 ///

@@ -1,7 +1,7 @@
 import ArgumentParser
-import EddyClock
 import EddyProtocol
 import EddyServerKit
+import EddySupport
 import Foundation
 import Hummingbird
 import Logging

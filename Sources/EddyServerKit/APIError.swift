@@ -1,8 +1,8 @@
-import EddyCore
-import EddyProtocol
+package import EddyProtocol
+import EddySupport
 import Foundation
-import HTTPTypes
-import Hummingbird
+package import HTTPTypes
+package import Hummingbird
 
 /// A failure answered with an HTTP status and an `ErrorBody` (`ErrorMappingMiddleware` turns it into the response).
 package struct APIError: Error, Sendable {

@@ -1,6 +1,6 @@
-import EddyCore
 import EddyH3
-import EddyProtocol
+package import EddyProtocol
+package import EddyVocabulary
 import Foundation
 
 /// The fleet's geometric − pressure altitude offset per H3 resolution-3 cell × 1,000-ft layer: pure maths over the

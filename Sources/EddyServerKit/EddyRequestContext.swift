@@ -1,7 +1,7 @@
-import EddyClock
-import Hummingbird
+import EddySupport
+package import Hummingbird
 import Logging
-import NIOCore
+package import NIOCore
 import Synchronization
 
 /// The request context of every route: Hummingbird's core storage plus what Eddy's middleware finds out.

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
-import Logging
+package import Hummingbird
+package import Logging
 import NIOCore
 import ServiceLifecycle
 

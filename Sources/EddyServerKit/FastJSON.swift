@@ -1,7 +1,8 @@
-import EddyJSON
-import EddyProtocol
+package import EddyProtocol
+import EddySupport
+import EddyVocabulary
 import Foundation
-import NIOCore
+package import NIOCore
 
 /// A hand-written JSON writer for the one large answer: a turbulence fetch (up to tens of thousands of
 /// observations). Foundation's `JSONEncoder` spends most of a full corridor fetch walking nested containers;

@@ -1,4 +1,4 @@
-import EddyClock
+import EddySupport
 import Synchronization
 
 /// A fault the server injects into one request (test hooks only: `eddy-server serve --test-hooks`).

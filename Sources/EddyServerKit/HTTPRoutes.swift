@@ -1,8 +1,10 @@
 import EddyProtocol
+import EddySupport
 import Foundation
 import HTTPTypes
-import Hummingbird
+package import Hummingbird
 import NIOCore
+import NIOFoundationEssentialsCompat
 
 /// HTTP framing of `SyncService`: the routes and the middleware chain in front of them.
 ///

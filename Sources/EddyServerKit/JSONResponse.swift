@@ -1,9 +1,11 @@
 import CompressNIO
 import EddyProtocol
+import EddyVocabulary
 import Foundation
-import HTTPTypes
-import Hummingbird
-import NIOCore
+package import HTTPTypes
+package import Hummingbird
+package import NIOCore
+import NIOFoundationEssentialsCompat
 
 /// JSON answers: encoding (the hand-written writer for turbulence fetches), gzip when the client accepts it.
 package enum JSONResponse {

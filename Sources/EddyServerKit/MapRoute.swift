@@ -1,9 +1,11 @@
-import EddyCore
 import EddyMap
 import EddyProtocol
+import EddySupport
+import EddyVocabulary
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// `GET /map`: the fleet's recent reports as one self-contained HTML page (docs/maps.md, "The server's /map").

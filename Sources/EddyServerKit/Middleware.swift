@@ -1,8 +1,8 @@
-import EddyProtocol
+package import EddyProtocol
 import Foundation
 import HTTPTypes
-import Hummingbird
-import Logging
+package import Hummingbird
+package import Logging
 import NIOCore
 
 // The middleware of the `/v1` routes, outermost first (see `HTTPRoutes.router()`):

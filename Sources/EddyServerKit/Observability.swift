@@ -1,7 +1,8 @@
+import EddyProtocol
 import Foundation
-import HTTPTypes
-import Hummingbird
-import Logging
+package import HTTPTypes
+package import Hummingbird
+package import Logging
 import NIOCore
 
 /// The request id of the request being handled (docs/fleet-server.md "Request ids").

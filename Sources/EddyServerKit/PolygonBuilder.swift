@@ -1,5 +1,5 @@
-import EddyCore
 import EddyProtocol
+import EddyVocabulary
 
 /// Merges adjacent tiles of the same layer band and severity into GeoJSON polygons.
 ///

@@ -1,8 +1,8 @@
-import EddyClock
-import EddyCore
-import EddyProtocol
-import Foundation
-import Logging
+package import EddyProtocol
+import EddySupport
+package import EddyVocabulary
+package import Foundation
+package import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO

@@ -1,4 +1,4 @@
-import EddyClock
+import EddySupport
 import Synchronization
 
 /// Token-bucket rate limiter keyed by session (thread-safe).

@@ -1,7 +1,7 @@
-import EddyClock
-import EddyCore
-import EddyProtocol
-import Foundation
+package import EddyProtocol
+import EddySupport
+package import EddyVocabulary
+package import Foundation
 import GRDB
 import Synchronization
 

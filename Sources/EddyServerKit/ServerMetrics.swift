@@ -1,7 +1,7 @@
 import CoreMetrics
-import EddyClock
+import EddySupport
 import Foundation
-import Prometheus
+package import Prometheus
 import Synchronization
 
 /// The server's operational metrics (served as Prometheus text at `GET /metrics`; docs/fleet-server.md "Metrics").

@@ -1,7 +1,7 @@
 import Crypto
-import EddyCore
-import EddyProtocol
-import Foundation
+package import EddyProtocol
+package import EddyVocabulary
+package import Foundation
 import Synchronization
 
 /// What the server keeps: keys, sessions, reports, nowcast issues, live flights and fleet altitude offsets.

@@ -1,9 +1,9 @@
-import EddyClock
-import EddyCore
 import EddyH3
-import EddyProtocol
+package import EddyProtocol
+package import EddySupport
+import EddyVocabulary
 import Foundation
-import Logging
+package import Logging
 import Synchronization
 
 /// Server settings (command-line options).

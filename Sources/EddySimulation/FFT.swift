@@ -1,4 +1,3 @@
-import EddyCore
 import Foundation
 
 /// In-place iterative radix-2 complex FFT (Cooley–Tukey, decimation in time), written for the gust synthesiser.

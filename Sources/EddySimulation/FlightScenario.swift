@@ -1,4 +1,6 @@
-import EddyCore
+import EddyDetection
+import EddySupport
+public import EddyVocabulary
 import Foundation
 
 /// A stretch of flight at one turbulence intensity.

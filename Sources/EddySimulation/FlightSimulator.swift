@@ -1,4 +1,6 @@
-import EddyCore
+import EddyDetection
+import EddySupport
+public import EddyVocabulary
 import Foundation
 
 /// One time slice of a simulated flight; every array is time-ordered and the slices follow each other.

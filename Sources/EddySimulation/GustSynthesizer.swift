@@ -1,4 +1,4 @@
-import EddyCore
+package import EddyDetection
 import Foundation
 
 /// Streams the load-factor response (g) of an aircraft to von Kármán vertical gusts at EDR = 1.

@@ -1,4 +1,4 @@
-import EddyCore
+import EddyVocabulary
 import Foundation
 
 /// How the device is handled in a `HandlingInterval` (docs/simulation.md §Handling).

@@ -1,4 +1,5 @@
-import EddyCore
+import EddySupport
+package import EddyVocabulary
 import Foundation
 
 /// A kind of manoeuvre the simulator flies (docs/simulation.md "Manoeuvres").

@@ -1,4 +1,4 @@
-import EddyCore
+import EddySupport
 import Foundation
 
 /// xoshiro256** (Blackman & Vigna 2018): the simulator's deterministic random source.

@@ -1,4 +1,3 @@
-import EddyCore
 import Foundation
 
 /// A 3×3 rotation matrix (rows), mapping device-frame vectors into the aircraft frame.

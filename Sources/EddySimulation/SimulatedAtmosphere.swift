@@ -1,4 +1,4 @@
-import EddyCore
+import EddyVocabulary
 import Foundation
 
 /// A non-standard day: the ISA temperature profile shifted by a constant deviation, and a sea-level pressure (QNH).

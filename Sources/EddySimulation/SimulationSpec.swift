@@ -1,4 +1,3 @@
-import EddyCore
 import Foundation
 
 /// A bad `eddy simulate` option value: says which option, what was given and what is expected.

@@ -1,5 +1,5 @@
-import EddyCore
 import EddyH3
+package import EddyVocabulary
 import Foundation
 import GRDB
 

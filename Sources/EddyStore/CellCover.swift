@@ -1,5 +1,5 @@
-import EddyCore
 import EddyH3
+import EddyVocabulary
 import Foundation
 
 /// Turns query areas into the set of H3 resolution-5 cells (tiles) to read.

@@ -1,4 +1,3 @@
-import EddyCore
 import Foundation
 import GRDB
 

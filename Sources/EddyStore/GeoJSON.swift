@@ -1,6 +1,6 @@
-import EddyCore
 import EddyH3
-import EddyJSON
+import EddySupport
+public import EddyVocabulary
 import Foundation
 
 /// RFC 7946 GeoJSON output of query results: one Polygon feature per tile hexagon.

@@ -1,4 +1,4 @@
-import EddyCore
+import EddyVocabulary
 import Foundation
 import GRDB
 

@@ -1,5 +1,5 @@
-import EddyCore
-import EddyH3
+public import EddyH3
+public import EddyVocabulary
 import Foundation
 
 /// Why a query was refused (checked before the store is touched); each case says what to fix.

@@ -1,5 +1,5 @@
-import EddyCore
 import EddyH3
+public import EddyVocabulary
 import Foundation
 import GRDB
 

@@ -1,4 +1,4 @@
-import EddyCore
+public import EddyVocabulary
 import Foundation
 
 /// A turbulence report received from the server: a tile report plus who (anonymised) and where it came from.

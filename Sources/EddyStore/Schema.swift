@@ -1,4 +1,4 @@
-import GRDB
+package import GRDB
 
 /// The store's schema: a forward-only list of GRDB migrations (never edit a shipped one; append a new one).
 ///

@@ -1,5 +1,5 @@
-import EddyCore
-import Foundation
+package import EddyVocabulary
+package import Foundation
 import GRDB
 import GRDBSQLite
 

@@ -3,8 +3,8 @@
 // Writes own reports (and some server observations) in a loop, forever. After each `insertOwnReports` call
 // returns it prints the ids it stored, one per line, so the parent knows which writes were acknowledged.
 // The parent kills it with SIGKILL at random moments and checks that every printed id survived.
-import EddyCore
 import EddyStore
+import EddyVocabulary
 import Foundation
 
 guard CommandLine.arguments.count == 2 else {

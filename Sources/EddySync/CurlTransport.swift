@@ -1,6 +1,6 @@
 #if canImport(CCurlShim)
 import CCurlShim
-import EddyClock
+import EddySupport
 import EddyTransport
 import Foundation
 import Synchronization

@@ -1,8 +1,8 @@
-import EddyCore
 import EddyH3
-import EddyProtocol
-import EddyStore
-import Foundation
+package import EddyProtocol
+package import EddyStore
+package import EddyVocabulary
+package import Foundation
 
 /// `EddyStore` is the engine's `SyncStore`: the outbox is its own-report table, fetched data goes into its
 /// server tables, and the tick of each area × data type is its sync state.

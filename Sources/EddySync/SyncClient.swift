@@ -1,8 +1,8 @@
-import EddyClock
-import EddyCore
-import EddyProtocol
-import EddyStore
+package import EddyProtocol
+public import EddyStore
+package import EddySupport
 import EddyTransport
+package import EddyVocabulary
 import Foundation
 import Synchronization
 

@@ -1,6 +1,6 @@
-import EddyClock
-import EddyCore
-import EddyProtocol
+package import EddyProtocol
+package import EddySupport
+package import EddyVocabulary
 import Foundation
 import Synchronization
 

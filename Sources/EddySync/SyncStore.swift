@@ -1,8 +1,8 @@
-import EddyClock
-import EddyCore
-import EddyProtocol
-import EddyStore
-import Foundation
+package import EddyProtocol
+package import EddyStore
+import EddySupport
+package import EddyVocabulary
+package import Foundation
 import Synchronization
 
 /// What the sync scheduler needs from the local store: the outbox of own reports, a place for fetched

@@ -1,6 +1,6 @@
 // SRTM terrain elevation from a directory of .hgt tiles: file names index the tiles once, tiles are memory-mapped on
 // first use and kept in a bounded LRU cache. docs/terrain-and-geoid.md explains the format and the rules.
-import EddyClock
+import EddySupport
 import Foundation
 import Synchronization
 

@@ -1,7 +1,7 @@
 // `Process` exists on Linux and macOS only: iOS, tvOS, watchOS and visionOS builds of EddyTesting leave this file out.
 #if os(Linux) || os(macOS)
-import EddyClock
-import Foundation
+import EddySupport
+public import Foundation
 import Synchronization
 
 /// Finds an executable of this package's build (`eddy`, `eddy-server`, `eddy-store-crash-writer`) for tests that run it

@@ -1,5 +1,5 @@
-import Eddy
-import EddyClock
+public import Eddy
+import EddySupport
 import Foundation
 import Synchronization
 

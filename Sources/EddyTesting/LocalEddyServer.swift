@@ -1,8 +1,8 @@
 // `Process` exists on Linux and macOS only: iOS, tvOS, watchOS and visionOS builds of EddyTesting leave this file out.
 #if os(Linux) || os(macOS)
-import EddyClock
+import EddySupport
 import EddySync
-import Foundation
+public import Foundation
 import Synchronization
 
 #if canImport(Glibc)

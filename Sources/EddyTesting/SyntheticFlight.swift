@@ -1,5 +1,5 @@
-import EddyCore
 import EddySimulation
+public import EddyVocabulary
 
 /// A simulated flight with known turbulence, stamped in Unix epoch seconds, for feeding an engine in tests.
 ///

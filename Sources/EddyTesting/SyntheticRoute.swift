@@ -1,4 +1,4 @@
-import EddyCore
+public import EddyVocabulary
 
 /// A deterministic location-only stream (no accelerometer) for flight-phase and alert tests.
 ///

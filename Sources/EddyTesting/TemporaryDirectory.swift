@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fresh directory under the system's temporary directory for one test; `remove()` deletes it with its contents.
 public struct TemporaryDirectory: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One HTTP request as the sync client builds it.
 public struct SyncHTTPRequest: Sendable, Equatable {

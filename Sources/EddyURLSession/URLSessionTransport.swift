@@ -1,8 +1,8 @@
 import Dispatch
-import EddyClock
+import EddySupport
+public import EddyTransport
 import Foundation
 import Synchronization
-import EddyTransport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

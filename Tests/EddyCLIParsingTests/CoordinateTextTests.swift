@@ -1,6 +1,7 @@
 import EddyCLIParsing
-import EddyCore
 import EddyH3
+import EddySupport
+import EddyVocabulary
 import Foundation
 import Testing
 

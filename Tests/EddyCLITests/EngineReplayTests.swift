@@ -1,5 +1,6 @@
 import EddyReplay
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 

@@ -1,4 +1,6 @@
 import EddySensorLog
+import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Eddy
+import EddyVocabulary
 import Foundation
 import Testing
 

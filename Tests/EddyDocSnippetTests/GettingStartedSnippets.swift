@@ -2,6 +2,8 @@
 // of the article's ```swift blocks, character for character (indentation removed); `DocSnippetTests` checks that
 // every block of the article is here, so the article cannot show code that does not compile.
 import Eddy
+import EddyAlerts
+import EddyVocabulary
 import Foundation
 import Testing
 

@@ -3,7 +3,9 @@
 // a callback recorder). Issue 13's acceptance: start → aircraft and flight → a simulated flight → reports and alerts →
 // logs → 403 → start again with a new key, cache kept → stop.
 import Eddy
+import EddyAlerts
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 

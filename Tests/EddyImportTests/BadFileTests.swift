@@ -1,4 +1,3 @@
-import EddyCore
 import EddySensorLog
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import EddyCore
+import EddySupport
 import Foundation
 import Testing
 @testable import EddyImport

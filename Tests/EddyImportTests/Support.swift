@@ -1,5 +1,5 @@
-import EddyCore
 import EddySensorLog
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import EddyImport

@@ -1,5 +1,5 @@
-import EddyCore
 import EddyH3
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import EddyMap

@@ -1,4 +1,3 @@
-import EddyCore
 import Foundation
 import Testing
 @testable import EddyReplay

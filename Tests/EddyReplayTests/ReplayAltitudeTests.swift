@@ -1,4 +1,5 @@
-import EddyCore
+import EddyDetection
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import EddyReplay

@@ -1,6 +1,7 @@
-import EddyCore
+import EddyDetection
 import EddySensorLog
 import EddySimulation
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import EddyReplay

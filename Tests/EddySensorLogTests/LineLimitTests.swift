@@ -1,3 +1,4 @@
+import EddyVocabulary
 import Testing
 @testable import EddySensorLog
 

@@ -1,4 +1,4 @@
-import EddyCore
+import EddyVocabulary
 import Foundation
 @testable import EddySensorLog
 

@@ -1,13 +1,14 @@
-import EddyClock
-import EddyCore
 import EddyH3
 import EddyProtocol
+import EddySupport
+import EddyVocabulary
 import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import Testing
 
 @testable import EddyServerKit

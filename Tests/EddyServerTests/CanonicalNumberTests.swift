@@ -1,4 +1,3 @@
-import EddyCore
 import EddyProtocol
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import EddyClock
+import EddySupport
 import Foundation
 import GRDB
 import Logging

@@ -1,9 +1,11 @@
-import EddyCore
 import EddyProtocol
+import EddyServerKit
+import EddySupport
+import EddyVocabulary
 import Foundation
 import NIOCore
+import NIOFoundationEssentialsCompat
 import Testing
-import EddyServerKit
 
 @Suite struct FastJSONNumberTests {
     /// The answer has no `null` for a report's numbers: an observation with a non-finite number is left out (the upload

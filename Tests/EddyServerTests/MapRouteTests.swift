@@ -1,6 +1,6 @@
-import EddyCore
 import EddyProtocol
 import EddyServerKit
+import EddyVocabulary
 import Foundation
 import HTTPTypes
 import Hummingbird

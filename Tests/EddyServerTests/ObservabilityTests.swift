@@ -1,13 +1,14 @@
-import EddyClock
-import EddyCore
 import EddyH3
 import EddyProtocol
 import EddyServerKit
+import EddySupport
+import EddyVocabulary
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOFoundationEssentialsCompat
 import Synchronization
 import Testing
 

@@ -1,12 +1,13 @@
-import EddyClock
-import EddyCore
 import EddyH3
 import EddyProtocol
 import EddyServerKit
+import EddySupport
+import EddyVocabulary
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOFoundationEssentialsCompat
 import Testing
 
 /// In-process tests of the router and its middleware chain (`app.test(.router)`: no sockets), next to the

@@ -1,9 +1,11 @@
-import EddyClock
-import EddyCore
 import EddyProtocol
+import EddySupport
+import EddyVocabulary
 import Foundation
+import HTTPTypes
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import Testing
 
 @testable import EddyServerKit

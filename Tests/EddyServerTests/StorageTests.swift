@@ -1,7 +1,6 @@
-import EddyClock
-import EddyCore
 import EddyH3
 import EddyProtocol
+import EddyVocabulary
 import Foundation
 import GRDB
 import Logging

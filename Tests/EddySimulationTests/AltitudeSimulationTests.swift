@@ -1,5 +1,5 @@
-import EddyCore
 import EddyReplay
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import EddySimulation

@@ -1,4 +1,3 @@
-import EddyCore
 import Testing
 @testable import EddySimulation
 

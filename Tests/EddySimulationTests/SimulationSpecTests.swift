@@ -1,5 +1,4 @@
 import Foundation
-import EddyCore
 import Testing
 @testable import EddySimulation
 

@@ -1,4 +1,3 @@
-import EddyCore
 import EddyTesting
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
-import EddyCore
+import EddySupport
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import EddyStore

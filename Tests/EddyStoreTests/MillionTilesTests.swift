@@ -1,4 +1,6 @@
-import EddyCore
+import EddyDetection
+import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import EddyStore

@@ -1,4 +1,5 @@
-import EddyCore
+import EddyTesting
+import EddyVocabulary
 import Foundation
 import GRDB
 import Testing

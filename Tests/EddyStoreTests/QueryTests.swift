@@ -1,5 +1,6 @@
-import EddyCore
 import EddyH3
+import EddyTesting
+import EddyVocabulary
 import Foundation
 import GRDB
 import Testing

@@ -1,5 +1,5 @@
-import EddyCore
 import EddyTesting
+import EddyVocabulary
 import Foundation
 @testable import EddyStore
 

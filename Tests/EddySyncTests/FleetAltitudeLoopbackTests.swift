@@ -1,10 +1,10 @@
-import EddyClock
-import EddyCore
 import EddyH3
 import EddyProtocol
 import EddyStore
+import EddySupport
 import EddySync
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 

@@ -1,11 +1,12 @@
-import EddyClock
-import EddyCore
+import EddyDetection
 import EddyH3
 import EddyProtocol
 import EddySimulation
 import EddyStore
+import EddySupport
 import EddySync
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 

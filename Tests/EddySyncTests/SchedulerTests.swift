@@ -1,7 +1,7 @@
-import EddyClock
-import EddyCore
 import EddyProtocol
+import EddySupport
 import EddySync
+import EddyVocabulary
 import Foundation
 import Testing
 

@@ -1,9 +1,9 @@
-import EddyClock
-import EddyCore
 import EddyProtocol
 import EddyStore
+import EddySupport
 import EddySync
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 

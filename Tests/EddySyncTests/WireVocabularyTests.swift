@@ -1,5 +1,5 @@
-import EddyCore
 import EddyProtocol
+import EddyVocabulary
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
-import EddyClock
+import EddyProtocol
+import EddySupport
 import EddySync
 import EddyTesting
 import Foundation

@@ -1,6 +1,6 @@
-import EddyCore
 import EddySimulation
 import EddyTesting
+import EddyVocabulary
 import Testing
 
 @Suite struct SyntheticFlightTests {

@@ -1,5 +1,6 @@
-import EddyCore
+import EddyNavigation
 import EddyTesting
+import EddyVocabulary
 import Testing
 
 @Suite struct SyntheticRouteTests {

@@ -1,10 +1,10 @@
-import EddyCore
 import EddyH3
 import EddyProtocol
 import EddyStore
+import EddySupport
 import EddySync
-import EddyClock
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import Eddy

@@ -1,10 +1,12 @@
-import EddyCore
-import EddySimulation
+import EddyAlerts
 import EddyH3
+import EddyNavigation
 import EddyProtocol
+import EddySimulation
 import EddyStore
 import EddySync
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import Eddy

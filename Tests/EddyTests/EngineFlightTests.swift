@@ -1,8 +1,10 @@
-import EddyCore
+import EddyAlerts
 import EddyH3
+import EddyNavigation
 import EddyStore
 import EddySync
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import Eddy

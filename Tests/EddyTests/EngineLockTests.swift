@@ -1,7 +1,7 @@
-import EddyClock
-import EddyCore
+import EddyAlerts
 import EddySimulation
 import EddyStore
+import EddySupport
 import EddySync
 import EddyTesting
 import Foundation

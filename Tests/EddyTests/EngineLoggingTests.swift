@@ -1,6 +1,5 @@
-import EddyClock
-import EddyCore
 import EddyStore
+import EddySupport
 import EddySync
 import EddyTesting
 import Foundation

@@ -1,10 +1,12 @@
-import EddyCore
+import EddyAlerts
+import EddyDetection
 import EddyH3
 import EddyProtocol
 import EddySimulation
 import EddyStore
 import EddySync
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import Eddy

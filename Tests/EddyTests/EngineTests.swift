@@ -1,13 +1,16 @@
 import Dispatch
-import EddyClock
-import EddyCore
+import EddyAlerts
+import EddyDetection
 import EddyH3
+import EddyNavigation
 import EddySimulation
 import EddyStore
+import EddySupport
 import EddySync
+import EddyTesting
+import EddyVocabulary
 import Foundation
 import Synchronization
-import EddyTesting
 import Testing
 @testable import Eddy
 

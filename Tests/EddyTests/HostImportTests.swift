@@ -1,4 +1,6 @@
 import Eddy
+import EddyAlerts
+import EddyVocabulary
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
-import EddyCore
+import EddyNavigation
 import EddyProtocol
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import Eddy

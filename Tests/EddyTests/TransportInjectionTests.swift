@@ -1,4 +1,4 @@
-import EddyClock
+import EddySupport
 import EddySync
 import EddyTesting
 import EddyURLSession

@@ -1,6 +1,7 @@
-import EddyCore
+import EddyAlerts
 import EddyH3
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 @testable import Eddy

@@ -1,8 +1,8 @@
 import Eddy
-import EddyCore
 import EddySimulation
 import EddyStore
 import EddyTesting
+import EddyVocabulary
 import Foundation
 import Testing
 

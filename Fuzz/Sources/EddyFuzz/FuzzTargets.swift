@@ -3,7 +3,6 @@
 // Each target feeds the bytes to one parser and checks invariants beyond "no crash" where they are cheap; a broken
 // invariant calls `fatalError`, which libFuzzer reports as a crash with the input saved.
 import EddyCLIParsing
-import EddyCore
 import EddyH3
 import EddyImport
 import EddyProtocol

@@ -1,4 +1,5 @@
-import EddyCore
+public import EddyNavigation
+public import EddyVocabulary
 
 /// Where the aircraft is vertically, as the host sees it (`didUpdateAltitudeContext(_:)`, `EddyEngine.altitudeContext`).
 ///

@@ -1,8 +1,8 @@
 import Dispatch
-import EddyCore
 import EddyH3
 import EddyStore
 import EddySync
+public import EddyVocabulary
 import Foundation
 
 /// What the engine fetches and for where (SkyPath's `DataQuery`). Setting it triggers a fetch check at once.

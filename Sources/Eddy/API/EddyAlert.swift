@@ -1,8 +1,9 @@
 import Dispatch
-import EddyCore
+public import EddyAlerts
 import EddyH3
 import EddyStore
 import EddySync
+public import EddyVocabulary
 import Foundation
 
 /// One `didReceiveAlert(_:)`: the tiles ahead that alert now (nearest first), or an empty, cleared result.

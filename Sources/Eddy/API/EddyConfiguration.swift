@@ -1,8 +1,9 @@
-import Dispatch
-import EddyCore
+public import Dispatch
 import EddyH3
+public import EddyNavigation
 import EddyStore
 import EddySync
+public import EddyVocabulary
 import Foundation
 
 /// How delegate callbacks reach the host.

@@ -1,6 +1,8 @@
-import EddyCore
+public import EddyDetection
+public import EddyNavigation
 import EddyStore
 import EddySync
+public import EddyVocabulary
 
 /// What the host app hears from the engine (SkyPath-style names; docs/engine.md, "Delegate").
 ///

@@ -1,4 +1,4 @@
-import EddyCore
+public import EddyVocabulary
 
 /// A demo flight for `EddyEngine.startDemo(_:pace:)`: a simulated aircraft flying a straight line through turbulence
 /// of chosen severities (the anchor SDK's `simulateTurbulence(sev:)`, as a whole flight).

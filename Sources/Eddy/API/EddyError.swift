@@ -1,9 +1,9 @@
-import EddyTerrain
 import Dispatch
-import EddyCore
+public import EddyAlerts
 import EddyH3
 import EddyStore
 import EddySync
+import EddyTerrain
 import Foundation
 
 /// Every way an engine call can fail, typed, each saying what to do.

@@ -1,5 +1,5 @@
-import EddyCore
-import EddyProtocol
+package import EddyNavigation
+package import EddyProtocol
 
 /// The thresholds in force for flight phase, low power and location accuracy (`EddyEngine.thresholds`).
 ///

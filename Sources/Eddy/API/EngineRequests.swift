@@ -1,6 +1,6 @@
-import EddyCore
 import EddyH3
 import EddyStore
+public import EddyVocabulary
 
 /// What `EddyEngine.turbulence(_:)` reads from the local cache (the anchor SDK's `TurbulenceQuery`, in Eddy's
 /// words). The engine supplies "now" (engine time) and the viewer class (the aircraft's); build a fresh request

@@ -4,7 +4,6 @@
 // transport errors from EddySync; `TerrainError` from EddyTerrain (`EddyError.terrain`); H3 cells and `LatLng` from EddyH3, since tile ids are H3 cells a host draws).
 // Re-exporting them keeps those types reachable without a product per module; what those modules keep `package`
 // stays Eddy's own glue.
-@_exported import EddyCore
 @_exported import EddyH3
 @_exported import EddyStore
 @_exported import EddySync

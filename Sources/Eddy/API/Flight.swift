@@ -1,5 +1,4 @@
 import Dispatch
-import EddyCore
 import EddyH3
 import EddyStore
 import EddySync

@@ -1,5 +1,5 @@
 import EddyStore
-import Foundation
+public import Foundation
 
 /// A store operation the engine could not complete (`didFailToAccessStore(_:)`). The engine goes on; nothing already
 /// stored is lost.

@@ -1,5 +1,6 @@
-import EddyCore
+import EddyAlerts
 import EddyH3
+import EddyVocabulary
 
 /// The alert candidates the core holds near the aircraft, and when they must be read again: when data changed
 /// (a newer generation), the aircraft moved `refreshDistanceNM`, changed layer by more than `layerSlack`, or

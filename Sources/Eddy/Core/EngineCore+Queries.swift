@@ -1,6 +1,6 @@
-import EddyCore
 import EddyH3
 import EddyStore
+import EddyVocabulary
 
 /// What a host query needs from the core, read under the engine's lock in one go.
 struct EngineQuerySnapshot: Sendable {

@@ -1,8 +1,12 @@
-import EddyCore
+package import EddyAlerts
+import EddyDetection
 import EddyH3
-import EddyProtocol
+package import EddyNavigation
+package import EddyProtocol
 import EddyStore
+import EddySupport
 import EddySync
+package import EddyVocabulary
 
 /// The parts of `EddyConfiguration` that decide what the core does.
 package struct EngineCoreConfiguration: Sendable {

@@ -1,7 +1,9 @@
-import EddyCore
-import EddyProtocol
+package import EddyAlerts
+package import EddyNavigation
+package import EddyProtocol
 import EddyStore
 import EddySync
+package import EddyVocabulary
 
 /// Something `EngineCore` decided must happen in the world. The core never does I/O itself: the engine's shell
 /// applies these after releasing the lock around the core, in the order given (docs/engine.md, "Core and shell").

@@ -1,6 +1,6 @@
-import EddyCore
 import EddyH3
 import EddyProtocol
+import EddyVocabulary
 
 /// Geometry of the areas the engine builds itself.
 enum EngineGeometry {

@@ -1,4 +1,6 @@
-import EddyCore
+import EddyDetection
+import EddyNavigation
+import EddyVocabulary
 
 /// Detection of the current flight in Unix time: the detection pipeline fed with flight time (Unix time − a
 /// whole-second base fixed at the flight's first sample), and its reports' times put back into Unix seconds.

@@ -1,5 +1,6 @@
-import EddyCore
+import EddyAlerts
 import EddyStore
+import EddyVocabulary
 
 /// Reads the alert candidates a core's `.loadAlertCandidates` effect asks for, from the engine's store: server reports
 /// (the server's copies of own reports left out) and own reports of the history window, in a

@@ -1,5 +1,5 @@
 import Dispatch
-import EddyClock
+import EddySupport
 import Synchronization
 
 /// Delivers callbacks in the order they were raised, on the host's queue or on the raising thread, to the (weakly

@@ -1,9 +1,10 @@
 import Dispatch
-import EddyCore
 import EddySimulation
 import EddyStore
+import EddySupport
+import EddyVocabulary
 import Foundation
-import EddyClock
+import Logging
 import Synchronization
 
 /// The demo that runs (at most one): a generation number that cancels a real-time runner when it changes.

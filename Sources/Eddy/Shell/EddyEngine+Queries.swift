@@ -1,7 +1,8 @@
-import EddyCore
+public import EddyAlerts
 import EddyH3
 import EddyProtocol
 import EddyStore
+public import EddyVocabulary
 import Foundation
 
 /// The engine's query surface (docs/engine.md, "Queries"): hosts read the local cache through these, never through

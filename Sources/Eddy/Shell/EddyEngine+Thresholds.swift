@@ -1,5 +1,6 @@
 import EddyProtocol
 import Foundation
+import Logging
 
 extension EddyEngine {
     /// The thresholds in force (flight phase, low power, accuracy limits): the server's where the session's server

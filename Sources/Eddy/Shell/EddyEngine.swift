@@ -1,13 +1,16 @@
 import Dispatch
-import EddyClock
-import EddyCore
+public import EddyAlerts
+import EddyDetection
+public import EddyNavigation
 import EddyProtocol
 import EddyStore
+import EddySupport
 import EddySync
 import EddyTerrain
-import Foundation
+public import EddyVocabulary
+public import Foundation
 import Logging
-import Synchronization
+package import Synchronization
 
 /// The Eddy engine: the one object a host app starts (docs/engine.md).
 ///

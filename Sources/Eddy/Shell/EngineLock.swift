@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import EddyClock
+import EddySupport
 import Synchronization
 
 /// The engine's one lock around its core state. It knows which thread holds it, so that the engine can check — and a

@@ -1,8 +1,9 @@
-import EddyClock
 import EddyProtocol
+import EddySupport
 import EddySync
 import EddyTesting
 import EddyURLSession
+import EddyVocabulary
 import Foundation
 import Synchronization
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+package import Logging
 
 /// The engine's swift-log handler: formats a line (UTC time, level, message, sorted metadata), removes secrets with
 /// the engine's `LogRedactor`, and queues it on the `RollingLogFile` (no I/O on the caller's thread).

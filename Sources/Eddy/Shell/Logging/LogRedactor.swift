@@ -1,4 +1,5 @@
-import EddyClock
+import EddySupport
+import Foundation
 import Synchronization
 
 /// Removes secrets from log text before it is written: the API keys and user ids the engine was started with (exact

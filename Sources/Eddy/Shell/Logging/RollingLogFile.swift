@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
-import EddyClock
+import EddySupport
+package import Foundation
 import Synchronization
 
 /// A size-capped rolling log file written on its own serial queue: `append` only queues the line (under a short
