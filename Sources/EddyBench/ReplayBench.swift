@@ -77,7 +77,7 @@ enum ReplayBenchmarks {
         for _ in 0..<runs {
             let start = Date()
             for _ in 0..<20 {
-                var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: .medium))
+                var pipeline = NavigatedDetection(configuration: DetectionConfiguration(aircraftClass: .medium))
                 for sample in tenMinutes { pipeline.process(sample, into: &pipelineEvents) }
                 pipeline.finish(into: &pipelineEvents)
                 eventCount += pipelineEvents.count

@@ -70,7 +70,7 @@ package final class FlightReplay {
         var configuration = DetectionConfiguration(aircraftClass: aircraftClass, typeDesignator: meta.aircraft.type)
         configuration.reportSalt = options.reportSalt ?? Self.flightSalt(directoryName: Self.lastPathComponent(directory), meta: meta)
         configuration.mount = mount
-        var pipeline = DetectionPipeline(configuration: configuration)
+        var detection = NavigatedDetection(configuration: configuration)
         var collector = EventCollector()
         var events: [DetectionEvent] = []
         events.reserveCapacity(16)
@@ -78,7 +78,7 @@ package final class FlightReplay {
         var lastTime = 0.0
         while let sample = try reader.next() {
             if firstTime == nil { firstTime = sample.t }
-            pipeline.process(sample, into: &events)
+            detection.process(sample, into: &events)
             if !events.isEmpty {
                 for event in events {
                     collector.add(event)
@@ -88,7 +88,7 @@ package final class FlightReplay {
             }
             lastTime = sample.t
         }
-        pipeline.finish(into: &events)
+        detection.finish(into: &events)
         for event in events {
             collector.add(event)
             try onEvent(event)

@@ -75,7 +75,7 @@ import Testing
                                     trueAirspeedMetersPerSecond: 230, seed: 23)
         var config = DetectionConfiguration(aircraftClass: .medium)
         config.sensorNoiseRMSg = 0
-        var pipeline = DetectionPipeline(configuration: config)
+        var pipeline = NavigatedDetection(configuration: config)
         var events: [DetectionEvent] = []
         let rotation = Rotation3(axis: [1, 0.3, 0], angleRadians: 1.1)
         for i in 0..<(50 * 660) {
@@ -101,7 +101,7 @@ import Testing
     private func fix(_ t: Double) -> SensorSample { .location(LocationSample(t: t, latitudeDegrees: 0, longitudeDegrees: 0)) }
 
     @Test func twoSkewedStreamsComeOutInTimeOrder() {
-        var buffer = SampleReorderBuffer(windowSeconds: 2)
+        var buffer = SampleReorderBuffer<SensorSample>(windowSeconds: 2)
         var out: [SensorSample] = []
         // Locations run 1.5 s ahead of the accelerometer stream.
         var motion = (0..<500).map { accel(Double($0) * 0.02) }
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func tiesKeepArrivalOrderAndLateSamplesPassThrough() {
-        var buffer = SampleReorderBuffer(windowSeconds: 1)
+        var buffer = SampleReorderBuffer<SensorSample>(windowSeconds: 1)
         var out: [SensorSample] = []
         buffer.push(fix(1), releasingInto: &out)
         buffer.push(accel(1), releasingInto: &out)

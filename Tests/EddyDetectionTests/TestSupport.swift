@@ -6,7 +6,7 @@ import Foundation
 /// Runs a scenario through a pipeline, streaming the simulator chunk by chunk.
 func detect(_ scenario: FlightScenario, configuration: DetectionConfiguration? = nil,
             transform: ((inout [SensorSample]) -> Void)? = nil) -> [DetectionEvent] {
-    var pipeline = DetectionPipeline(configuration: configuration ?? DetectionConfiguration(aircraftClass: scenario.aircraftClass))
+    var pipeline = NavigatedDetection(configuration: configuration ?? DetectionConfiguration(aircraftClass: scenario.aircraftClass))
     var events: [DetectionEvent] = []
     FlightSimulator.simulate(scenario) { chunk in
         var samples = chunk.mergedSamples()

@@ -23,7 +23,7 @@ enum TurbulentFlight {
             segments: [TurbulenceSegment(edr: 0.0, durationSeconds: 300), TurbulenceSegment(edr: 0.35, durationSeconds: 480),
                        TurbulenceSegment(edr: 0.0, durationSeconds: 300)],
             startLatitude: 40.64, startLongitude: -73.78, courseDegrees: 50, seed: 7)
-        var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: .medium))
+        var pipeline = NavigatedDetection(configuration: DetectionConfiguration(aircraftClass: .medium))
         var events: [DetectionEvent] = []
         for sample in FlightSimulator.simulate(scenario).samples.mergedSamples() { pipeline.process(sample, into: &events) }
         pipeline.finish(into: &events)

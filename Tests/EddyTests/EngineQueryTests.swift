@@ -224,7 +224,7 @@ import Testing
         for sample in samples { engine.push(shifted(sample, by: start)) }
         engine.finishDetection()
         // The same samples straight through the pipeline: its last device-position event is the engine's state.
-        var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: .medium, typeDesignator: "B738"))
+        var pipeline = NavigatedDetection(configuration: DetectionConfiguration(aircraftClass: .medium, typeDesignator: "B738"))
         var events: [DetectionEvent] = []
         for sample in samples { pipeline.process(retimed(sample, to: (sample.t * 1e6).rounded() / 1e6), into: &events) }
         pipeline.finish(into: &events)

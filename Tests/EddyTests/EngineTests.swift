@@ -73,7 +73,7 @@ func retimed(_ sample: SensorSample, to t: Double) -> SensorSample {
         // (the engine computes Unix time − the flight's whole-second base, rounded to the microsecond).
         #expect(samples.first?.t == 0)
         // The pipeline configured for the same aircraft (the B738's own response, not the medium class's).
-        var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: .medium, typeDesignator: "B738"))
+        var pipeline = NavigatedDetection(configuration: DetectionConfiguration(aircraftClass: .medium, typeDesignator: "B738"))
         var events: [DetectionEvent] = []
         for sample in samples {
             pipeline.process(retimed(sample, to: (sample.t * 1e6).rounded() / 1e6), into: &events)

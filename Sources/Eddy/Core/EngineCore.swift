@@ -83,15 +83,17 @@ package struct EngineCore: Sendable {
 
     // Detection of the current flight.
     private var detection = FlightDetection()
-    private var reorder = SampleReorderBuffer()
-    private var released: [SensorSample] = []
+    private var reorder = SampleReorderBuffer<DetectionInput>()
+    private var released: [DetectionInput] = []
     private var detectionEvents: [DetectionEvent] = []
     /// The device's mount state as detection last reported it (nil before detection ran).
     package private(set) var devicePosition: (inPosition: Bool, horizontal: Bool, inNoise: Bool)?
 
     // Location and phase.
     private var fusion = LocationFusion()
-    private var placement = FixPlacement()
+    /// Where the aircraft is: the one position filter and altitude estimator. It runs whether or not detection records
+    /// (the host's altitude context, alerts, uploads), and detection takes each fix as it placed it.
+    private var navigation: Navigation
     private var phase: FlightPhaseTracker
     /// The latest location used (after fusion).
     package private(set) var lastFix: LocationSample?
@@ -100,17 +102,15 @@ package struct EngineCore: Sendable {
     /// The host's clock at the latest call that was not a sample: the engine time before the first sample.
     private var hostTime = 0.0
 
-    // Altitude: the host's view (runs whether or not detection records; detection has its own estimator, fed the same
-    // samples in time order, so that `eddy replay` and the engine place reports alike).
-    private var altitude: AltitudeEstimator
+    // Altitude: the host's view.
     /// The latest altitude context (nil before the first fix with an altitude).
     package private(set) var altitudeContext: AltitudeContext?
     private var deliveredAltitudeContext: AltitudeContext?
     private var lastAltitudeOffsetRequest = -Double.infinity
     /// Fleet offsets are read from the cache at most this often (engine time), seconds.
     package static let altitudeOffsetRefreshSeconds = 60.0
-    /// The barometer calibration (restored from the store; nil: none).
-    package private(set) var barometerCalibration: BarometerCalibration?
+    /// The barometer calibration (restored from the store, then from calibrations; nil: none).
+    package var barometerCalibration: BarometerCalibration? { navigation.barometerCalibration }
 
     // Alerts.
     /// The monitored alert query (nil when not monitoring).
@@ -154,8 +154,8 @@ package struct EngineCore: Sendable {
         self.configuration = configuration
         thresholds = configuration.localThresholds
         flightIDGenerator = SplitMix64(seed: flightIDSeed)
-        self.barometerCalibration = barometerCalibration
-        altitude = AltitudeEstimator(configuration: Self.altitudeConfiguration(configuration, aircraft.aircraftClass))
+        navigation = Navigation(configuration: Self.navigationConfiguration(configuration, aircraft.aircraftClass),
+                                barometerCalibration: barometerCalibration)
         self.aircraft = aircraft
         self.flight = flight
         self.dataQuery = dataQuery
@@ -172,14 +172,16 @@ package struct EngineCore: Sendable {
         serverThresholds = server
         thresholds = configuration.localThresholds.overridden(by: server)
         phase.configuration = thresholds.applied(to: configuration.flightPhase)
-        placement.setMaximumAccuracyMeters(thresholds.maximumHorizontalAccuracyMeters)
+        navigation.setMaximumHorizontalAccuracyMeters(thresholds.maximumHorizontalAccuracyMeters)
     }
 
-    /// The altitude estimator's settings for an aircraft class.
-    static func altitudeConfiguration(_ configuration: EngineCoreConfiguration, _ aircraftClass: AircraftClass) -> AltitudeConfiguration {
-        var c = AltitudeConfiguration(aircraftClass: aircraftClass)
-        c.cabin = configuration.cabinPressurization
-        c.qnhHectopascals = configuration.qnhHectopascals
+    /// Navigation's settings for an aircraft class: the host's cabin and QNH, the calibration's staleness.
+    static func navigationConfiguration(_ configuration: EngineCoreConfiguration, _ aircraftClass: AircraftClass) -> NavigationConfiguration {
+        var altitude = AltitudeConfiguration(aircraftClass: aircraftClass)
+        altitude.cabin = configuration.cabinPressurization
+        altitude.qnhHectopascals = configuration.qnhHectopascals
+        var c = NavigationConfiguration(altitude: altitude)
+        c.barometerCalibrationStaleSeconds = configuration.barometerCalibrationStaleSeconds
         return c
     }
 
@@ -304,7 +306,7 @@ package struct EngineCore: Sendable {
         if aircraft != type {
             closeFlightDetection(&effects)
             if aircraft.aircraftClass != type.aircraftClass {
-                altitude = AltitudeEstimator(configuration: Self.altitudeConfiguration(configuration, type.aircraftClass))
+                navigation.restartAltitude(configuration: Self.navigationConfiguration(configuration, type.aircraftClass).altitude)
             }
             aircraft = type
             candidates = nil
@@ -454,8 +456,14 @@ package struct EngineCore: Sendable {
         }
         guard !phase.isLowPower else { return }
         advanceTime(sample.t)
-        if case .barometer(let reading) = sample { addBarometer(reading, &effects) }
-        if isRecording { reorderForDetection(sample, &effects) }
+        switch sample {
+        case .accelerometer(let a): if isRecording { reorderForDetection(.accelerometer(a), &effects) }
+        case .gyroscope(let g): if isRecording { reorderForDetection(.gyroscope(g), &effects) }
+        case .barometer(let reading):
+            let navigated = addBarometer(reading, &effects)
+            if isRecording { reorderForDetection(.barometer(reading, navigated), &effects) }
+        case .location: break
+        }
     }
 
     private mutating func advanceTime(_ t: Double) {
@@ -466,7 +474,7 @@ package struct EngineCore: Sendable {
 
     /// Motion and location samples reach detection in time order, through a 2 s reorder buffer (they may come from
     /// different threads); locations drive phase and alerts at once, without waiting.
-    private mutating func reorderForDetection(_ sample: SensorSample, _ effects: inout [EngineEffect]) {
+    private mutating func reorderForDetection(_ sample: DetectionInput, _ effects: inout [EngineEffect]) {
         released.removeAll(keepingCapacity: true)
         reorder.push(sample, releasingInto: &released)
         guard !released.isEmpty else { return }
@@ -474,7 +482,7 @@ package struct EngineCore: Sendable {
         for sample in ready { feedDetection(sample, &effects) }
     }
 
-    private mutating func feedDetection(_ sample: SensorSample, _ effects: inout [EngineEffect]) {
+    private mutating func feedDetection(_ sample: DetectionInput, _ effects: inout [EngineEffect]) {
         if !detection.isRunning {
             let timeBase = FlightDetection.timeBase(forFirstSampleAt: sample.t)
             var detectionConfiguration = DetectionConfiguration(
@@ -483,10 +491,8 @@ package struct EngineCore: Sendable {
                 session?.airline ?? "", session?.userId ?? "",
                 flight.flatMap { $0.isTemporary ? nil : $0.key } ?? "", String(Int(saturating: timeBase)), aircraft.designator,
             ])
-            detectionConfiguration.altitude = Self.altitudeConfiguration(configuration, aircraft.aircraftClass)
             detectionConfiguration.mount = configuration.deviceMount
             detection.begin(timeBase: timeBase, configuration: detectionConfiguration)
-            detection.updateAltitude(calibration: usableCalibration(at: sample.t))
         }
         detectionEvents.removeAll(keepingCapacity: true)
         detection.process(sample, into: &detectionEvents)
@@ -544,11 +550,10 @@ package struct EngineCore: Sendable {
         case .use(let used): fused = used
         }
         advanceTime(fused.t)
-        // The raw fix goes to detection (which places it itself); the host's view uses the filtered position.
-        let raw = fused
-        let placed = placement.place(fused)
+        // Navigation places the fix; the host's view uses the filtered position, detection what navigation made of it.
+        guard let placed = navigation.place(fused) else { return }
         if let warning = placed.warning { effects.append(.callback(.didDetectInconsistency(warning))) }
-        let fix = placed.estimate ?? raw
+        let fix = placed.position
         lastFix = fix
         for change in phase.update(fix) {
             switch change.event {
@@ -571,9 +576,10 @@ package struct EngineCore: Sendable {
             }
         }
         guard !phase.isLowPower else { return }
-        let estimate = updateAltitude(fix, &effects)
-        if isRecording { reorderForDetection(.location(raw), &effects) }
-        guard placed.fix != nil else { return }   // a position the filter refused moves nothing
+        let navigated = navigation.estimateAltitude(at: placed)
+        let estimate = updateAltitude(navigated, &effects)
+        if isRecording { reorderForDetection(.location(navigated), &effects) }
+        guard placed.placed != nil else { return }   // a position the filter refused moves nothing
         if phase.phase != .onGround, let layer = estimate?.layer ?? fix.layerAltitudeFeet.map({ TileID.layer(altitudeFeet: $0) }),
            let cell = TileIndexer.h3Resolution5.cell(fix.latitudeDegrees, fix.longitudeDegrees) {
             visits.record(TileID(h3: cell, layer: layer), at: fix.t)
@@ -582,7 +588,7 @@ package struct EngineCore: Sendable {
         if phase.phase == .airborne, !isSimulating, fix.t - (lastPositionUpload ?? -.infinity) >= configuration.positionUploadIntervalSeconds,
            let position = positionUpload(fix, estimate, flightID: currentWireFlightID()) {
             lastPositionUpload = fix.t
-            effects.append(.uploadPosition(position, altitude.offsetObservation()))
+            effects.append(.uploadPosition(position, navigation.offsetObservation()))
         }
         evaluateAlerts(fix, estimate, &effects)
     }
@@ -705,12 +711,12 @@ package struct EngineCore: Sendable {
         released.removeAll(keepingCapacity: true)
         reorder = SampleReorderBuffer()
         fusion = LocationFusion()
-        placement = FixPlacement()
+        navigation = Navigation(configuration: Self.navigationConfiguration(configuration, aircraft.aircraftClass),
+                                barometerCalibration: navigation.barometerCalibration)
         let wasLowPower = phase.isLowPower
         phase = FlightPhaseTracker(configuration: configuration.flightPhase)
         setServerThresholds(serverThresholds)
         if wasLowPower { effects.append(.callback(.didUpdateLowPowerMode(false))) }
-        altitude = AltitudeEstimator(configuration: Self.altitudeConfiguration(configuration, aircraft.aircraftClass))
         lastFix = nil
         devicePosition = nil
         visits = OwnTileVisits()
@@ -727,36 +733,29 @@ package struct EngineCore: Sendable {
 
     // MARK: altitude
 
-    /// The calibration to use at `t`: nil when there is none or it is stale.
-    private func usableCalibration(at t: Double) -> BarometerCalibration? {
-        guard let c = barometerCalibration, t - c.calibratedAt <= configuration.barometerCalibrationStaleSeconds else { return nil }
-        return c
+    /// Takes a barometer reading into navigation; its warning (a jump, or a refusal at most once per reason a minute)
+    /// goes to the host.
+    private mutating func addBarometer(_ reading: BarometerSample, _ effects: inout [EngineEffect]) -> NavigatedPressure {
+        let navigated = navigation.addBarometer(reading)
+        if let warning = navigated.warning { effects.append(.callback(.didDetectInconsistency(warning))) }
+        return navigated
     }
 
-    private mutating func addBarometer(_ reading: BarometerSample, _ effects: inout [EngineEffect]) {
-        switch altitude.addBarometer(reading) {
-        case .accepted(let warning?): effects.append(.callback(.didDetectInconsistency(warning)))
-        case .accepted(nil): break
-        case .refused(let reason):
-            effects.append(.callback(.didDetectInconsistency(ConsistencyWarning(t: reading.t, kind: .invalidInput(reason)))))
-        }
-    }
-
-    /// Runs the host's altitude estimator on a fix: context on change, background calibration persisted.
-    private mutating func updateAltitude(_ fix: LocationSample, _ effects: inout [EngineEffect]) -> AltitudeEstimate? {
-        altitude.calibration = usableCalibration(at: fix.t)
-        guard let estimate = altitude.addFix(fix), estimate.t == fix.t else { return nil }
-        if let background = altitude.takeBackgroundCalibration() {
-            barometerCalibration = background
+    /// The host's side of a navigated fix: background calibration persisted, fleet offsets asked for, the altitude
+    /// context delivered on change.
+    private mutating func updateAltitude(_ navigated: NavigatedFix, _ effects: inout [EngineEffect]) -> AltitudeEstimate? {
+        guard let estimate = navigated.altitude else { return nil }
+        let fix = navigated.placement.position
+        if let background = navigation.takeBackgroundCalibration() {
             effects.append(.persist(.barometerCalibration(background)))
-            detection.updateAltitude(calibration: background)
         }
         if hasServer, fix.t - lastAltitudeOffsetRequest >= Self.altitudeOffsetRefreshSeconds,
            fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite {
             lastAltitudeOffsetRequest = fix.t
             effects.append(.loadAltitudeOffsets(AltitudeOffsetRequest(
                 latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees,
-                layer: max(-100, min(1000, estimate.layer)), maxAgeSeconds: altitude.configuration.fleetOffsetMaxAgeSeconds, now: fix.t)))
+                layer: max(-100, min(1000, estimate.layer)), maxAgeSeconds: navigation.altitudeConfiguration.fleetOffsetMaxAgeSeconds,
+                now: fix.t)))
         }
         let context = altitudeContext(estimate)
         altitudeContext = context
@@ -768,10 +767,7 @@ package struct EngineCore: Sendable {
     }
 
     /// The calibration's state as the host sees it at `t`.
-    private func calibrationState(at t: Double) -> BarometerCalibrationState {
-        guard let c = barometerCalibration else { return .uncalibrated }
-        return t - c.calibratedAt <= configuration.barometerCalibrationStaleSeconds ? .calibrated(c) : .stale(c)
-    }
+    package func calibrationState(at t: Double) -> BarometerCalibrationState { navigation.calibrationState(at: t) }
 
     private func altitudeContext(_ e: AltitudeEstimate) -> AltitudeContext {
         let status: AltitudeStatusCode = switch e.source {
@@ -782,15 +778,15 @@ package struct EngineCore: Sendable {
         }
         let calibration = calibrationState(at: e.t)
         var problems: [AltitudeProblemCode] = []
-        let hasBarometer = altitude.lastBarometerTime.isFinite
+        let hasBarometer = navigation.lastBarometerTime.isFinite
         if hasBarometer, e.cabin != .pressurized {
             if case .uncalibrated = calibration { problems.append(.barometerUncalibrated) }
             if case .stale = calibration { problems.append(.barometerCalibrationStale) }
         }
-        if hasBarometer, e.t - altitude.lastBarometerTime > 10 { problems.append(.noPressure) }
+        if hasBarometer, e.t - navigation.lastBarometerTime > 10 { problems.append(.noPressure) }
         if e.cabin == .pressurized { problems.append(.cabinPressurized) }
         if e.cabin == .unknown, hasBarometer { problems.append(.cabinUndecided) }
-        if e.t - altitude.lastGNSSTime > 5 { problems.append(.gnssStale) }
+        if e.t - navigation.lastGNSSTime > 5 { problems.append(.gnssStale) }
         if e.source == .gnssStandardAtmosphere { problems.append(.fleetOffsetUnavailable) }
         if e.layerUncertain { problems.append(.layerUncertain) }
         let u = e.pressureAltitudeUncertaintyFeet
@@ -825,10 +821,9 @@ package struct EngineCore: Sendable {
         return (old.verticalSpeedFeetPerMinute == nil) != (new.verticalSpeedFeetPerMinute == nil)
     }
 
-    /// The fleet offsets read for `.loadAltitudeOffsets`: both estimators use them from the next fix on.
+    /// The fleet offsets read for `.loadAltitudeOffsets`: navigation uses them from the next fix on.
     package mutating func altitudeOffsetsLoaded(_ cells: [AltitudeOffsetCell]) {
-        altitude.fleetOffsets = cells
-        detection.updateAltitude(fleetOffsets: cells)
+        navigation.setFleetOffsets(cells)
     }
 
     /// Manual barometer calibration from a known field elevation and QNH (on the ground, still).
@@ -836,14 +831,12 @@ package struct EngineCore: Sendable {
         -> (Result<BarometerCalibration, BarometerCalibrationFailure>, EngineStep) {
         hostTime = now
         let t = engineTime ?? now
-        let result = altitude.calibrate(
+        let result = navigation.calibrateBarometer(
             fieldElevationFeet: fieldElevationFeet, qnhHectopascals: qnhHectopascals, at: t,
             groundSpeedMetersPerSecond: lastFix?.speedMetersPerSecond)
         var effects: [EngineEffect] = []
         if case .success(let calibration) = result {
-            barometerCalibration = calibration
             effects.append(.persist(.barometerCalibration(calibration)))
-            detection.updateAltitude(calibration: calibration)
         }
         return (result, EngineStep(effects: effects, time: currentTime))
     }

@@ -26,10 +26,10 @@ struct FlightDetection: Sendable {
         isRunning = true
     }
 
-    /// Runs one sample (Unix seconds) through the pipeline; events carry Unix seconds.
-    mutating func process(_ sample: SensorSample, into events: inout [DetectionEvent]) {
-        var shifted = sample
-        shifted.t = ((sample.t - timeBase) * 1e6).rounded() / 1e6
+    /// Runs one input (Unix seconds) through the pipeline; events carry Unix seconds.
+    mutating func process(_ input: DetectionInput, into events: inout [DetectionEvent]) {
+        let base = timeBase
+        let shifted = input.retimed { (($0 - base) * 1e6).rounded() / 1e6 }
         let first = events.count
         pipeline?.process(shifted, into: &events)
         Self.unshift(&events, from: first, timeBase: timeBase)
@@ -42,20 +42,6 @@ struct FlightDetection: Sendable {
         Self.unshift(&events, from: first, timeBase: timeBase)
         pipeline = nil
         isRunning = false
-    }
-
-    /// Gives the running pipeline's altitude estimator a (new) barometer calibration; nil: none or stale.
-    mutating func updateAltitude(calibration: BarometerCalibration?) {
-        guard isRunning else { return }
-        pipeline?.altitude.calibration = calibration
-    }
-
-    /// Gives the running pipeline's altitude estimator the fleet offsets (their times are Unix; the pipeline's are
-    /// Unix − time base).
-    mutating func updateAltitude(fleetOffsets: [AltitudeOffsetCell]) {
-        guard isRunning else { return }
-        pipeline?.altitude.fleetOffsets = fleetOffsets
-        pipeline?.altitude.fleetClockOffsetSeconds = timeBase
     }
 
     /// Puts report times from `first` on back into Unix seconds. Static, and given only the base: a method of this large

@@ -158,10 +158,7 @@ public final class EddyEngine: Sendable {
     /// The barometer's calibration state now (stale after `EddyConfiguration.barometerCalibrationStaleDays`).
     public var barometerCalibrationState: BarometerCalibrationState {
         let now = hostNow()
-        return core.withLock { core in
-            guard let c = core.barometerCalibration else { return .uncalibrated }
-            return (core.engineTime ?? now) - c.calibratedAt <= core.configuration.barometerCalibrationStaleSeconds ? .calibrated(c) : .stale(c)
-        }
+        return core.withLock { $0.calibrationState(at: $0.engineTime ?? now) }
     }
 
     /// Calibrates the barometer from a known field elevation (feet above MSL) and the QNH (hPa), on the ground and

@@ -1,4 +1,3 @@
-package import EddyNavigation
 package import EddyVocabulary
 import Foundation
 
@@ -81,8 +80,6 @@ package struct DetectionConfiguration: Sendable {
     package var reportSalt: UInt64
     /// Maps a position to a tile cell. Default `TileIndexer.h3Resolution5`.
     package var tileIndexer: TileIndexer
-    /// Altitude estimation (sources, cabin, flight-level hold).
-    package var altitude: AltitudeConfiguration
     /// Gate manoeuvres by the load factor held away from 1 g (`ManoeuvreGate`). Default true.
     package var manoeuvreGate: Bool
     /// Departure of the τ = 2 s load factor from steady flight that is a manoeuvre, g (at least). Default 0.06.
@@ -169,7 +166,6 @@ package struct DetectionConfiguration: Sendable {
         minimumValidSecondsPerTile = 10
         reportSalt = 0
         tileIndexer = .h3Resolution5
-        altitude = AltitudeConfiguration(aircraftClass: aircraftClass)
         manoeuvreGate = true
         manoeuvreLoadThresholdG = 0.06
         manoeuvreTurbulenceFactor = 7

@@ -1,5 +1,5 @@
-package import EddyNavigation
-package import EddyVocabulary
+import EddyNavigation
+import EddyVocabulary
 import Foundation
 
 /// The streaming turbulence detector: mount calibration → load factor → band-pass → per-second EDR →
@@ -135,11 +135,6 @@ package struct DetectionPipeline: Sendable {
     private var trackRateDegreesPerSecond = 0.0
     private var altitudeMeters: Double?
     private var baroAltitudeMeters: Double?
-    /// Altitude fusion: the layer's pressure altitude, cabin, calibration, flight-level hold (docs/altitude.md).
-    package var altitude: AltitudeEstimator
-    /// Horizontal position filter (docs/position.md).
-    private var placement = FixPlacement()
-    private var lastRefusal: (reason: String, t: Double)?
     private var model: EDRModel
     private var noiseVariance = 0.0
     private var biasFactor = 1.0
@@ -188,7 +183,6 @@ package struct DetectionPipeline: Sendable {
         vibrationHoldTicks = max(1, Int((hold * Double(ticksPerSecond)).rounded()))
         upperBandFilter = BandPassFilter(
             lowHz: 5 * configuration.response.bandLowHz, highHz: configuration.response.bandHighHz, sampleRateHz: Double(ticksPerSecond))
-        altitude = AltitudeEstimator(configuration: configuration.altitude)
         calibrator = MountCalibrator(tickSeconds: 1 / Double(ticksPerSecond), configuration: configuration)
         let p = configuration.response
         filter = BandPassFilter(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: Double(ticksPerSecond))
@@ -221,10 +215,10 @@ package struct DetectionPipeline: Sendable {
     /// The gyroscope zero-rate offset in use, rad/s per device axis (zero until estimated).
     package var gyroBiasRadiansPerSecond: SIMD3<Double> { gyroBias.correction }
 
-    /// Feed one sample (any kind, time-ordered); events are appended (rarely) to `events`.
+    /// Feed one input (any kind, time-ordered); events are appended (rarely) to `events`.
     @inline(__always)
-    package mutating func process(_ sample: SensorSample, into events: inout [DetectionEvent]) {
-        switch sample {
+    package mutating func process(_ input: DetectionInput, into events: inout [DetectionEvent]) {
+        switch input {
         case .accelerometer(let a):
             if a.t >= tickEnd || !started { guard advance(to: a.t, into: &events) else { return } }
             guard (a.x + a.y + a.z).isFinite else { return }   // a host pushing NaN / ∞ must not poison the state
@@ -246,23 +240,16 @@ package struct DetectionPipeline: Sendable {
             gyroSquares += square
             if square > gyroPeakSquare { gyroPeakSquare = square }
             gyroCount += 1
-        case .location(let fix):
-            if fix.t >= tickEnd || !started { guard advance(to: fix.t, into: &events) else { return } }
-            handleFix(fix, into: &events)
-        case .barometer(let b):
+        case .location(let navigated):
+            if navigated.t >= tickEnd || !started { guard advance(to: navigated.t, into: &events) else { return } }
+            handleFix(navigated, into: &events)
+        case .barometer(let b, let navigated):
             if b.t >= tickEnd || !started { guard advance(to: b.t, into: &events) else { return } }
-            switch altitude.addBarometer(b) {
-            case .accepted(let warning):
-                if let warning { events.append(.warning(warning)) }
-                if configuration.aircraftClass == .small {
-                    baroAltitudeMeters = StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: b.pressureHectopascals) * 0.3048
-                }
-            case .refused(let reason):
-                // One warning per reason a minute: a broken sensor at 50 Hz must not flood the host.
-                if lastRefusal.map({ $0.reason != reason || b.t - $0.t >= 60 || b.t < $0.t }) ?? true {
-                    lastRefusal = (reason, b.t)
-                    events.append(.warning(ConsistencyWarning(t: b.t, kind: .invalidInput(reason))))
-                }
+            // Navigation took the reading (and refused a bad one at most once per reason a minute); its warning is
+            // reported here, in time order with the ticks.
+            if let warning = navigated.warning { events.append(.warning(warning)) }
+            if navigated.accepted, configuration.aircraftClass == .small {
+                baroAltitudeMeters = StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: b.pressureHectopascals) * 0.3048
             }
         }
     }
@@ -609,22 +596,18 @@ package struct DetectionPipeline: Sendable {
 
     // MARK: - Location
 
-    private mutating func handleFix(_ raw: LocationSample, into events: inout [DetectionEvent]) {
-        let placed = placement.place(raw)
-        if let warning = placed.warning { events.append(.warning(warning)) }
+    private mutating func handleFix(_ navigated: NavigatedFix, into events: inout [DetectionEvent]) {
+        let placement = navigated.placement
+        if let warning = placement.warning { events.append(.warning(warning)) }
         // A fix whose position is not used still gives its altitude and speed, at the filter's prediction.
-        var fix = placed.estimate ?? raw
-        if placed.estimate == nil {
-            fix.latitudeDegrees = .nan
-            fix.longitudeDegrees = .nan
-        }
+        let fix = placement.altitudeInput
         lastFixTime = fix.t
         // The fix's own speed, else the position filter's velocity when it is known to ±10 m/s (68 %): a fix without
         // speed must not lift the ground gate, nor may the filter's first guess (0 ± 100 m/s) set it.
-        if let speed = raw.speedMetersPerSecond, speed.isFinite, speed >= 0 {
+        if let speed = placement.received.speedMetersPerSecond, speed.isFinite, speed >= 0 {
             groundSpeed = speed; groundSpeedTime = fix.t
         } else if let speed = fix.speedMetersPerSecond, speed.isFinite, speed >= 0,
-                  let latest = placement.latest, latest.velocityUncertainty68MetersPerSecond <= 10 {
+                  let uncertainty = placement.velocityUncertainty68MetersPerSecond, uncertainty <= 10 {
             groundSpeed = speed; groundSpeedTime = fix.t
         } else {
             groundSpeed = nil
@@ -643,16 +626,14 @@ package struct DetectionPipeline: Sendable {
             trackRateDegreesPerSecond = 0
             lastCourse = nil
         }
-        var estimate = altitude.addFix(fix)
-        if var placedEstimate = estimate, placedEstimate.t == fix.t {
-            placedEstimate.horizontalUncertaintyMeters = placed.uncertainty
-            estimate = placedEstimate
-            altitudeMeters = placedEstimate.pressureAltitudeFeet * 0.3048
-            events.append(.altitude(placedEstimate))
+        let estimate = navigated.altitude
+        if let estimate {
+            altitudeMeters = estimate.pressureAltitudeFeet * 0.3048
+            events.append(.altitude(estimate))
         }
         updateModel()
         var tile: TileID?
-        if placed.fix != nil, fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite, let estimate, estimate.t == fix.t,
+        if placement.placed != nil, fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite, let estimate,
            let cell = configuration.tileIndexer.cell(fix.latitudeDegrees, fix.longitudeDegrees) {
             tile = TileID(h3: cell, layer: estimate.layer)
         }

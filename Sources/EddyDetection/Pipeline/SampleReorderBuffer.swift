@@ -1,4 +1,8 @@
-package import EddyVocabulary
+/// A value with a time stamp, seconds: what `SampleReorderBuffer` orders.
+package protocol TimeOrdered {
+    /// The time, seconds.
+    var t: Double { get }
+}
 
 /// Puts samples from several sources back into time order before detection (docs/engine.md "Sensor input").
 ///
@@ -7,10 +11,10 @@ package import EddyVocabulary
 /// newer has arrived, then releases it in time order (ties keep their arrival order). A sample older than one already
 /// released is released at once (the pipeline tolerates small disorder; a source lagging more than the window is a
 /// host problem we count in `lateCount`, not a reason to drop data).
-package struct SampleReorderBuffer: Sendable {
+package struct SampleReorderBuffer<Sample: TimeOrdered & Sendable>: Sendable {
     /// How long a sample waits for older ones, seconds.
     package let windowSeconds: Double
-    private var storage: [SensorSample] = []
+    private var storage: [Sample] = []
     private var head = 0
     private var newest = -Double.infinity
     private var lastReleased = -Double.infinity
@@ -24,7 +28,7 @@ package struct SampleReorderBuffer: Sendable {
     package var count: Int { storage.count - head }
 
     /// Takes one sample; appends to `released`, in time order, every sample that has waited long enough.
-    package mutating func push(_ sample: SensorSample, releasingInto released: inout [SensorSample]) {
+    package mutating func push(_ sample: Sample, releasingInto released: inout [Sample]) {
         let t = sample.t
         if t < lastReleased {
             lateCount += 1
@@ -48,7 +52,7 @@ package struct SampleReorderBuffer: Sendable {
     }
 
     /// Releases everything held, in time order (end of a flight).
-    package mutating func flush(into released: inout [SensorSample]) {
+    package mutating func flush(into released: inout [Sample]) {
         if head < storage.count {
             lastReleased = storage[storage.count - 1].t
             released.append(contentsOf: storage[head...])

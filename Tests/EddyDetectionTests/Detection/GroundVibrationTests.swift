@@ -18,7 +18,7 @@ import Testing
     static func detectWithoutLocation(_ scenario: FlightScenario, configuration: DetectionConfiguration? = nil)
         -> (events: [DetectionEvent], longestLowSeconds: Double) {
         let configuration = configuration ?? DetectionConfiguration(aircraftClass: scenario.aircraftClass)
-        var pipeline = DetectionPipeline(configuration: configuration)
+        var pipeline = NavigatedDetection(configuration: configuration)
         var events: [DetectionEvent] = []
         var run = 0, longest = 0
         var lastTick = -1
@@ -31,7 +31,7 @@ import Testing
                 let tick = Int((sample.t * 25).rounded(.down))
                 guard tick != lastTick else { continue }
                 lastTick = tick
-                if let share = pipeline.groundVibrationShare, share < configuration.groundVibrationLowShare { run += 1 } else { run = 0 }
+                if let share = pipeline.pipeline.groundVibrationShare, share < configuration.groundVibrationLowShare { run += 1 } else { run = 0 }
                 longest = max(longest, run)
             }
         }

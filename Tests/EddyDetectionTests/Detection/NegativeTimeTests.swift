@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aFirstSampleAtAnyTimeAndEqualStampsAcrossStreamsDoNotCrash() {
-        var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: .small))
+        var pipeline = NavigatedDetection(configuration: DetectionConfiguration(aircraftClass: .small))
         var events: [DetectionEvent] = []
         for t in [-1e9, -86_400.5, -1.0, -1.0, 0, 0] {
             pipeline.process(.accelerometer(AccelerometerSample(t: t, x: 0, y: -0.8, z: -0.6)), into: &events)

@@ -119,8 +119,8 @@ import Testing
         let scenario = scenario(category, seed: seed)
         let flight = FlightSimulator.simulate(scenario)
         let truth = flight.samples.truth
-        var pipeline = DetectionPipeline(configuration: DetectionConfiguration(aircraftClass: scenario.aircraftClass))
-        if category == .mediumFleet { pipeline.altitude.fleetOffsets = fleet(for: scenario, truth: truth, seed: seed) }
+        var pipeline = NavigatedDetection(configuration: DetectionConfiguration(aircraftClass: scenario.aircraftClass))
+        if category == .mediumFleet { pipeline.setFleetOffsets(fleet(for: scenario, truth: truth, seed: seed)) }
         var events: [DetectionEvent] = []
         for sample in flight.samples.mergedSamples() { pipeline.process(sample, into: &events) }
         pipeline.finish(into: &events)

@@ -1,0 +1,45 @@
+package import EddyNavigation
+package import EddyVocabulary
+
+/// Detection over one time-ordered stream of raw sensor samples, with its own `Navigation`: what a replay of a
+/// flight log runs (`eddy replay`, the benchmarks, the detection tests).
+///
+/// Each barometer reading and location fix goes through navigation first and reaches the pipeline with what navigation
+/// made of it, so a replay places its reports exactly as the engine does with its one navigation (docs/architecture.md).
+package struct NavigatedDetection: Sendable {
+    /// Where the aircraft is: the replay's one position filter and altitude estimator.
+    package private(set) var navigation: Navigation
+    /// The detection pipeline.
+    package private(set) var pipeline: DetectionPipeline
+
+    /// Detection with `configuration` and navigation with `navigation` (default: the aircraft class's).
+    package init(configuration: DetectionConfiguration, navigation: NavigationConfiguration? = nil) {
+        pipeline = DetectionPipeline(configuration: configuration)
+        self.navigation = Navigation(configuration: navigation ?? NavigationConfiguration(aircraftClass: configuration.aircraftClass))
+    }
+
+    /// Feeds one sample (time-ordered); events are appended to `events`.
+    @inline(__always)
+    package mutating func process(_ sample: SensorSample, into events: inout [DetectionEvent]) {
+        switch sample {
+        case .accelerometer(let a): pipeline.process(.accelerometer(a), into: &events)
+        case .gyroscope(let g): pipeline.process(.gyroscope(g), into: &events)
+        case .barometer(let b): pipeline.process(.barometer(b, navigation.addBarometer(b)), into: &events)
+        case .location(let fix):
+            // A time navigation refuses (not finite, beyond ±10¹¹ s) is one the pipeline ignores too.
+            guard let navigated = navigation.addFix(fix) else { return }
+            pipeline.process(.location(navigated), into: &events)
+        }
+    }
+
+    /// Gives navigation the fleet's altitude offsets (their times are Unix; `clockOffsetSeconds` maps this stream's
+    /// time to Unix).
+    package mutating func setFleetOffsets(_ cells: [AltitudeOffsetCell], clockOffsetSeconds: Double = 0) {
+        navigation.setFleetOffsets(cells, clockOffsetSeconds: clockOffsetSeconds)
+    }
+
+    /// Flush at end of stream (closes the open tile crossing and notice episodes).
+    package mutating func finish(into events: inout [DetectionEvent]) {
+        pipeline.finish(into: &events)
+    }
+}
