@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // Eddy: open turbulence detection and aviation data sync engine.
-// Targets follow the data flow drawn in docs/architecture.md: EddyH3 → EddyCore (pure) → Eddy (EngineCore and its
-// shell) over EddyStore → EddySync ⇄ EddyServerKit; EddySensorLog, EddyReplay and EddySimulation feed the executables.
+// Targets follow the data flow drawn in docs/architecture.md: EddyVocabulary → EddyNavigation → EddyDetection,
+// EddyAlerts → Eddy (EngineCore and its shell) over EddyStore → EddySync ⇄ EddyServerKit; EddySupport and EddyH3 are
+// leaves; EddySensorLog, EddyImport, EddyReplay and EddySimulation feed the executables.
 import PackageDescription
 
 // Swift 6 with the upcoming features that make access and dependencies explicit: `any` for every existential, imports
@@ -17,9 +18,10 @@ let package = Package(
     name: "Eddy",
     // Synchronization.Mutex (engine, sync, testing) needs macOS 15 / iOS 18.
     platforms: [.macOS(.v15), .iOS(.v18)],
-    // Library products are what a host app or a researcher imports: `Eddy` (the engine; `import Eddy` re-exports
-    // EddyCore, EddyH3, EddyStore and EddySync, whose public types its API uses), `EddyTesting`, `EddyH3`,
-    // `EddySensorLog`, `EddySimulation`. The other modules are reached through `import Eddy` or are Eddy's own glue.
+    // Library products are what a host app or a researcher imports: `Eddy` (the engine; `import Eddy` re-exports the
+    // modules whose public types its API uses: EddyVocabulary, EddyNavigation, EddyDetection, EddyAlerts, EddyH3,
+    // EddyStore, EddySync with EddyTransport, EddyTerrain — Sources/Eddy/API/Exports.swift), `EddyTesting`, `EddyH3`,
+    // `EddySensorLog`, `EddySimulation`. The other modules are Eddy's own glue (`package` access).
     products: [
         .library(name: "EddyH3", targets: ["EddyH3"]),
         .library(name: "EddySensorLog", targets: ["EddySensorLog"]),

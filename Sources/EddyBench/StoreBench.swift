@@ -154,7 +154,7 @@ enum StoreBenchmarks {
         return result
     }
 
-    /// The point `distanceNM` from `start` along the initial `bearingDegrees` (great circle, EddyCore's Geodesy).
+    /// The point `distanceNM` from `start` along the initial `bearingDegrees` (great circle, EddyVocabulary's Geodesy).
     static func destination(_ start: LatLng, bearingDegrees: Double, distanceNM: Double) -> LatLng {
         let end = Geodesy.destination(from: (start.latitude, start.longitude), bearingDegrees: bearingDegrees, distanceNM: distanceNM)
         return LatLng(latitude: end.latitude, longitude: end.longitude)

@@ -155,7 +155,7 @@ enum EngineReplay {
             } else {
                 // Paced (`--speed`): the flight ends when the paced replay ends, so samples are never in the future.
                 let pacedSeconds = options.speed.map { max(0, last - first.t) / $0 } ?? 0
-                shift = (Date().timeIntervalSince1970 - 1 + pacedSeconds).rounded(.down) - last.rounded(.up)
+                shift = (SystemEpochClock().now() - 1 + pacedSeconds).rounded(.down) - last.rounded(.up)
                 if !temporaryStore {
                     do { try ReplayRecord(identity: identity, shiftSeconds: shift).save(to: engine.store) }
                     catch { throw EngineReplayFailure("cannot write the replay record to --db \(storePath): \(error)") }

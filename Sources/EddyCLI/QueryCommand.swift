@@ -3,6 +3,7 @@ import EddyCLIParsing
 import EddyH3
 import EddySensorLog
 import EddyStore
+import EddySupport
 import EddyVocabulary
 import Foundation
 
@@ -105,7 +106,7 @@ struct QueryCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: db) else {
             throw ValidationError("no store at \(db); give the path of an existing Eddy store file")
         }
-        let presentTime = try parsedNow() ?? Date().timeIntervalSince1970
+        let presentTime = try parsedNow() ?? SystemEpochClock().now()
         let store: EddyStore
         do {
             store = try EddyStore.open(path: db)
@@ -141,7 +142,7 @@ struct QueryCommand: ParsableCommand {
                 }
             }
             FileHandle.standardOutput.write(Data(output.utf8))
-        } catch let error as QueryError {
+        } catch StoreError.invalidQuery(let error) {
             throw ValidationError(error.description)
         } catch let error as ValidationError {
             throw error

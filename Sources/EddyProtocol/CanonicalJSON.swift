@@ -239,7 +239,7 @@ struct CanonicalScanner {
 /// `"altitudeU90Feet"` and `"layerUncertain"` when it has them (absent keys: not recorded, as old clients send).
 package enum CanonicalReportBatch {
     /// The batch in canonical layout; nil when a number is not finite (the layout never carries `null`; the caller
-    /// falls back to `JSONEncoder`, which refuses it too). Numbers follow EddyJSON's policy, whole numbers bare.
+    /// falls back to `JSONEncoder`, which refuses it too). Numbers follow the JSON writer's policy, whole numbers bare.
     package static func encode(_ batch: ReportBatch) -> Data? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16 + batch.reports.count * 200)
@@ -266,7 +266,7 @@ package enum CanonicalReportBatch {
 }
 
 /// The wire JSON of the protocol's objects, written straight into a byte sink (the client's report batches and the
-/// server's fetch answers share it). Numbers follow EddyJSON's policy, whole numbers bare, as `JSONEncoder` writes them.
+/// server's fetch answers share it). Numbers follow the JSON writer's policy, whole numbers bare, as `JSONEncoder` writes them.
 package enum WireJSON {
     /// Writes `report` as its wire object (`{"id":…,"tile":{…},…,"reporterClass":…}`, then `altitudeSource`,
     /// `altitudeU90Feet` and `layerUncertain` when present: a nil field is left out); its numbers must be finite.

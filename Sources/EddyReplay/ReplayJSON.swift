@@ -7,7 +7,7 @@ import Foundation
 
 /// JSON Lines output of a replay (docs/replay.md): one object per event, then a `summary` object.
 ///
-/// Written with EddyJSON's `JSONObject` so the bytes are fixed: keys in a fixed order, times as the shortest decimal
+/// Written with the JSON writer's `JSONObject` so the bytes are fixed: keys in a fixed order, times as the shortest decimal
 /// that reads back to the same double (the log's `t` values come out as they went in; whole numbers as `3.0`), EDR
 /// rounded to 4 decimals, no locale, no platform-dependent formatting (docs/json.md). Same input, same bytes.
 package enum ReplayJSON {

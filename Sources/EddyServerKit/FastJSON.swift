@@ -6,7 +6,7 @@ package import NIOCore
 
 /// A hand-written JSON writer for the one large answer: a turbulence fetch (up to tens of thousands of
 /// observations). Foundation's `JSONEncoder` spends most of a full corridor fetch walking nested containers;
-/// this writes the same JSON (same keys, numbers and strings by EddyJSON: shortest round-trip, whole numbers bare,
+/// this writes the same JSON (same keys, numbers and strings by the JSON writer of EddySupport: shortest round-trip, whole numbers bare,
 /// UUIDs upper-case as `JSONEncoder` writes them) straight into a buffer. `ServerTests` checks that both decode to
 /// equal values.
 package enum FastJSON {
@@ -53,7 +53,7 @@ package enum FastJSON {
     }
 }
 
-/// EddyJSON writes straight into NIO's buffer (EddyJSON itself does not depend on NIO).
+/// The JSON writer writes straight into NIO's buffer (EddySupport itself does not depend on NIO).
 extension ByteBuffer: JSONSink {
     /// Appends UTF-8 bytes.
     package mutating func appendJSONBytes(_ bytes: UnsafeRawBufferPointer) { writeBytes(bytes) }

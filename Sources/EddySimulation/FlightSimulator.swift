@@ -90,16 +90,32 @@ package enum FlightSimulator {
 
     /// Streams the flight in time-ordered chunks of `chunkSeconds` (bounded memory for any flight length).
     package static func simulate(_ scenario: FlightScenario, chunk: (SimulatedChunk) throws -> Void) rethrows {
-        var state = SimulationState(scenario: scenario)
-        let duration = scenario.durationSeconds
-        var chunkStart = 0.0
-        var index = 0
-        while chunkStart < duration {
-            let chunkEnd = min(duration, Double(index + 1) * chunkSeconds)
-            try chunk(state.produce(until: chunkEnd))
-            index += 1
-            chunkStart = chunkEnd
-        }
+        var simulation = FlightSimulation(scenario)
+        while let next = simulation.next() { try chunk(next) }
+    }
+}
+
+/// A flight simulation pulled chunk by chunk, in time order (a caller that waits between chunks, such as the engine's
+/// real-time demo); the chunks are those `FlightSimulator.simulate(_:chunk:)` streams.
+package struct FlightSimulation {
+    private var state: SimulationState
+    private let duration: Double
+    private var chunkStart = 0.0
+    private var index = 0
+
+    /// A simulation of `scenario` at its start.
+    package init(_ scenario: FlightScenario) {
+        state = SimulationState(scenario: scenario)
+        duration = scenario.durationSeconds
+    }
+
+    /// The next `FlightSimulator.chunkSeconds` of the flight (nil after its end).
+    package mutating func next() -> SimulatedChunk? {
+        guard chunkStart < duration else { return nil }
+        let chunkEnd = min(duration, Double(index + 1) * FlightSimulator.chunkSeconds)
+        index += 1
+        chunkStart = chunkEnd
+        return state.produce(until: chunkEnd)
     }
 }
 

@@ -44,7 +44,7 @@ package struct StatementObserver: Sendable, Equatable {
 }
 
 /// Why an existing file at the store path could not be used as a store.
-public enum StoreFileProblem: Sendable, Equatable, CustomStringConvertible {
+package enum StoreFileProblem: Sendable, Equatable, CustomStringConvertible {
     /// The file is not a SQLite database at all (random bytes, a text file, a truncated header...).
     case notSQLite
     /// A SQLite database that belongs to another application (its application id and tables are not ours).
@@ -53,7 +53,7 @@ public enum StoreFileProblem: Sendable, Equatable, CustomStringConvertible {
     case corrupt(detail: String)
 
     /// A sentence for logs and for the host app's user notice.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notSQLite: "the file is not a SQLite database"
         case let .foreignDatabase(applicationID, tables):
@@ -64,7 +64,7 @@ public enum StoreFileProblem: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What opening a store found at its path; the host should tell the user about `.recovered`.
-public enum StoreOpenOutcome: Sendable, Equatable {
+package enum StoreOpenOutcome: Sendable, Equatable {
     /// An existing Eddy store was opened (and migrated to the current schema if needed).
     case opened
     /// There was no file (or an empty one): a new store was created.
@@ -73,7 +73,7 @@ public enum StoreOpenOutcome: Sendable, Equatable {
     case recovered(problem: StoreFileProblem, movedAsideTo: String)
 
     /// A notice for the host's user, nil when nothing unusual happened.
-    public var notice: String? {
+    package var notice: String? {
         guard case let .recovered(problem, movedAsideTo) = self else { return nil }
         return "The turbulence cache could not be used: \(problem). It was moved to \(movedAsideTo) and a new, empty cache was created."
     }
@@ -85,13 +85,13 @@ public enum StoreOpenOutcome: Sendable, Equatable {
 /// All calls are synchronous and thread-safe; call them off the main thread. Own reports, sync state, session and
 /// configuration are durable when the call returns (`synchronous = FULL`); server data is crash-safe and re-fetchable.
 /// Server observations are indexed in memory and re-synchronised when another instance or process writes them.
-public final class EddyStore: Sendable {
+package final class EddyStore: Sendable {
     /// Path of the database file.
-    public let path: String
+    package let path: String
     /// Options the store was opened with.
-    public let options: StoreOptions
+    package let options: StoreOptions
     /// What opening found (tell the user when it is `.recovered`).
-    public let openOutcome: StoreOpenOutcome
+    package let openOutcome: StoreOpenOutcome
     let pool: DatabasePool
     /// Spatial index of the observation log (kept in step by the writer).
     let observationIndex: ObservationIndex
@@ -109,7 +109,7 @@ public final class EddyStore: Sendable {
     /// A file that is not an Eddy store (random bytes, text, another app's SQLite file, a damaged database)
     /// is moved aside to `<path>.unreadable-N` (with its `-wal`/`-shm` companions), a fresh store is created,
     /// and `openOutcome` says so. A store written by a newer Eddy throws `StoreError.schemaTooNew` instead.
-    public static func open(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) -> EddyStore {
+    package static func open(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) -> EddyStore {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         do {
@@ -182,7 +182,7 @@ public final class EddyStore: Sendable {
     }
 
     /// Checkpoints the WAL into the main file and closes every connection; the store must not be used afterwards.
-    public func close() throws(StoreError) {
+    package func close() throws(StoreError) {
         do {
             try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             try pool.close()
@@ -210,7 +210,7 @@ public final class EddyStore: Sendable {
     }
 
     /// Runs `PRAGMA integrity_check` and returns SQLite's messages (`["ok"]` when the file is sound).
-    public func integrityCheck() throws(StoreError) -> [String] {
+    package func integrityCheck() throws(StoreError) -> [String] {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 

@@ -1,6 +1,6 @@
 import EddyH3
 import EddySupport
-public import EddyVocabulary
+package import EddyVocabulary
 import Foundation
 
 /// RFC 7946 GeoJSON output of query results: one Polygon feature per tile hexagon.
@@ -8,12 +8,12 @@ import Foundation
 /// Rings are `[longitude, latitude]` (6 decimals, ≈ 0.1 m), counter-clockwise (exterior ring, RFC 7946 §3.1.6) and
 /// closed (first position repeated last). A hexagon that crosses the antimeridian keeps continuous longitudes (some
 /// beyond ±180) rather than being cut in two. Output is deterministic: fixed key order, numbers and strings written by
-/// EddyJSON (docs/json.md: shortest round-trip, whole numbers bare, non-finite as null).
-public enum GeoJSON {
+/// the JSON writer of EddySupport (docs/json.md: shortest round-trip, whole numbers bare, non-finite as null).
+package enum GeoJSON {
     /// A FeatureCollection of turbulence items with properties `severity` (name), `edr_peak`, `edr_median`, `layer`,
     /// `time` (exit, Unix seconds), `h3`, `origin`, `report_count`, then — only when the report records them —
     /// `altitude_source`, `altitude_u90_ft` and `layer_uncertain`; the feature `id` is the report id.
-    public static func featureCollection(_ items: [TurbulenceItem]) throws -> String {
+    package static func featureCollection(_ items: [TurbulenceItem]) throws -> String {
         var features: [String] = []
         features.reserveCapacity(items.count)
         for item in items {
@@ -38,7 +38,7 @@ public enum GeoJSON {
 
     /// A FeatureCollection of nowcast cells with properties `severity` (for `viewer`), `edr`, `layer`, `forecast_hour`,
     /// `valid_time`, `issue_time`, `h3`.
-    public static func featureCollection(_ cells: [NowcastCell], viewer: AircraftClass) throws -> String {
+    package static func featureCollection(_ cells: [NowcastCell], viewer: AircraftClass) throws -> String {
         var features: [String] = []
         for cell in cells {
             let properties = [
@@ -56,7 +56,7 @@ public enum GeoJSON {
     }
 
     /// The closed, counter-clockwise boundary ring of a cell as `[longitude, latitude]` pairs.
-    public static func ring(cell: UInt64) throws -> [[Double]] {
+    package static func ring(cell: UInt64) throws -> [[Double]] {
         let boundary = try H3.cellToBoundary(H3Index(rawValue: cell))
         guard let first = boundary.first else { return [] }
         // Continuous longitudes (unwrap across the antimeridian relative to the first vertex).

@@ -113,30 +113,30 @@ public enum Aggregation: Sendable, Equatable {
 }
 
 /// A turbulence query over the cache. Build a fresh one for each call: `now` anchors the history window.
-public struct TurbulenceQuery: Sendable, Equatable {
+package struct TurbulenceQuery: Sendable, Equatable {
     /// The area to look in.
-    public var area: QueryArea
+    package var area: QueryArea
     /// Altitude range in feet (whole thousands); a layer is included when its 1000 ft band starts within the range
     /// (30000…40000 = layers 30 … 40). Nil: every altitude.
-    public var altitudeRangeFeet: ClosedRange<Int>?
+    package var altitudeRangeFeet: ClosedRange<Int>?
     /// Reports whose exit time is within this window before `now` (server reports; own reports use their time span).
-    public var historyWindow: HistoryWindow
+    package var historyWindow: HistoryWindow
     /// Only reports at least this severe for the viewer (`.none` includes smooth reports).
-    public var minimumSeverity: Severity
+    package var minimumSeverity: Severity
     /// The class of the aircraft looking at the map: severity is derived from EDR for this class.
-    public var viewer: AircraftClass
+    package var viewer: AircraftClass
     /// Worst per tile, or every report.
-    public var aggregation: Aggregation
+    package var aggregation: Aggregation
     /// Which reports.
-    public var selection: ReportSelection
+    package var selection: ReportSelection
     /// The present, Unix epoch seconds (the store never reads the clock).
-    public var now: Double
+    package var now: Double
     /// Also return each server report's anonymised reporter id and source (read from disk; slower for big areas).
-    public var includeReporterDetails: Bool
+    package var includeReporterDetails: Bool
 
     /// Creates a query (defaults: every altitude, 2 h, severity ≥ none, medium viewer, worst per tile, server,
     /// no reporter details).
-    public init(
+    package init(
         area: QueryArea, altitudeRangeFeet: ClosedRange<Int>? = nil, historyWindow: HistoryWindow = .twoHours,
         minimumSeverity: Severity = .none, viewer: AircraftClass = .medium, aggregation: Aggregation = .worstPerTile,
         selection: ReportSelection = .server, now: Double, includeReporterDetails: Bool = false
@@ -284,7 +284,7 @@ extension TurbulenceQuery {
 
     /// Builds an altitude range from two bounds in feet, refusing lower > upper with a typed error
     /// (a `ClosedRange` cannot even hold it).
-    public static func altitudeRange(lowerFeet: Int, upperFeet: Int) throws(QueryError) -> ClosedRange<Int> {
+    package static func altitudeRange(lowerFeet: Int, upperFeet: Int) throws(QueryError) -> ClosedRange<Int> {
         guard lowerFeet % 1000 == 0, upperFeet % 1000 == 0 else {
             throw .altRangeNotRoundToThousandFeet(lowerFeet: lowerFeet, upperFeet: upperFeet)
         }

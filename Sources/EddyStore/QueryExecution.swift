@@ -1,13 +1,14 @@
 import EddyH3
-public import EddyVocabulary
+package import EddyVocabulary
 import Foundation
 import GRDB
 
 extension EddyStore {
     /// Runs a turbulence query; results are sorted by tile (cell, layer), then time, then id.
-    /// Throws `QueryError` for bad input (nothing is read) and `StoreError` for storage failures.
-    public func turbulence(_ query: TurbulenceQuery) throws -> [TurbulenceItem] {
-        let prepared = try query.prepare()
+    /// Throws `.invalidQuery` for bad input (nothing is read), the other store errors for storage failures.
+    package func turbulence(_ query: TurbulenceQuery) throws(StoreError) -> [TurbulenceItem] {
+        let prepared: PreparedQuery
+        do { prepared = try query.prepare() } catch { throw .invalidQuery(error) }
         if let cells = prepared.cells, cells.isEmpty { return [] }
         var items: [TurbulenceItem]
         switch query.selection {
@@ -34,7 +35,7 @@ extension EddyStore {
     }
 
     /// Own reports: SQL over the (small) outbox table.
-    private func ownTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws -> [TurbulenceItem] {
+    private func ownTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws(StoreError) -> [TurbulenceItem] {
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
         Self.appendCellAndLayerConditions(prepared, &conditions, &arguments)
@@ -110,7 +111,7 @@ extension EddyStore {
     }
 
     /// Server observations: filter and aggregate in the in-memory index, then read only the chosen rows.
-    private func serverTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws -> [TurbulenceItem] {
+    private func serverTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws(StoreError) -> [TurbulenceItem] {
         // Catch up with observations written by another instance or process (one primary-key read otherwise).
         try read { db in try observationIndex.refresh(db) }
         var excluded = Set<IDKey>()
@@ -262,22 +263,22 @@ extension EddyStore {
 // MARK: - Nowcast, polygons, live flights
 
 /// A nowcast query: the cells of one forecast hour, in an area and altitude range.
-public struct NowcastQuery: Sendable, Equatable {
+package struct NowcastQuery: Sendable, Equatable {
     /// Hours ahead (0 = the current hour … 12).
-    public var forecastHour: Int
+    package var forecastHour: Int
     /// Where to look.
-    public var area: QueryArea
+    package var area: QueryArea
     /// Altitude range in feet (whole thousands), nil for every altitude.
-    public var altitudeRangeFeet: ClosedRange<Int>?
+    package var altitudeRangeFeet: ClosedRange<Int>?
     /// Only cells at least this severe for the viewer.
-    public var minimumSeverity: Severity
+    package var minimumSeverity: Severity
     /// Viewer class for the severity.
-    public var viewer: AircraftClass
+    package var viewer: AircraftClass
     /// The present, Unix epoch seconds: cells no longer valid at `now` are left out.
-    public var now: Double
+    package var now: Double
 
     /// Creates a nowcast query.
-    public init(
+    package init(
         forecastHour: Int, area: QueryArea = .everywhere, altitudeRangeFeet: ClosedRange<Int>? = nil,
         minimumSeverity: Severity = .none, viewer: AircraftClass = .medium, now: Double
     ) {
@@ -292,15 +293,18 @@ public struct NowcastQuery: Sendable, Equatable {
 
 extension EddyStore {
     /// Nowcast cells of one forecast hour still valid at `now`, sorted by tile.
-    public func nowcast(_ query: NowcastQuery) throws -> [NowcastCell] {
+    package func nowcast(_ query: NowcastQuery) throws(StoreError) -> [NowcastCell] {
         guard (0...QueryLimits.maximumForecastHour).contains(query.forecastHour) else {
-            throw QueryError.invalidForecastHour(query.forecastHour)
+            throw .invalidQuery(.invalidForecastHour(query.forecastHour))
         }
         // Reuse the turbulence query's validation of area, altitude and now.
-        let prepared = try TurbulenceQuery(
-            area: query.area, altitudeRangeFeet: query.altitudeRangeFeet, minimumSeverity: query.minimumSeverity,
-            viewer: query.viewer, now: query.now
-        ).prepare()
+        let prepared: PreparedQuery
+        do {
+            prepared = try TurbulenceQuery(
+                area: query.area, altitudeRangeFeet: query.altitudeRangeFeet, minimumSeverity: query.minimumSeverity,
+                viewer: query.viewer, now: query.now
+            ).prepare()
+        } catch { throw .invalidQuery(error) }
         var conditions = ["forecast_hour = ?", "valid_time > ?"]
         var arguments: [(any DatabaseValueConvertible)?] = [query.forecastHour, query.now - NowcastCell.validitySeconds]
         if prepared.cells?.isEmpty == true { return [] }
@@ -324,7 +328,7 @@ extension EddyStore {
     }
 
     /// The stored turbulence polygons of a history window at or above a severity, most severe first.
-    public func turbulencePolygons(historyWindow: HistoryWindow, minimumSeverity: Severity = .light) throws -> [TurbulencePolygonSet] {
+    package func turbulencePolygons(historyWindow: HistoryWindow, minimumSeverity: Severity = .light) throws(StoreError) -> [TurbulencePolygonSet] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT history_minutes, severity, geojson, updated_time FROM turbulence_polygon
@@ -342,10 +346,10 @@ extension EddyStore {
     }
 
     /// The latest position of every live flight seen within `maximumAgeSeconds` before `now`, newest first.
-    public func liveFlights(now: Double, maximumAgeSeconds: Double? = nil) throws -> [LiveFlight] {
-        guard now.isFinite else { throw QueryError.invalidNow(now) }
+    package func liveFlights(now: Double, maximumAgeSeconds: Double? = nil) throws(StoreError) -> [LiveFlight] {
+        guard now.isFinite else { throw .invalidQuery(.invalidNow(now)) }
         let age = maximumAgeSeconds ?? options.liveFlightMaximumAgeSeconds
-        guard age.isFinite, age > 0 else { throw QueryError.invalidTimeSpan(seconds: age) }
+        guard age.isFinite, age > 0 else { throw .invalidQuery(.invalidTimeSpan(seconds: age)) }
         return try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT flight_id, latitude, longitude, altitude_feet, heading_degrees, ground_speed_knots, aircraft_type,

@@ -108,9 +108,9 @@ package struct PurgeSummary: Sendable, Equatable, Hashable {
 }
 
 /// Counts of the own-report outbox.
-public struct OutboxCounts: Sendable, Equatable, Hashable {
+package struct OutboxCounts: Sendable, Equatable, Hashable {
     /// Reports waiting for the server's acknowledgement.
-    public var pending: Int
+    package var pending: Int
     /// Reports the server acknowledged (kept for queries until they expire).
-    public var sent: Int
+    package var sent: Int
 }

@@ -15,6 +15,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case database(path: String, code: Int32, message: String)
     /// A value given to the store is out of range (negative count, non-finite time, ...).
     case invalidArgument(String)
+    /// A query was refused before the store was touched: the query error says what to fix.
+    case invalidQuery(QueryError)
     /// A stored value could not be decoded (e.g. an unknown aircraft class written by another tool).
     case undecodableRow(table: String, detail: String)
     /// A failure that is neither SQLite's nor the store's own (kept as text).
@@ -36,6 +38,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "SQLite error \(code) on \(path): \(message)"
         case let .invalidArgument(message):
             "invalid argument: \(message)"
+        case let .invalidQuery(error):
+            "invalid query: \(error)"
         case let .undecodableRow(table, detail):
             "a row of table \(table) cannot be read: \(detail)"
         case let .unexpected(path, detail):

@@ -125,7 +125,7 @@ extension EddyStore {
     }
 
     /// How many own reports are pending and sent.
-    public func outboxCounts() throws(StoreError) -> OutboxCounts {
+    package func outboxCounts() throws(StoreError) -> OutboxCounts {
         try read { db in
             let pending = try Int.fetchOne(db, sql: "SELECT count(*) FROM own_report WHERE status = 0") ?? 0
             let sent = try Int.fetchOne(db, sql: "SELECT count(*) FROM own_report WHERE status = 1") ?? 0
@@ -263,7 +263,7 @@ extension EddyStore {
     }
 
     /// Number of cached server observations.
-    public func observationCount() throws(StoreError) -> Int {
+    package func observationCount() throws(StoreError) -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM observation") ?? 0 }
     }
 

@@ -183,13 +183,15 @@ package final class SyncScheduler: Sendable {
         }
     }
 
-    /// Loops `step()` until the task is cancelled or the scheduler stops.
-    package func run() async {
+    /// The sync loop: `step()`, then a wait on the scheduler's clock until the next due work (at most
+    /// `idlePollSeconds`, at least 50 ms), cut short by `wakeUps`; until the task is cancelled or the scheduler stops.
+    /// The engine runs it in wall-clock mode, tests on a manual clock (docs/sync.md, "Scheduler").
+    package func run(wakeUps: SyncWakeUps = SyncWakeUps()) async {
         while !Task.isCancelled {
             let wait = step()
             if wait == .infinity, stoppedReason != nil { return }
             let idle = state.withLock(visibleToThreadSanitizerAs: self) { $0.configuration.idlePollSeconds }
-            await clock.sleep(seconds: min(max(wait, 0.05), idle))
+            await wakeUps.sleep(seconds: min(max(wait, 0.05), idle), on: clock)
         }
     }
 

@@ -29,7 +29,7 @@ struct QueryValidationTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try EddyStore.open(path: folder.path("q.sqlite"))
-        #expect(throws: expected) { try store.turbulence(query) }
+        #expect(throws: StoreError.invalidQuery(expected)) { try store.turbulence(query) }
     }
 
     @Test func polygonWithMoreThan250CoordinatesIsRefused() throws {
@@ -121,7 +121,7 @@ struct QueryValidationTests {
             defer { folder.remove() }
             _ = try EddyStore.open(path: folder.path("q.sqlite")).turbulence(TurbulenceQuery(area: .polygon(Array(ring)), now: now))
         } throws: { error in
-            if case QueryError.areaTooLarge = error { true } else { false }
+            if case StoreError.invalidQuery(.areaTooLarge) = error { true } else { false }
         }
     }
 
@@ -144,8 +144,8 @@ struct QueryValidationTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try EddyStore.open(path: folder.path("q.sqlite"))
-        #expect(throws: QueryError.invalidForecastHour(13)) { try store.nowcast(NowcastQuery(forecastHour: 13, now: now)) }
-        #expect(throws: QueryError.invalidForecastHour(-1)) { try store.nowcast(NowcastQuery(forecastHour: -1, now: now)) }
+        #expect(throws: StoreError.invalidQuery(.invalidForecastHour(13))) { try store.nowcast(NowcastQuery(forecastHour: 13, now: now)) }
+        #expect(throws: StoreError.invalidQuery(.invalidForecastHour(-1))) { try store.nowcast(NowcastQuery(forecastHour: -1, now: now)) }
     }
 
     @Test func errorsSayWhatToDo() {

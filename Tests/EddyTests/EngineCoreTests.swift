@@ -11,22 +11,69 @@ import Foundation
 import Testing
 @testable import Eddy
 
-/// A scripted world for `EngineCore`: no SQLite, no threads, no sleeping. It applies the core's effects the way the
-/// engine's shell does (storage in order, candidates answered from memory, callbacks recorded with their time).
-private struct ScriptedHost {
-    var core: EngineCore
+/// The scripted world's edges: memory instead of SQLite and a scheduler. Effects reach it through the engine's own
+/// `EffectInterpreter`, so the core is exercised exactly as the shell applies it.
+private final class ScriptedEdges: EngineEdges, @unchecked Sendable {
     /// Reports "on the server" (what a fetch would have stored), answered to alert candidate requests.
     var serverReports: [TileReport] = []
     /// Own reports the core asked to store, in order.
     var stored: [TileReport] = []
     /// Settings the core asked to persist, in order.
     var persisted: [EngineSetting] = []
-    /// Callbacks with their engine time, in order.
-    var callbacks: [(t: Double, callback: EddyCallback)] = []
     /// How many candidate reads the core asked for.
     var candidateReads = 0
+    /// Fleet offsets the scripted store answers `.loadAltitudeOffsets` with, and how many reads were asked for.
+    var fleetOffsets: [AltitudeOffsetCell] = []
+    var altitudeOffsetReads = 0
+    /// The offset observation of each position upload (nil: none), in order.
+    var uploadedOffsets: [AltitudeOffsetObservation?] = []
+
+    func storeOwnReports(new: DetectedTurbulence?) -> (stored: [DetectedTurbulence], failure: StoreError?) {
+        guard let new else { return ([], nil) }
+        stored.append(new.report)
+        return ([new], nil)
+    }
+    func persist(_ setting: EngineSetting) throws(StoreError) { persisted.append(setting) }
+    func forgetSessionAndFetchedData() throws(StoreError) {}
+    func purgeExpired(now: Double) throws(StoreError) -> Bool { false }
+    func alertCandidates(for request: AlertCandidateRequest) throws(StoreError) -> (candidates: [AlertCandidate], polygons: [TurbulencePolygon]) {
+        candidateReads += 1
+        // What the store's query selects: reports of the history window, light or worse for the viewer.
+        let candidates = serverReports
+            .filter { $0.exitTime >= request.position.time - request.history.seconds && $0.exitTime <= request.position.time }
+            .filter { $0.severity(for: request.query.viewerClass) >= max(request.query.minimumSeverity, .light) }
+            .map { AlertCandidate(report: $0, origin: .server) }
+        return (candidates, [])
+    }
+    func hasCachedReports() -> Bool { false }
+    func configureSync(_ configuration: SchedulerConfiguration) {}
+    func setFetchArea(_ area: SyncArea?, for type: DataAreaType) {}
+    func uploadPosition(_ position: PositionUpload, altitudeOffset: AltitudeOffsetObservation?) { uploadedOffsets.append(altitudeOffset) }
+    func altitudeOffsets(_ request: AltitudeOffsetRequest) -> [AltitudeOffsetCell]? {
+        altitudeOffsetReads += 1
+        return fleetOffsets
+    }
+    func withHeightAboveTerrain(_ context: AltitudeContext, latitudeDegrees: Double, longitudeDegrees: Double) -> AltitudeContext { context }
+}
+
+/// A scripted world for `EngineCore`: no SQLite, no threads, no sleeping. The core's steps go through the engine's
+/// effect interpreter with memory edges (storage in order, candidates answered from memory, callbacks recorded with
+/// their time).
+private struct ScriptedHost {
+    var core: EngineCore
+    let edges = ScriptedEdges()
+    /// Callbacks with their engine time, in order.
+    var callbacks: [(t: Double, callback: EddyCallback)] = []
     /// How many sync steps the core asked for.
     var syncSteps = 0
+
+    var serverReports: [TileReport] { get { edges.serverReports } nonmutating set { edges.serverReports = newValue } }
+    var stored: [TileReport] { edges.stored }
+    var persisted: [EngineSetting] { edges.persisted }
+    var candidateReads: Int { edges.candidateReads }
+    var fleetOffsets: [AltitudeOffsetCell] { get { edges.fleetOffsets } nonmutating set { edges.fleetOffsets = newValue } }
+    var altitudeOffsetReads: Int { edges.altitudeOffsetReads }
+    var uploadedOffsets: [AltitudeOffsetObservation?] { edges.uploadedOffsets }
 
     init(designator: String, configure: (inout EddyConfiguration) -> Void = { _ in }) throws {
         var configuration = EddyConfiguration(storePath: "/nonexistent/unused.sqlite", delivery: .callerThread, syncTiming: .flightTime)
@@ -36,45 +83,14 @@ private struct ScriptedHost {
                           dataQuery: DataQuery(), updateFrequency: .fast, session: nil)
     }
 
-    /// Fleet offsets the scripted store answers `.loadAltitudeOffsets` with, and how many reads were asked for.
-    var fleetOffsets: [AltitudeOffsetCell] = []
-    var altitudeOffsetReads = 0
-    /// The offset observation of each position upload (nil: none), in order.
-    var uploadedOffsets: [AltitudeOffsetObservation?] = []
-
     mutating func apply(_ step: EngineStep) {
-        var pending = step.effects[...]
-        var time = step.time
-        while let effect = pending.popFirst() {
-            switch effect {
-            case .storeOwnReport(let detected):
-                stored.append(detected.report)
-                callbacks.append((time, .detectedTurbulence(detected)))
-            case .persist(let setting):
-                persisted.append(setting)
-            case .loadAlertCandidates(let request):
-                candidateReads += 1
-                // What the store's query selects: reports of the history window, light or worse for the viewer.
-                let candidates = serverReports
-                    .filter { $0.exitTime >= request.position.time - request.history.seconds && $0.exitTime <= request.position.time }
-                    .filter { $0.severity(for: request.query.viewerClass) >= max(request.query.minimumSeverity, .light) }
-                    .map { AlertCandidate(report: $0, origin: .server) }
-                let next = core.alertCandidatesLoaded(candidates, for: request)
-                time = next.time
-                pending.insert(contentsOf: next.effects, at: pending.startIndex)
-            case .callback(let callback):
-                callbacks.append((time, callback))
-            case .runSyncStep:
-                syncSteps += 1
-                core.syncStepFinished(waitSeconds: 1, now: time)
-            case .loadAltitudeOffsets:
-                altitudeOffsetReads += 1
-                core.altitudeOffsetsLoaded(fleetOffsets)
-            case .uploadPosition(_, let offset):
-                uploadedOffsets.append(offset)
-            case .forgetSessionAndFetchedData, .purgeExpired, .announceCachedData, .configureSync, .setFetchArea, .wakeSync:
-                break
-            }
+        var core = self.core
+        let applied = EffectInterpreter.apply(step, edges: edges) { core.receive($0) }
+        self.core = core
+        callbacks += applied.callbacks.map { (applied.time, $0) }
+        if applied.runSyncStep {
+            syncSteps += 1
+            self.core.syncStepFinished(waitSeconds: 1, now: applied.time)
         }
     }
 

@@ -2,6 +2,7 @@ public import Dispatch
 import EddyH3
 public import EddyNavigation
 import EddyStore
+package import EddySupport
 import EddySync
 public import EddyVocabulary
 import Foundation
@@ -77,6 +78,9 @@ public struct EddyConfiguration: Sendable {
     public var logging: EddyLogConfiguration
     /// Wraps the engine's HTTP transport (tests observe each request with it); nil for none.
     package var transportWrapper: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
+    /// The wall clock: the sync loop's in `.wallClock` mode, the host's calls', the log's time stamps, a real-time
+    /// demo's pace. The system clock; tests give a `ManualEpochClock`.
+    package var wallClock: any EpochClock = SystemEpochClock()
 
     /// Creates a configuration with defaults.
     public init(storePath: String, storeOptions: StoreOptions = StoreOptions(), delivery: CallbackDelivery = .queue(.main),

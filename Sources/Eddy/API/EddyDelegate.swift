@@ -26,7 +26,7 @@ public protocol EddyDelegate: AnyObject, Sendable {
     /// A fetch or upload failed (retried with back-off when it can help).
     func didFailToFetchNewData(with error: EddyError)
     /// The engine could not read or write its store (what it was doing, and the store's error with what to do).
-    func didFailToAccessStore(_ failure: StoreFailure)
+    func didFailToAccessStore(_ failure: StoreOperationFailure)
     /// The set of alerting tiles ahead changed (new, worse, fewer, or cleared); only on change.
     func didReceiveAlert(_ alert: EddyAlert)
     /// A location sample was unusable, or the host reported a location failure.
@@ -59,7 +59,7 @@ extension EddyDelegate {
     /// Default: ignored.
     public func didFailToFetchNewData(with error: EddyError) {}
     /// Default: ignored.
-    public func didFailToAccessStore(_ failure: StoreFailure) {}
+    public func didFailToAccessStore(_ failure: StoreOperationFailure) {}
     /// Default: ignored.
     public func didReceiveAlert(_ alert: EddyAlert) {}
     /// Default: ignored.
@@ -111,7 +111,7 @@ public enum EddyCallback: Sendable, Equatable {
     /// `didFailToFetchNewData(with:)`.
     case didFailToFetchNewData(EddyError)
     /// `didFailToAccessStore(_:)`.
-    case didFailToAccessStore(StoreFailure)
+    case didFailToAccessStore(StoreOperationFailure)
     /// `didReceiveAlert(_:)`.
     case didReceiveAlert(EddyAlert)
     /// `locationManagerDidFail(withError:)`.

@@ -87,13 +87,8 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension EddyError {
-    /// A failure met while using the store as the engine's error: a `StoreError` becomes `.store`, a `QueryError`
-    /// `.query`, anything else (e.g. a value that cannot be encoded) `.store(.unexpected)` on the store at `storePath`.
-    static func storeFailure(_ error: any Error, storePath: String) -> EddyError {
-        switch error {
-        case let error as StoreError: .store(error)
-        case let error as QueryError: .query(error)
-        default: .store(.unexpected(path: storePath, detail: "\(error)"))
-        }
+    /// The engine's error for a store error: a refused query is `.query` (what to fix), the rest `.store`.
+    init(_ error: StoreError) {
+        if case .invalidQuery(let query) = error { self = .query(query) } else { self = .store(error) }
     }
 }

@@ -22,12 +22,15 @@ package enum EngineEffect: Sendable {
     case forgetSessionAndFetchedData
     /// Purge expired cached data (observations older than 6 h, past nowcasts, stale live flights) as of `now`.
     case purgeExpired(now: Double)
-    /// Read the alert candidates around a position, then give them back with `EngineCore.alertCandidatesLoaded`.
+    /// Read the alert candidates around a position, and give them back (`EngineFeedback.alertCandidatesLoaded`).
     case loadAlertCandidates(AlertCandidateRequest)
     /// Raise `didReceiveNewTurbulenceData(areaType:)` for these areas if the cache holds any report (start).
     case announceCachedData([DataAreaType])
     /// Raise a delegate callback.
     case callback(EddyCallback)
+    /// Raise `didUpdateAltitudeContext` with the height above terrain at the fix's position filled in (terrain tiles
+    /// are read at the edge).
+    case deliverAltitudeContext(AltitudeContext, latitudeDegrees: Double, longitudeDegrees: Double)
     // Sync: scheduler state in order; the step or wake-up after the callbacks.
     /// Reconfigure the sync scheduler.
     case configureSync(SchedulerConfiguration)
@@ -35,7 +38,7 @@ package enum EngineEffect: Sendable {
     case setFetchArea(SyncArea?, DataAreaType)
     /// Queue an own-position upload (live flights).
     case uploadPosition(PositionUpload, AltitudeOffsetObservation?)
-    /// Read the cached fleet altitude offsets near a position and hand them to `EngineCore.altitudeOffsetsLoaded(_:)`.
+    /// Read the cached fleet altitude offsets near a position and give them back (`EngineFeedback.altitudeOffsetsLoaded`).
     case loadAltitudeOffsets(AltitudeOffsetRequest)
     /// Run one sync step inline now (flight-time sync).
     case runSyncStep
@@ -49,6 +52,17 @@ package enum EngineEffect: Sendable {
         default: false
         }
     }
+}
+
+/// What the shell learned applying effects and gives back to the core (`EngineCore.receive(_:)`): the answers to the
+/// reads the core asked for, and changes of the cached data. The core's answer is applied after the step that asked.
+package enum EngineFeedback: Sendable {
+    /// The alert candidates (and the history window's turbulence polygons) read for a request.
+    case alertCandidatesLoaded([AlertCandidate], polygons: [TurbulencePolygon], request: AlertCandidateRequest)
+    /// The fleet altitude offsets read for a request (a read failure gives none: offsets are an aid).
+    case altitudeOffsetsLoaded([AltitudeOffsetCell])
+    /// The purge removed observations: alert candidates are read again.
+    case cachedDataChanged
 }
 
 /// A setting the engine persists so that a relaunch restores it.

@@ -8,7 +8,7 @@ import EddyVocabulary
 enum AlertCandidateLoader {
     /// The candidates for `query` around `position`.
     static func load(store: EddyStore, query: AlertQuery, position: AlertPosition,
-                     history: HistoryWindow) throws -> [AlertCandidate] {
+                     history: HistoryWindow) throws(StoreError) -> [AlertCandidate] {
         let slack = query.layerBand + AlertCandidates.layerSlack
         let lower = max(QueryLimits.lowestAltitudeFeet / 1000, position.layer - slack) * 1000
         let upper = min(QueryLimits.highestAltitudeFeet / 1000, position.layer + slack) * 1000
@@ -33,14 +33,14 @@ enum AlertCandidateLoader {
     }
 
     /// The candidates a core asked for.
-    static func load(store: EddyStore, _ request: AlertCandidateRequest) throws -> [AlertCandidate] {
+    static func load(store: EddyStore, _ request: AlertCandidateRequest) throws(StoreError) -> [AlertCandidate] {
         try load(store: store, query: request.query, position: request.position, history: request.history)
     }
 
     /// The cached turbulence polygons of the history window at or above the query's minimum (the alert fallback).
     /// A set whose GeoJSON does not decode is left out (the fallback must not stop report alerts); a store failure
     /// throws.
-    static func polygons(store: EddyStore, query: AlertQuery, history: HistoryWindow) throws -> [TurbulencePolygon] {
+    static func polygons(store: EddyStore, query: AlertQuery, history: HistoryWindow) throws(StoreError) -> [TurbulencePolygon] {
         try store.turbulencePolygons(historyWindow: history, minimumSeverity: max(query.minimumSeverity, .light))
             .flatMap { (try? EngineQueries.polygons(of: $0)) ?? [] }
     }

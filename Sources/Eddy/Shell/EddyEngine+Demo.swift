@@ -73,12 +73,14 @@ extension EddyEngine {
         logger?.info("demo: started", metadata: ["seconds": "\(demo.durationSeconds)"])
         switch pace {
         case .immediate(let start):
-            play(scenario, startEpochSeconds: start, generation: generation, realTime: false)
+            play(scenario, startEpochSeconds: start, generation: generation)
         case .realTime:
-            let start = Date().timeIntervalSince1970
-            let thread = Thread { [weak self] in self?.play(scenario, startEpochSeconds: start, generation: generation, realTime: true) }
-            thread.name = "eddy.demo"
-            thread.start()
+            // On the wall clock, on a queue of its own (each push may write to the store).
+            let wallClock = configuration.wallClock
+            let start = wallClock.now()
+            Task(executorPreference: SerialQueueExecutor(label: "eddy-demo")) { [weak self] in
+                await self?.playInRealTime(scenario, startEpochSeconds: start, generation: generation, clock: wallClock)
+            }
         }
     }
 
@@ -88,32 +90,43 @@ extension EddyEngine {
         finishDemo()
     }
 
-    /// Pushes the scenario's samples, stamped from `startEpochSeconds`; in real time, each once its time has come.
-    private func play(_ scenario: FlightScenario, startEpochSeconds: Double, generation: Int, realTime: Bool) {
-        struct Cancelled: Error {}
-        do {
-            try FlightSimulator.simulate(scenario) { chunk in
-                var shifted = chunk
-                for i in shifted.accelerometer.indices { shifted.accelerometer[i].t += startEpochSeconds }
-                for i in shifted.gyroscope.indices { shifted.gyroscope[i].t += startEpochSeconds }
-                for i in shifted.location.indices { shifted.location[i].t += startEpochSeconds }
-                for i in shifted.barometer.indices { shifted.barometer[i].t += startEpochSeconds }
-                for sample in shifted.mergedSamples() {
-                    if realTime {
-                        // Wait until the sample's time, checking for a stop every 50 ms.
-                        while sample.t > Date().timeIntervalSince1970 {
-                            guard demo.isCurrent(generation) else { throw Cancelled() }
-                            Thread.sleep(forTimeInterval: min(0.05, sample.t - Date().timeIntervalSince1970))
-                        }
-                    }
-                    guard demo.isCurrent(generation) else { throw Cancelled() }
-                    pushSimulated(sample)
-                }
+    /// Pushes the scenario's samples at once, stamped from `startEpochSeconds`.
+    private func play(_ scenario: FlightScenario, startEpochSeconds: Double, generation: Int) {
+        var simulation = FlightSimulation(scenario)
+        while let chunk = simulation.next() {
+            for sample in Self.stamped(chunk, from: startEpochSeconds) {
+                guard demo.isCurrent(generation) else { return }   // stopped: stopDemo() or a newer demo finished it
+                pushSimulated(sample)
             }
-        } catch {
-            return   // stopped: stopDemo() or a newer demo finished it
         }
         if demo.end(generation) { finishDemo() }
+    }
+
+    /// Pushes the scenario's samples, stamped from `startEpochSeconds`, each once `clock` has reached its time (a stop
+    /// is noticed within 50 ms).
+    private func playInRealTime(_ scenario: FlightScenario, startEpochSeconds: Double, generation: Int, clock: any EpochClock) async {
+        var simulation = FlightSimulation(scenario)
+        while let chunk = simulation.next() {
+            for sample in Self.stamped(chunk, from: startEpochSeconds) {
+                while sample.t > clock.now() {
+                    guard demo.isCurrent(generation) else { return }
+                    await clock.sleep(seconds: min(0.05, sample.t - clock.now()))
+                }
+                guard demo.isCurrent(generation) else { return }
+                pushSimulated(sample)
+            }
+        }
+        if demo.end(generation) { finishDemo() }
+    }
+
+    /// A chunk's samples in time order, in Unix seconds from `startEpochSeconds`.
+    private static func stamped(_ chunk: SimulatedChunk, from startEpochSeconds: Double) -> [SensorSample] {
+        var shifted = chunk
+        for i in shifted.accelerometer.indices { shifted.accelerometer[i].t += startEpochSeconds }
+        for i in shifted.gyroscope.indices { shifted.gyroscope[i].t += startEpochSeconds }
+        for i in shifted.location.indices { shifted.location[i].t += startEpochSeconds }
+        for i in shifted.barometer.indices { shifted.barometer[i].t += startEpochSeconds }
+        return shifted.mergedSamples()
     }
 
     /// One demo sample into the core (taken only while the demo runs).
@@ -129,11 +142,6 @@ extension EddyEngine {
         logger?.info("demo: ended")
     }
 
-    /// Stores a demo's report as a local simulated observation (never in the outbox); throws the store's error.
-    func storeSimulatedReport(_ report: TileReport) throws(StoreError) {
-        try store.upsertObservations([ServerObservation(report: report, reporterID: Self.simulatedReportSource,
-                                                        source: Self.simulatedReportSource)])
-    }
 }
 
 extension TurbulenceItem {

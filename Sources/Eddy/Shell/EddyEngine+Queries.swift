@@ -20,6 +20,16 @@ extension EddyEngine {
     /// Whether the device is handled or vibrates too much to measure (false before detection ran).
     public var inNoise: Bool { devicePosition?.inNoise ?? false }
 
+    /// The cached turbulence the data query asks for in one of its areas (worst report per tile): its history window,
+    /// altitude range and `minimumSeverity` for the aircraft's class, at engine time. Empty when that area is not set
+    /// (the route area without a route polygon is the circle around the latest position).
+    public func turbulence(in areaType: DataAreaType) throws(EddyError) -> [TurbulenceItem] {
+        let (query, motion) = core.withLock { ($0.turbulenceQuery(for: areaType), $0.ownMotion) }
+        guard let query else { return [] }
+        let items = try runStoreQuery { () throws(StoreError) in try store.turbulence(query) }
+        return EngineQueries.alongTrack(items, motion: motion, corridorHalfWidthNM: AlongTrackGeometry.defaultCorridorHalfWidthNM)
+    }
+
     /// Cached turbulence for `request` at engine time, for the aircraft's class, with each item's trend and its
     /// distance, time to reach and time to pass along the track. Sorted by tile. Call off the main thread.
     public func turbulence(_ request: TurbulenceRequest) throws(EddyError) -> [TurbulenceItem] {
@@ -29,7 +39,7 @@ extension EddyEngine {
             area: area, altitudeRangeFeet: request.altitudeRangeFeet, historyWindow: request.historyWindow ?? snapshot.historyWindow,
             minimumSeverity: request.minimumSeverity ?? snapshot.minimumSeverity, viewer: snapshot.viewer,
             aggregation: request.aggregation, selection: request.reports, now: snapshot.now)
-        var items = try runStoreQuery { try store.turbulence(query) }
+        var items = try runStoreQuery { () throws(StoreError) in try store.turbulence(query) }
         if let severities = request.severities { items = items.filter { severities.contains($0.severity) } }
         return EngineQueries.alongTrack(items, motion: motion, corridorHalfWidthNM: request.alongTrackCorridorHalfWidthNM)
     }
@@ -37,7 +47,7 @@ extension EddyEngine {
     /// `turbulence(_:)` as an RFC 7946 GeoJSON FeatureCollection (one hexagon per item; properties in docs/json.md).
     public func turbulenceGeoJSON(_ request: TurbulenceRequest) throws(EddyError) -> String {
         let items = try turbulence(request)
-        return try runStoreQuery { try GeoJSON.featureCollection(items) }
+        do { return try GeoJSON.featureCollection(items) } catch { throw .store(.unexpected(path: configuration.storePath, detail: "\(error)")) }
     }
 
     /// Cached nowcast cells of `request.hoursAhead` still valid at engine time, sorted by tile. Call off the main thread.
@@ -46,21 +56,22 @@ extension EddyEngine {
         guard let area = snapshot.area else { return [] }
         let query = NowcastQuery(forecastHour: request.hoursAhead, area: area, altitudeRangeFeet: request.altitudeRangeFeet,
                                  minimumSeverity: request.minimumSeverity, viewer: snapshot.viewer, now: snapshot.now)
-        return try runStoreQuery { try store.nowcast(query) }
+        return try runStoreQuery { () throws(StoreError) in try store.nowcast(query) }
     }
 
     /// Cached turbulence polygons, typed (rings of `LatLng`, outer first), most severe first. Call off the main thread.
     public func polygons(_ request: PolygonsRequest = PolygonsRequest()) throws(EddyError) -> [TurbulencePolygon] {
         var layers: ClosedRange<Int>?
         if let r = request.altitudeRangeFeet {
-            let checked = try runStoreQuery { try TurbulenceQuery.altitudeRange(lowerFeet: r.lowerBound, upperFeet: r.upperBound) }
+            let checked: ClosedRange<Int>
+            do { checked = try TurbulenceQuery.altitudeRange(lowerFeet: r.lowerBound, upperFeet: r.upperBound) } catch { throw .query(error) }
             layers = (checked.lowerBound / 1000)...(checked.upperBound / 1000)
         }
         let sets = try polygonsGeoJSON(request)
         var polygons: [TurbulencePolygon] = []
         for set in sets {
             do { polygons += try EngineQueries.polygons(of: set) }
-            catch { throw .storeFailure(error, storePath: configuration.storePath) }
+            catch { throw .store(.unexpected(path: configuration.storePath, detail: "\(error)")) }
         }
         if let layers { polygons = polygons.filter { $0.layers.overlaps(layers) } }
         return polygons
@@ -70,14 +81,14 @@ extension EddyEngine {
     /// first. Call off the main thread.
     public func polygonsGeoJSON(_ request: PolygonsRequest = PolygonsRequest()) throws(EddyError) -> [TurbulencePolygonSet] {
         let window = request.historyWindow ?? core.withLock { $0.dataQuery.historyWindow }
-        return try runStoreQuery { try store.turbulencePolygons(historyWindow: window, minimumSeverity: max(.light, request.minimumSeverity)) }
+        return try runStoreQuery { () throws(StoreError) in try store.turbulencePolygons(historyWindow: window, minimumSeverity: max(.light, request.minimumSeverity)) }
     }
 
     /// Cached live flights (traffic) seen within the age limit before engine time, newest first. Call off the main thread.
     public func liveFlights(_ request: LiveFlightsRequest = LiveFlightsRequest()) throws(EddyError) -> [LiveFlight] {
         if let ring = request.polygon { try DataQuery(viewport: ring).validate() }
         let now = core.withLock { $0.currentTime }
-        var flights = try runStoreQuery { try store.liveFlights(now: now, maximumAgeSeconds: request.maximumAgeSeconds) }
+        var flights = try runStoreQuery { () throws(StoreError) in try store.liveFlights(now: now, maximumAgeSeconds: request.maximumAgeSeconds) }
         if let range = request.altitudeRangeFeet {
             flights = flights.filter { Double(range.lowerBound) <= $0.altitudeFeet && $0.altitudeFeet <= Double(range.upperBound) }
         }
@@ -85,13 +96,9 @@ extension EddyEngine {
         return flights
     }
 
-    /// Runs a store read, mapping its errors: bad input → `.query`, storage → `.storeFailure`.
-    private func runStoreQuery<T>(_ body: () throws -> T) throws(EddyError) -> T {
-        do { return try body() } catch let error as QueryError {
-            throw .query(error)
-        } catch {
-            throw .storeFailure(error, storePath: configuration.storePath)
-        }
+    /// Runs a store read, mapping its errors: a refused query → `.query`, storage → `.store`.
+    private func runStoreQuery<T>(_ body: () throws(StoreError) -> T) throws(EddyError) -> T {
+        do { return try body() } catch { throw EddyError(error) }
     }
 }
 

@@ -13,8 +13,7 @@ extension EddyEngine {
         core.withLock { $0.setServerThresholds(settings.thresholds) }
         logger?.info("session: thresholds \(settings.thresholds == nil ? "not sent by the server: local defaults" : "from the server")")
         do {
-            let text = try settings.thresholds.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-            try store.setSessionValue(text, forKey: Self.serverThresholdsKey)
+            try EngineSettings.persist(serverThresholds: settings.thresholds, in: store)
         } catch {
             // Not persisted: the values hold until the app quits (an offline restart falls back to the local defaults).
             logger?.warning("session: thresholds not persisted: \(error)")

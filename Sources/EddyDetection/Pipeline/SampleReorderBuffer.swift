@@ -1,9 +1,3 @@
-/// A value with a time stamp, seconds: what `SampleReorderBuffer` orders.
-package protocol TimeOrdered {
-    /// The time, seconds.
-    var t: Double { get }
-}
-
 /// Puts samples from several sources back into time order before detection (docs/engine.md "Sensor input").
 ///
 /// A host pushes motion samples from one thread (CoreMotion's queue) and locations from another (CoreLocation's), each

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 // The one time source of Eddy: Unix epoch seconds and a sleep, injected wherever time is read (sync client and
-// scheduler, engine, server), so tests and replays never depend on the wall clock. The pure core (EddyCore)
+// scheduler, engine, server), so tests and replays never depend on the wall clock. The pure modules (vocabulary, navigation, detection, alerts)
 // reads no clock at all: it gets times from its samples.
 
 /// A source of epoch time: now in Unix seconds, and a way to wait.

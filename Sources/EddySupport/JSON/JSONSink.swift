@@ -1,6 +1,6 @@
 /// Where JSON bytes go: a `[UInt8]`, a `String`, or (in modules that have one) a network buffer.
 ///
-/// EddyJSON has no dependencies: a module with another byte container (the server's NIO `ByteBuffer`) conforms it
+/// The JSON writer has no dependencies: a module with another byte container (the server's NIO `ByteBuffer`) conforms it
 /// with two small methods.
 package protocol JSONSink {
     /// Appends UTF-8 bytes (always whole characters).

@@ -1,3 +1,4 @@
+package import EddySupport
 import Foundation
 package import Logging
 
@@ -12,12 +13,15 @@ package struct EngineLogHandler: LogHandler {
     package var metadata: Logger.Metadata = [:]
     /// The least severe level written.
     package var logLevel: Logger.Level
+    /// The wall clock lines are stamped with.
+    package let clock: any EpochClock
 
     /// Creates a handler.
-    package init(file: RollingLogFile, redactor: LogRedactor, level: Logger.Level) {
+    package init(file: RollingLogFile, redactor: LogRedactor, level: Logger.Level, clock: any EpochClock) {
         self.file = file
         self.redactor = redactor
         self.logLevel = level
+        self.clock = clock
     }
 
     /// One metadata value.
@@ -28,7 +32,7 @@ package struct EngineLogHandler: LogHandler {
 
     /// Writes one event (the logger already checked the level).
     package func log(event: LogEvent) {
-        var line = "\(Date().ISO8601Format()) \(event.level.rawValue.uppercased()) \(event.message)"
+        var line = "\(Date(timeIntervalSince1970: clock.now()).ISO8601Format()) \(event.level.rawValue.uppercased()) \(event.message)"
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         for key in merged.keys.sorted() {
             if let value = merged[key] { line += " \(key)=\(value)" }

@@ -3,7 +3,7 @@ public import Foundation
 
 /// A store operation the engine could not complete (`didFailToAccessStore(_:)`). The engine goes on; nothing already
 /// stored is lost.
-public struct StoreFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public struct StoreOperationFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the engine was doing with its store.
     public enum Operation: String, Sendable, Equatable {
         /// Storing an own report in the outbox: not announced with `detectedTurbulence` yet; the engine keeps it in
@@ -29,16 +29,6 @@ public struct StoreFailure: Error, Sendable, Equatable, CustomStringConvertible 
     /// A failure of `operation`.
     public init(_ operation: Operation, _ error: StoreError, reportId: UUID? = nil) {
         self.operation = operation; self.error = error; self.reportId = reportId
-    }
-
-    /// A failure of `operation` from any error a store read throws: a `StoreError` as it is, a query error (the
-    /// engine asked for something the store refuses) as an invalid argument, anything else as unexpected.
-    init(_ operation: Operation, _ error: any Error, storePath: String) {
-        switch error {
-        case let error as StoreError: self.init(operation, error)
-        case let error as QueryError: self.init(operation, StoreError.invalidArgument("\(error)"))
-        default: self.init(operation, StoreError.unexpected(path: storePath, detail: "\(error)"))
-        }
     }
 
     /// What went wrong and what to do.

@@ -1,6 +1,12 @@
 package import EddyNavigation
 package import EddyVocabulary
 
+/// A value with a time stamp, seconds: what `SampleReorderBuffer` orders.
+package protocol TimeOrdered {
+    /// The time, seconds.
+    var t: Double { get }
+}
+
 /// One input of the detection pipeline, in time order: motion samples as the sensors gave them, and barometer readings
 /// and location fixes as navigation took them (docs/detection.md, "Inputs").
 ///
