@@ -68,7 +68,7 @@ let package = Package(
         // The one epoch clock (system, manual, sample-driven), the TSan-visible lock, the one JSON writer
         // (docs/json.md), FNV-1a, SplitMix64, saturating conversions, input excerpts: package-only plumbing.
         .target(name: "EddySupport", swiftSettings: strictSettings),
-        .testTarget(name: "EddySupportTests", dependencies: ["EddySupport"], swiftSettings: strictSettings),
+        .testTarget(name: "EddySupportTests", dependencies: ["EddySupport", "EddyVocabulary"], swiftSettings: strictSettings),
 
         // The vocabulary every other module speaks: samples, tiles and reports, severity, aircraft types, server data
         // kinds, units and Earth geometry. The server, the protocol and sync depend on it alone.

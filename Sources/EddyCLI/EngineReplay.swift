@@ -85,10 +85,9 @@ enum EngineReplay {
             throw EngineReplayFailure("--server needs an API key: pass --api-key KEY or set EDDY_API_KEY (eddy-server keys add)")
         }
         let reader: FlightLogReader
-        do { reader = try FlightLogReader(directory: options.flight, options: .init(lenient: options.lenient)) }
-        catch let error as SensorLogError {
+        do { reader = try FlightLogReader(directory: options.flight, options: .init(lenient: options.lenient)) } catch {
             throw EngineReplayFailure(error.kind == .missingDirectory ? "\(error)" : "\(options.flight): \(error)")
-        } catch { throw EngineReplayFailure("\(options.flight): \(error)") }
+        }
         let meta = reader.meta
         let first: SensorSample
         do {

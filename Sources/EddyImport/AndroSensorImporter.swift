@@ -16,7 +16,7 @@ enum AndroSensorImporter: FormatImporter {
         return 0
     }
 
-    static func run(_ source: ExportSource, _ context: ImportContext) throws {
+    static func run(_ source: ExportSource, _ context: ImportContext) throws(ImportError) {
         let name = source.fileNames[0]
         context.expectBytes(source.size(name))
         let reader = try context.reader(source, name)
@@ -82,6 +82,6 @@ enum AndroSensorImporter: FormatImporter {
         let origin = firstMilliseconds / 1000
         // The first row again, then the rest.
         reader.replayCurrentRow()
-        try WideRowImport.run(reader, l, sink, context, origin: origin) { try $0.required(time, "Time since start in ms") / 1000 }
+        try WideRowImport.run(reader, l, sink, context, origin: origin) { row throws(ImportError) in try row.required(time, "Time since start in ms") / 1000 }
     }
 }

@@ -9,7 +9,7 @@ import Darwin
 /// A forward-only stream of bytes: a plain file, or one entry of a zip archive inflated on the fly.
 protocol ByteSource: AnyObject {
     /// Reads up to `capacity` bytes into `buffer`; 0 means the end.
-    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) throws -> Int
+    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) throws(ImportError) -> Int
     /// The stream's length when known for certain before reading (bytes in memory), else nil.
     var exactByteCount: Int? { get }
 }
@@ -24,7 +24,7 @@ final class FileByteSource: ByteSource {
     private let fd: Int32
     private let name: String
 
-    init(path: String, name: String) throws {
+    init(path: String, name: String) throws(ImportError) {
         fd = open(path, O_RDONLY)
         self.name = name
         guard fd >= 0 else {
@@ -34,7 +34,7 @@ final class FileByteSource: ByteSource {
 
     deinit { _ = close(fd) }
 
-    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) throws -> Int {
+    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) throws(ImportError) -> Int {
         while true {
             let count = systemRead(fd, buffer, capacity)
             if count >= 0 { return count }
@@ -53,7 +53,7 @@ final class MemoryByteSource: ByteSource {
 
     var exactByteCount: Int? { bytes.count }
 
-    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) throws -> Int {
+    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) throws(ImportError) -> Int {
         let count = min(capacity, bytes.count - offset)
         guard count > 0 else { return 0 }
         bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.update(from: base + offset, count: count) } }
@@ -106,7 +106,7 @@ final class ZipArchive {
     private let memory: [UInt8]
     private let fileSize: Int
 
-    init(path: String) throws {
+    init(path: String) throws(ImportError) {
         self.path = path
         name = TextFastPaths.baseName(path)
         fd = openReadOnly(path)
@@ -116,12 +116,12 @@ final class ZipArchive {
         }
         var info = stat()
         fileSize = fstat(fd, &info) == 0 ? Int(info.st_size) : 0
-        do { try readDirectory() } catch { _ = close(fd); throw error }
+        do throws(ImportError) { try readDirectory() } catch { _ = close(fd); throw error }
     }
 
     /// The same archive reader over the archive's bytes in memory (the fuzz targets' entry point): every read at an
     /// offset copies from `bytes` where the file-based reader calls pread(2).
-    init(name: String, bytes: [UInt8]) throws {
+    init(name: String, bytes: [UInt8]) throws(ImportError) {
         path = name
         self.name = TextFastPaths.baseName(name)
         fd = -1
@@ -159,7 +159,7 @@ final class ZipArchive {
     }
 
     /// Reads exactly `count` bytes at `offset`.
-    func bytes(at offset: Int, count: Int) throws -> [UInt8] {
+    func bytes(at offset: Int, count: Int) throws(ImportError) -> [UInt8] {
         guard offset >= 0, count >= 0, offset + count <= fileSize else { throw corrupt("a record at offset \(offset) runs past the end of the file") }
         var out = [UInt8](repeating: 0, count: count)
         var done = 0
@@ -172,7 +172,7 @@ final class ZipArchive {
         return out
     }
 
-    private func readDirectory() throws {
+    private func readDirectory() throws(ImportError) {
         guard fileSize >= 22 else { throw corrupt("too short to be a zip archive (\(fileSize) bytes)") }
         let tailLength = min(fileSize, 22 + 65_535)
         let tail = try bytes(at: fileSize - tailLength, count: tailLength)
@@ -223,7 +223,7 @@ final class ZipArchive {
     }
 
     /// Opens one entry for reading (inflating deflated data, checking the CRC at the end).
-    func open(_ entry: Entry) throws -> any ByteSource {
+    func open(_ entry: Entry) throws(ImportError) -> any ByteSource {
         let display = "\(name):\(entry.name)"
         if entry.flags & 1 != 0 {
             throw ImportError(kind: .unsupportedZip, file: display, message: "is encrypted", advice: "Export without a password, or unzip it and import the folder")
@@ -262,7 +262,7 @@ final class ZipEntrySource: ByteSource {
     private static let inputCapacity = 64 * 1024
     private var inputCount = 0
 
-    init(archive: ZipArchive, entry: ZipArchive.Entry, dataOffset: Int, display: String) throws {
+    init(archive: ZipArchive, entry: ZipArchive.Entry, dataOffset: Int, display: String) throws(ImportError) {
         self.archive = archive; self.entry = entry; self.display = display
         nextOffset = dataOffset
         compressedLeft = entry.compressedSize
@@ -288,7 +288,7 @@ final class ZipEntrySource: ByteSource {
     }
 
     /// Reads more compressed bytes from the archive into `input`.
-    private func fill() throws -> Int {
+    private func fill() throws(ImportError) -> Int {
         let count = min(Self.inputCapacity, compressedLeft)
         guard count > 0 else { return 0 }
         var done = 0
@@ -303,7 +303,7 @@ final class ZipEntrySource: ByteSource {
         return count
     }
 
-    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) throws -> Int {
+    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ capacity: Int) throws(ImportError) -> Int {
         if finished { return 0 }
         var count = 0
         if entry.method == 0 {

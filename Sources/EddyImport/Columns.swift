@@ -88,7 +88,7 @@ struct Columns {
     }
 
     /// Throws `missingColumns` naming what is missing, when any index is -1.
-    func require(_ pairs: [(String, Int)], file: String, format: ImportFormat) throws {
+    func require(_ pairs: [(String, Int)], file: String, format: ImportFormat) throws(ImportError) {
         let missing = pairs.filter { $0.1 < 0 }.map(\.0)
         guard missing.isEmpty else {
             throw ImportError(kind: .missingColumns, file: file, line: line,
@@ -98,7 +98,7 @@ struct Columns {
     }
 
     /// Throws `mixedUnits` when the three axis columns of one quantity name different units.
-    func requireSameUnit(_ indices: [Int], what: String, file: String) throws {
+    func requireSameUnit(_ indices: [Int], what: String, file: String) throws(ImportError) {
         let units = Set(indices.filter { $0 >= 0 }.map(unit))
         guard units.count <= 1 else {
             throw ImportError(kind: .mixedUnits, file: file, line: line, message: "\(what) columns have different units (\(units.sorted().joined(separator: ", ")))",

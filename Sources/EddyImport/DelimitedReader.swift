@@ -63,7 +63,7 @@ final class DelimitedReader {
     }
 
     /// Reads more bytes; false at the end of the file.
-    private func refill() throws -> Bool {
+    private func refill() throws(ImportError) -> Bool {
         if atEnd { return false }
         if start > 0 {
             let pending = end - start
@@ -83,7 +83,7 @@ final class DelimitedReader {
 
     /// The next line's byte range (without CR/LF), or nil at the end of the file.
     @inline(__always)
-    private func nextLine() throws -> (Int, Int)? {
+    private func nextLine() throws(ImportError) -> (Int, Int)? {
         while true {
             let lineStart = start, available = end
             if lineStart < available, let found = memchr(buffer + lineStart, 0x0A, available - lineStart) {
@@ -135,7 +135,7 @@ final class DelimitedReader {
 
     /// Reads the header row: skips a BOM, an Excel `sep=X` line and blank lines, picks the delimiter from `allowed`
     /// (the one that splits the header into most cells) and returns the column names (unquoted, trimmed).
-    func readHeader(allowed: [UInt8], minimumColumns: Int) throws -> [String] {
+    func readHeader(allowed: [UInt8], minimumColumns: Int) throws(ImportError) -> [String] {
         _ = try refill()
         let probe = UnsafeBufferPointer(start: buffer, count: min(end, 4096))
         if probe.contains(0) {
@@ -183,7 +183,7 @@ final class DelimitedReader {
     /// Advances to the next non-blank row; false at the end of the file. A row with fewer cells than the header, or
     /// more non-empty ones, is an error (`truncated`).
     @inline(__always)
-    func nextRow() throws -> Bool {
+    func nextRow() throws(ImportError) -> Bool {
         if replay { replay = false; return true }
         while true {
             guard let (lineStart, lineEnd) = try nextLine() else { return false }
@@ -203,7 +203,7 @@ final class DelimitedReader {
     }
 
     /// The next line as raw bytes (no CR/LF), for line formats that are not delimited (IGC); nil at the end.
-    func nextRawLine() throws -> UnsafeBufferPointer<UInt8>? {
+    func nextRawLine() throws(ImportError) -> UnsafeBufferPointer<UInt8>? {
         guard let (lineStart, lineEnd) = try nextLine() else { return nil }
         return UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
     }
@@ -224,13 +224,13 @@ final class DelimitedReader {
 
     /// A cell's raw bytes (for time-stamp parsers).
     @inline(__always)
-    func withCell<T>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+    func withCell<T, BodyError: Error>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(BodyError) -> T) throws(BodyError) -> T {
         try body(UnsafeBufferPointer(start: buffer + cellStarts[column], count: cellEnds[column] - cellStarts[column]))
     }
 
     /// The number in a cell; nil when the column is absent (negative index) or the cell is empty.
     @inline(__always)
-    func number(_ column: Int, _ name: @autoclosure () -> String) throws -> Double? {
+    func number(_ column: Int, _ name: @autoclosure () -> String) throws(ImportError) -> Double? {
         guard column >= 0 else { return nil }
         let s = cellStarts[column], e = cellEnds[column]
         if decimalComma {
@@ -249,7 +249,7 @@ final class DelimitedReader {
 
     /// The number in a required cell (an empty cell is an error).
     @inline(__always)
-    func required(_ column: Int, _ name: @autoclosure () -> String) throws -> Double {
+    func required(_ column: Int, _ name: @autoclosure () -> String) throws(ImportError) -> Double {
         guard let value = try number(column, name()) else {
             throw error(.notANumber, "\(name()) is empty", "Fix or delete the line")
         }

@@ -1,15 +1,15 @@
 import Foundation
 
 /// What the user pointed at: one file, a folder of files, or a zip archive; files are opened as byte streams.
-public final class ExportSource {
+package final class ExportSource {
     /// The path given.
-    public let path: String
+    package let path: String
     /// Relative names of the files it holds (one name for a single file), sorted.
-    public let fileNames: [String]
+    package let fileNames: [String]
     /// Whether the source is a zip archive.
-    public var isZip: Bool { zip != nil }
+    package var isZip: Bool { zip != nil }
     /// Whether the source is one plain file.
-    public let isSingleFile: Bool
+    package let isSingleFile: Bool
     private let zip: ZipArchive?
     private let zipEntries: [String: ZipArchive.Entry]
     /// The files' bytes by name when the export is held in memory (nil: on disk).
@@ -20,7 +20,7 @@ public final class ExportSource {
     private var headerLines: [String: String?] = [:]
 
     /// Opens a file, folder or zip archive. Throws `ImportError` when it does not exist or the zip is unreadable.
-    public init(path: String) throws {
+    package init(path: String) throws(ImportError) {
         self.path = path
         memoryFiles = nil
         var isDirectory: ObjCBool = false
@@ -58,7 +58,7 @@ public final class ExportSource {
     /// file's `bytes` stand for a single file, or for a zip archive when the bytes start like one (the archive then
     /// read by the same reader, from memory). Format detection, importers and errors are the code a file on disk goes
     /// through; only open(2), read(2), pread(2) and stat(2) are replaced by copies from `bytes`.
-    package convenience init(name: String, bytes: [UInt8]) throws {
+    package convenience init(name: String, bytes: [UInt8]) throws(ImportError) {
         if ZipArchive.looksLikeZip(head: Array(bytes.prefix(4))) {
             try self.init(path: name, archive: try ZipArchive(name: name, bytes: bytes))
         } else {
@@ -80,7 +80,7 @@ public final class ExportSource {
         self.isSingleFile = isSingleFile
     }
 
-    private init(path: String, archive: ZipArchive) throws {
+    private init(path: String, archive: ZipArchive) throws(ImportError) {
         self.path = path
         memoryFiles = nil
         zip = archive
@@ -100,7 +100,7 @@ public final class ExportSource {
 
     /// The file whose base name equals `baseName` (case-insensitive), shallowest first (the first in sorted order among
     /// equally deep ones).
-    public func file(named baseName: String) -> String? { filesByBaseName[baseName.lowercased()] }
+    package func file(named baseName: String) -> String? { filesByBaseName[baseName.lowercased()] }
 
     /// Each lower-cased base name's shallowest file, built once (detection asks for several names per format).
     private static func indexByBaseName(_ names: [String]) -> [String: String] {
@@ -143,7 +143,7 @@ public final class ExportSource {
     func totalSize(_ names: [String]) -> Int { names.reduce(0) { $0 + size($1) } }
 
     /// Opens one file as a byte stream.
-    func open(_ name: String) throws -> any ByteSource {
+    func open(_ name: String) throws(ImportError) -> any ByteSource {
         if let zip {
             guard let entry = zipEntries[name] else {
                 throw ImportError(kind: .io, file: displayName(name), message: "not in the archive", advice: "Check the archive's contents")

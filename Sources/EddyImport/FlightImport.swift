@@ -1,9 +1,9 @@
-public import EddySensorLog
-public import EddyVocabulary
+package import EddySensorLog
+package import EddyVocabulary
 import Foundation
 
 /// The export formats Eddy imports (docs/import.md).
-public enum ImportFormat: String, CaseIterable, Sendable {
+package enum ImportFormat: String, CaseIterable, Sendable {
     /// SensorLog (iOS, Bernd Thomas): one wide CSV, g and rad/s, boot-relative sensor stamps.
     case sensorlog
     /// Sensor Logger (Kelvin Choi, iOS and Android): one CSV per sensor, in a folder or a .zip, epoch nanoseconds.
@@ -18,7 +18,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     case igc
 
     /// The app's name as people know it.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .sensorlog: "SensorLog (iOS)"
         case .sensorlogger: "Sensor Logger"
@@ -30,7 +30,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     }
 
     /// What identifies the format (files and tell-tale columns), for the unknown-format message.
-    public var tellTale: String {
+    package var tellTale: String {
         switch self {
         case .sensorlog: "one CSV with loggingTime(txt), accelerometerTimestamp_sinceReboot(s), accelerometerAccelerationX(G)…"
         case .sensorlogger: "Accelerometer.csv / Gyroscope.csv / Location.csv with time, seconds_elapsed, z, y, x (folder or .zip)"
@@ -60,27 +60,27 @@ protocol FormatImporter {
     /// 0 (certainly not) … 1 (certainly this format), from file names and header rows only.
     static func confidence(_ source: ExportSource) -> Double
     /// Streams the export into the flight (calls `context.begin` once it knows the sensors and the time origin).
-    static func run(_ source: ExportSource, _ context: ImportContext) throws
+    static func run(_ source: ExportSource, _ context: ImportContext) throws(ImportError)
 }
 
 /// Options of an import.
-public struct ImportOptions {
+package struct ImportOptions {
     /// The format, or nil to detect it.
-    public var format: ImportFormat?
+    package var format: ImportFormat?
     /// The aircraft class written to meta.json (the export does not know it).
-    public var aircraftClass: AircraftClass
+    package var aircraftClass: AircraftClass
     /// ICAO type designator written to meta.json, if known.
-    public var aircraftType: String?
+    package var aircraftType: String?
     /// Geoid undulation N (metres, EGM96) at a latitude/longitude, to turn ellipsoidal GNSS heights (Sensor Logger's
     /// `altitude`, IGC GNSS altitude) into MSL (h − N). Without it such heights are left out (alt_m empty).
-    public var geoidUndulationMeters: ((Double, Double) -> Double?)?
+    package var geoidUndulationMeters: ((Double, Double) -> Double?)?
     /// Called with (bytes read, total bytes) as the import goes.
-    public var progress: ((Int, Int) -> Void)?
+    package var progress: ((Int, Int) -> Void)?
     /// How the recording device was installed, written to meta.json's device.mount; nil writes no device block.
-    public var mount: DeviceMount?
+    package var mount: DeviceMount?
 
     /// Creates options.
-    public init(format: ImportFormat? = nil, aircraftClass: AircraftClass = .small, aircraftType: String? = nil,
+    package init(format: ImportFormat? = nil, aircraftClass: AircraftClass = .small, aircraftType: String? = nil,
                 geoidUndulationMeters: ((Double, Double) -> Double?)? = nil, progress: ((Int, Int) -> Void)? = nil,
                 mount: DeviceMount? = nil) {
         self.format = format; self.aircraftClass = aircraftClass; self.aircraftType = aircraftType
@@ -89,44 +89,44 @@ public struct ImportOptions {
 }
 
 /// What an import recognised and wrote.
-public struct ImportSummary: Sendable {
+package struct ImportSummary: Sendable {
     /// Rows written to one Eddy file.
-    public struct Sensor: Sendable, Equatable {
+    package struct Sensor: Sendable, Equatable {
         /// The Eddy file.
-        public var kind: SensorFileKind
+        package var kind: SensorFileKind
         /// Samples written.
-        public var samples: Int
+        package var samples: Int
         /// First and last `t`, seconds since the time origin.
-        public var firstT: Double?
+        package var firstT: Double?
         /// Last `t`.
-        public var lastT: Double?
+        package var lastT: Double?
     }
     /// The format read.
-    public var format: ImportFormat
+    package var format: ImportFormat
     /// The export files read, with what they became.
-    public var filesRead: [String]
+    package var filesRead: [String]
     /// Per Eddy file: samples and time span.
-    public var sensors: [Sensor]
+    package var sensors: [Sensor]
     /// meta.json's time_origin (the earliest sample).
-    public var timeOrigin: String
+    package var timeOrigin: String
     /// How each quantity was converted (one line each: source column/unit → Eddy column/unit).
-    public var unitMappings: [String]
+    package var unitMappings: [String]
     /// Anything the user should know (assumed zones, dropped values, placeholders).
-    public var notes: [String]
+    package var notes: [String]
     /// Samples dropped because they were stamped before the time origin (should be 0: see docs/import.md).
-    public var droppedBeforeOrigin: Int
+    package var droppedBeforeOrigin: Int
 
     /// Total samples written.
-    public var totalSamples: Int { sensors.reduce(0) { $0 + $1.samples } }
+    package var totalSamples: Int { sensors.reduce(0) { $0 + $1.samples } }
     /// Seconds from the first to the last sample.
-    public var spanSeconds: Double {
+    package var spanSeconds: Double {
         let firsts = sensors.compactMap(\.firstT), lasts = sensors.compactMap(\.lastT)
         guard let first = firsts.min(), let last = lasts.max() else { return 0 }
         return last - first
     }
 
     /// A readable multi-line description.
-    public var text: String {
+    package var text: String {
         var lines = ["format: \(format.displayName) (\(format.rawValue))", "files: \(filesRead.map(LocatedErrorText.printableName).joined(separator: ", "))"]
         lines.append("time_origin: \(timeOrigin) (earliest sample)")
         lines.append(String(format: "span: %.3f s, %d samples", spanSeconds, totalSamples))
@@ -170,7 +170,7 @@ final class ImportContext {
     }
 
     /// A reader for one file of the export, wired to progress.
-    func reader(_ source: ExportSource, _ name: String) throws -> DelimitedReader {
+    func reader(_ source: ExportSource, _ name: String) throws(ImportError) -> DelimitedReader {
         let reader = DelimitedReader(source: try source.open(name), file: source.displayName(name))
         reader.onBytes = { [unowned self] in consumed($0) }
         if !filesRead.contains(name) { filesRead.append(name) }
@@ -178,7 +178,7 @@ final class ImportContext {
     }
 
     /// Creates the flight: `originEpochSeconds` becomes time_origin (nil: none known, a placeholder is written).
-    func begin(kinds: Set<SensorFileKind>, originEpochSeconds: Double?) throws -> FlightSink {
+    func begin(kinds: Set<SensorFileKind>, originEpochSeconds: Double?) throws(ImportError) -> FlightSink {
         var files = kinds
         files.insert(.accelerometer)
         let origin: String
@@ -204,30 +204,30 @@ final class ImportContext {
 }
 
 /// Entry point: detect the format, import an export into an Eddy flight directory.
-public enum FlightImport {
+package enum FlightImport {
     /// Every format's confidence for a source, best first.
-    public static func detect(_ source: ExportSource) -> [(format: ImportFormat, confidence: Double)] {
+    package static func detect(_ source: ExportSource) -> [(format: ImportFormat, confidence: Double)] {
         ImportFormat.allCases.map { ($0, $0.importer.confidence(source)) }.sorted { $0.1 > $1.1 }
     }
 
     /// The list of known formats with their tell-tale files and columns (for the unknown-format message).
-    public static var knownFormatsText: String {
+    package static var knownFormatsText: String {
         ImportFormat.allCases.map { "  \($0.rawValue) (\($0.displayName)): \($0.tellTale)" }.joined(separator: "\n")
     }
 
     /// Imports `sourcePath` (a file, a folder or a .zip) into the flight directory `outputDirectory`.
-    public static func run(source sourcePath: String, to outputDirectory: String, options: ImportOptions = ImportOptions()) throws -> ImportSummary {
+    package static func run(source sourcePath: String, to outputDirectory: String, options: ImportOptions = ImportOptions()) throws(ImportError) -> ImportSummary {
         try run(try ExportSource(path: sourcePath), context: ImportContext(options: options, outputDirectory: outputDirectory))
     }
 
     /// The same import from a source held in memory (`ExportSource(name:bytes:)`) into a flight held in memory: the
     /// fuzz targets' entry point (docs/reliability.md §7). Detection, importers, checks and errors are the code
     /// `run(source:to:options:)` runs; only the system calls that read the export and write the flight are replaced.
-    package static func run(_ source: ExportSource, to flight: InMemoryFlight, options: ImportOptions = ImportOptions()) throws -> ImportSummary {
+    package static func run(_ source: ExportSource, to flight: InMemoryFlight, options: ImportOptions = ImportOptions()) throws(ImportError) -> ImportSummary {
         try run(source, context: ImportContext(options: options, outputDirectory: flight.label, memory: flight))
     }
 
-    private static func run(_ source: ExportSource, context: ImportContext) throws -> ImportSummary {
+    private static func run(_ source: ExportSource, context: ImportContext) throws(ImportError) -> ImportSummary {
         let sourcePath = source.path
         let options = context.options
         // Every importer reads the source's files; an empty folder or zip (with `--format` forced, detection is skipped)
@@ -251,20 +251,16 @@ public enum FlightImport {
             }
             format = best.format
         }
-        do {
-            try format.importer.run(source, context)
-            guard let sink = context.sink else {
-                throw ImportError(kind: .noSamples, file: TextFastPaths.baseName(sourcePath), message: "holds no sensor sample", advice: "Check that the recording has data")
-            }
-            try sink.finish()
-            guard sink.total > 0 else {
-                throw ImportError(kind: .noSamples, file: TextFastPaths.baseName(sourcePath), message: "holds no sensor sample after its header(s)", advice: "Check that the recording has data")
-            }
-            return ImportSummary(
-                format: format, filesRead: context.filesRead, sensors: sink.sensors, timeOrigin: sink.meta.timeOrigin ?? "",
-                unitMappings: context.unitMappings, notes: context.notes, droppedBeforeOrigin: sink.droppedBeforeOrigin)
-        } catch let error as SensorLogError {
-            throw ImportError(kind: .io, file: error.file, line: error.line, message: error.message, advice: error.advice)
+        try format.importer.run(source, context)
+        guard let sink = context.sink else {
+            throw ImportError(kind: .noSamples, file: TextFastPaths.baseName(sourcePath), message: "holds no sensor sample", advice: "Check that the recording has data")
         }
+        try sink.finish()
+        guard sink.total > 0 else {
+            throw ImportError(kind: .noSamples, file: TextFastPaths.baseName(sourcePath), message: "holds no sensor sample after its header(s)", advice: "Check that the recording has data")
+        }
+        return ImportSummary(
+            format: format, filesRead: context.filesRead, sensors: sink.sensors, timeOrigin: sink.meta.timeOrigin ?? "",
+            unitMappings: context.unitMappings, notes: context.notes, droppedBeforeOrigin: sink.droppedBeforeOrigin)
     }
 }

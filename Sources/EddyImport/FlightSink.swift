@@ -26,13 +26,17 @@ final class FlightSink {
     private static let batch = 4096
 
     /// A sink writing the flight directory `directory`, or into `memory` when given (the fuzz targets' entry point).
-    init(directory: String, memory: InMemoryFlight? = nil, kinds: Set<SensorFileKind>, meta: FlightMeta) throws {
+    init(directory: String, memory: InMemoryFlight? = nil, kinds: Set<SensorFileKind>, meta: FlightMeta) throws(ImportError) {
         self.meta = meta
         self.kinds = kinds
-        if let memory {
-            writer = try FlightLogWriter(memory: memory, meta: meta, files: kinds, resolution: Self.resolution)
-        } else {
-            writer = try FlightLogWriter(directory: directory, meta: meta, files: kinds, resolution: Self.resolution)
+        do throws(SensorLogError) {
+            if let memory {
+                writer = try FlightLogWriter(memory: memory, meta: meta, files: kinds, resolution: Self.resolution)
+            } else {
+                writer = try FlightLogWriter(directory: directory, meta: meta, files: kinds, resolution: Self.resolution)
+            }
+        } catch {
+            throw ImportError(writing: error)
         }
         accelerometer.reserveCapacity(Self.batch); gyroscope.reserveCapacity(Self.batch)
         counts.initialize(repeating: 0, count: 4)
@@ -64,7 +68,7 @@ final class FlightSink {
 
     /// Adds an accelerometer sample (g, iOS sign: face-up at rest reads z ≈ −1).
     @inline(__always)
-    func accelerometer(t: Double, x: Double, y: Double, z: Double) throws {
+    func accelerometer(t: Double, x: Double, y: Double, z: Double) throws(ImportError) {
         guard keep(t, .accelerometer) else { return }
         accelerometer.append(AccelerometerSample(t: t, x: x, y: y, z: z))
         if accelerometer.count >= Self.batch { try flush(.accelerometer) }
@@ -72,47 +76,51 @@ final class FlightSink {
 
     /// Adds a gyroscope sample (rad/s).
     @inline(__always)
-    func gyroscope(t: Double, x: Double, y: Double, z: Double) throws {
+    func gyroscope(t: Double, x: Double, y: Double, z: Double) throws(ImportError) {
         guard keep(t, .gyroscope) else { return }
         gyroscope.append(GyroscopeSample(t: t, x: x, y: y, z: z))
         if gyroscope.count >= Self.batch { try flush(.gyroscope) }
     }
 
     /// Adds a barometer sample (hPa).
-    func barometer(t: Double, hectopascals: Double) throws {
+    func barometer(t: Double, hectopascals: Double) throws(ImportError) {
         guard keep(t, .barometer) else { return }
         barometer.append(BarometerSample(t: t, pressureHectopascals: hectopascals))
         if barometer.count >= Self.batch { try flush(.barometer) }
     }
 
     /// Adds a location fix.
-    func location(_ fix: LocationSample) throws {
+    func location(_ fix: LocationSample) throws(ImportError) {
         guard keep(fix.t, .location) else { return }
         location.append(fix)
         if location.count >= Self.batch { try flush(.location) }
     }
 
-    private func flush(_ kind: SensorFileKind) throws {
-        switch kind {
-        case .accelerometer:
-            counts[kind.rawValue] += accelerometer.count
-            try writer.append(accelerometer: accelerometer); accelerometer.removeAll(keepingCapacity: true)
-        case .gyroscope:
-            counts[kind.rawValue] += gyroscope.count
-            try writer.append(gyroscope: gyroscope); gyroscope.removeAll(keepingCapacity: true)
-        case .barometer:
-            counts[kind.rawValue] += barometer.count
-            try writer.append(barometer: barometer); barometer.removeAll(keepingCapacity: true)
-        case .location:
-            counts[kind.rawValue] += location.count
-            try writer.append(location: location); location.removeAll(keepingCapacity: true)
+    private func flush(_ kind: SensorFileKind) throws(ImportError) {
+        do throws(SensorLogError) {
+            switch kind {
+            case .accelerometer:
+                counts[kind.rawValue] += accelerometer.count
+                try writer.append(accelerometer: accelerometer); accelerometer.removeAll(keepingCapacity: true)
+            case .gyroscope:
+                counts[kind.rawValue] += gyroscope.count
+                try writer.append(gyroscope: gyroscope); gyroscope.removeAll(keepingCapacity: true)
+            case .barometer:
+                counts[kind.rawValue] += barometer.count
+                try writer.append(barometer: barometer); barometer.removeAll(keepingCapacity: true)
+            case .location:
+                counts[kind.rawValue] += location.count
+                try writer.append(location: location); location.removeAll(keepingCapacity: true)
+            }
+        } catch {
+            throw ImportError(writing: error)
         }
     }
 
     /// Writes what is pending and closes the files.
-    func finish() throws {
+    func finish() throws(ImportError) {
         for kind in SensorFileKind.allCases where kinds.contains(kind) { try flush(kind) }
-        try writer.finish()
+        do throws(SensorLogError) { try writer.finish() } catch { throw ImportError(writing: error) }
     }
 }
 
@@ -129,7 +137,7 @@ struct Monotonic {
     private var last = -Double.infinity
     /// Whether `t` is a repeat of the last time (equal).
     @inline(__always)
-    mutating func check(_ t: Double, _ reader: DelimitedReader, _ what: String) throws -> Bool {
+    mutating func check(_ t: Double, _ reader: DelimitedReader, _ what: String) throws(ImportError) -> Bool {
         guard abs(t) <= FlightLogReader.maximumTimeMagnitudeSeconds else {
             throw reader.lineError(.badTime, "\(what) time \(t) s is beyond ±1e11 s from the recording's start",
                                    "Fix or delete the line (a time in ms or ns where the format has seconds?)")

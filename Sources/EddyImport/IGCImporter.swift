@@ -29,7 +29,7 @@ enum IGCImporter: FormatImporter {
     /// One extension field of B records: 0-based byte range and its code.
     private struct Extension { var start: Int; var end: Int; var code: String }
 
-    static func run(_ source: ExportSource, _ context: ImportContext) throws {
+    static func run(_ source: ExportSource, _ context: ImportContext) throws(ImportError) {
         let name = source.fileNames[0]
         context.expectBytes(source.size(name))
         let head = source.prefix(name, count: 4096)
@@ -48,7 +48,7 @@ enum IGCImporter: FormatImporter {
         var invalidFixes = 0
         var zeroPressure = 0
         let geoid = context.options.geoidUndulationMeters
-        func digits(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int, _ what: String) throws -> Int {
+        func digits(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int, _ what: String) throws(ImportError) -> Int {
             var value = 0
             var negative = false
             for i in start..<(start + count) {
@@ -92,7 +92,7 @@ enum IGCImporter: FormatImporter {
                 guard line.count >= 3 + 7 * count else {
                     throw ImportError(kind: .truncated, file: file, line: reader.lineNumber, message: "I record declares \(count) extensions but is \(line.count) bytes long", advice: "The file is damaged: fix the I record")
                 }
-                extensions = try (0..<count).map { index in
+                extensions = try (0..<count).map { index throws(ImportError) in
                     let base = 3 + 7 * index
                     let start = try digits(line, base, 2, "I record start byte"), end = try digits(line, base + 2, 2, "I record end byte")
                     return Extension(start: start - 1, end: end, code: String(decoding: UnsafeBufferPointer(rebasing: line[(base + 4)..<(base + 7)]), as: UTF8.self))

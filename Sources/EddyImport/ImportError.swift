@@ -3,9 +3,9 @@ import EddySensorLog
 /// A problem with an export being imported: names the file, the line (when there is one), what is wrong and what to do.
 ///
 /// `description` reads like `Accelerometer.csv:17: cell "abc" in column x is not a number. Fix or delete the line`.
-public struct ImportError: Error, CustomStringConvertible, Equatable, Sendable {
+package struct ImportError: Error, CustomStringConvertible, Equatable, Sendable {
     /// What kind of problem it is (tests and callers match on it).
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
+    package enum Kind: String, Sendable, Equatable, CaseIterable {
         /// The source path does not exist.
         case missingSource
         /// No importer recognises the source (the message lists the known formats).
@@ -41,23 +41,29 @@ public struct ImportError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     /// What kind of problem it is.
-    public var kind: Kind
+    package var kind: Kind
     /// The file (inside the export) or path the problem is in.
-    public var file: String
+    package var file: String
     /// 1-based line number (the header is line 1), when the problem is on a line.
-    public var line: Int?
+    package var line: Int?
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// What to do about it.
-    public var advice: String
+    package var advice: String
 
     /// Creates an error.
-    public init(kind: Kind, file: String, line: Int? = nil, message: String, advice: String) {
+    package init(kind: Kind, file: String, line: Int? = nil, message: String, advice: String) {
         self.kind = kind; self.file = file; self.line = line; self.message = message; self.advice = advice
     }
 
     /// `file:line: message. advice`
-    public var description: String { LocatedErrorText.format(file: file, line: line, message: message, advice: advice) }
+    package var description: String { LocatedErrorText.format(file: file, line: line, message: message, advice: advice) }
+
+    /// The flight writer's refusal (a sample it cannot write, a file it cannot create) as an `io` error with the
+    /// writer's file, line, message and advice unchanged.
+    init(writing error: SensorLogError) {
+        self.init(kind: .io, file: error.file, line: error.line, message: error.message, advice: error.advice)
+    }
 }
 
 /// Printable excerpts of untrusted bytes: never echoes control characters or invalid UTF-8 raw.

@@ -27,7 +27,7 @@ enum PhyphoxImporter: FormatImporter {
     }
 
     /// Experiment time 0 in epoch seconds, from meta/time.csv's first START event.
-    private static func epochOfZero(_ source: ExportSource, _ context: ImportContext) throws -> Double? {
+    private static func epochOfZero(_ source: ExportSource, _ context: ImportContext) throws(ImportError) -> Double? {
         guard let name = source.file(named: "time.csv") else { return nil }
         let reader = DelimitedReader(source: try source.open(name), file: source.displayName(name))
         let c = Columns(try reader.readHeader(allowed: [0x2C, 0x3B, 0x09], minimumColumns: 3), line: reader.lineNumber)
@@ -42,13 +42,13 @@ enum PhyphoxImporter: FormatImporter {
         return nil
     }
 
-    private static func openStream(_ source: ExportSource, _ name: String, _ context: ImportContext) throws -> SensorCSVStream {
+    private static func openStream(_ source: ExportSource, _ name: String, _ context: ImportContext) throws(ImportError) -> SensorCSVStream {
         try SensorCSVStream(source, name, context, timeColumn: "Time (s)", format: format)
     }
 }
 
 private extension SensorCSVStream {
-    func axes(_ prefixes: [String], unit: String) throws -> (Int, Int, Int) {
+    func axes(_ prefixes: [String], unit: String) throws(ImportError) -> (Int, Int, Int) {
         var found = (-1, -1, -1)
         for prefix in prefixes {
             let x = columns.index("\(prefix)x (\(unit))"), y = columns.index("\(prefix)y (\(unit))"), z = columns.index("\(prefix)z (\(unit))")
@@ -61,7 +61,7 @@ private extension SensorCSVStream {
 }
 
 extension PhyphoxImporter {
-    static func run(_ source: ExportSource, _ context: ImportContext) throws {
+    static func run(_ source: ExportSource, _ context: ImportContext) throws(ImportError) {
         guard let accel = accelerometerFile(source) else {
             throw ImportError(kind: .missingColumns, file: TextFastPaths.baseName(source.path), message: "no phyphox Accelerometer.csv with \"Time (s)\" and \"Acceleration x (m/s^2)\"",
                               advice: "Use phyphox's \"Acceleration with g\" experiment and export CSV")

@@ -20,7 +20,7 @@ enum PhysicsToolboxImporter: FormatImporter {
 
     private enum TimeBase { case seconds, clock, dateTime }
 
-    static func run(_ source: ExportSource, _ context: ImportContext) throws {
+    static func run(_ source: ExportSource, _ context: ImportContext) throws(ImportError) {
         let name = source.fileNames[0]
         context.expectBytes(source.size(name))
         let reader = try context.reader(source, name)
@@ -73,7 +73,7 @@ enum PhysicsToolboxImporter: FormatImporter {
         let sink = try context.begin(kinds: kinds, originEpochSeconds: originEpoch)
         var previousClock = firstTime
         reader.replayCurrentRow()
-        try WideRowImport.run(reader, l, sink, context, origin: firstTime) { r in
+        try WideRowImport.run(reader, l, sink, context, origin: firstTime) { r throws(ImportError) in
             switch base {
             case .seconds:
                 return try r.required(time, "time")

@@ -5,7 +5,7 @@ final class SensorCSVStream {
     let columns: Columns
     let time: Int
 
-    init(_ source: ExportSource, _ name: String, _ context: ImportContext, timeColumn: String, format: ImportFormat) throws {
+    init(_ source: ExportSource, _ name: String, _ context: ImportContext, timeColumn: String, format: ImportFormat) throws(ImportError) {
         reader = try context.reader(source, name)
         columns = Columns(try reader.readHeader(allowed: [0x2C, 0x3B, 0x09], minimumColumns: 2), line: reader.lineNumber)
         reader.decimalComma = reader.delimiter != 0x2C

@@ -53,7 +53,7 @@ enum SensorLogImporter: FormatImporter {
     }
 
     /// The boot epoch from a row: loggingTime − a boot-relative stamp of the same row.
-    private static func bootEpoch(_ reader: DelimitedReader, _ l: Layout, accelTime: Int) throws -> (Double, Bool)? {
+    private static func bootEpoch(_ reader: DelimitedReader, _ l: Layout, accelTime: Int) throws(ImportError) -> (Double, Bool)? {
         guard l.logging >= 0, !reader.isEmpty(l.logging), let stamp = try reader.number(accelTime, "accelerometer time") else { return nil }
         guard let wall = reader.withCell(l.logging, { TimeParsing.dateTime($0) }) else {
             throw reader.lineError(.badTime, "loggingTime(txt) \(Excerpt.escaped(reader.text(at: l.logging).utf8)) is not a date and time",
@@ -62,7 +62,7 @@ enum SensorLogImporter: FormatImporter {
         return (wall.epochSeconds - stamp, wall.hasZone)
     }
 
-    static func run(_ source: ExportSource, _ context: ImportContext) throws {
+    static func run(_ source: ExportSource, _ context: ImportContext) throws(ImportError) {
         let name = source.fileNames[0]
         context.expectBytes(source.size(name))
         // Pass 1 (a prefix of the file): boot epoch and the earliest stamp of every stream.
@@ -163,7 +163,7 @@ enum SensorLogImporter: FormatImporter {
 enum LocationCheck {
     /// A fix with range checks (lat/lon) and "negative = unknown" for accuracy, speed and course.
     static func fix(t: Double, lat: Double, lon: Double, reader: DelimitedReader, altitude: Double?, hAcc: Double?, vAcc: Double?,
-                    speed: Double?, course: Double?, pressureAltitudeFeet: Double? = nil, source: LocationSource = .device) throws -> LocationSample {
+                    speed: Double?, course: Double?, pressureAltitudeFeet: Double? = nil, source: LocationSource = .device) throws(ImportError) -> LocationSample {
         guard (-90...90).contains(lat), (-180...180).contains(lon) else {
             throw reader.lineError(.outOfRange, "latitude/longitude \(lat), \(lon) out of range (−90…90, −180…180)", "Fix or delete the line")
         }
@@ -176,7 +176,7 @@ enum LocationCheck {
 
     /// A barometer reading in hPa within what a flight's reader accepts (0–2000 hPa, exclusive), else a line error: an
     /// import must never write a flight that `eddy replay` then refuses (a fuzz finding, docs/reliability.md §7).
-    static func hectopascals(_ value: Double, reader: DelimitedReader) throws -> Double {
+    static func hectopascals(_ value: Double, reader: DelimitedReader) throws(ImportError) -> Double {
         guard value > 0, value < FlightLogReader.maximumPressureHectopascals else {
             throw reader.lineError(.outOfRange, "pressure \(value) hPa out of range (must be between 0 and 2000 hPa)",
                                    "Fix or delete the line (a value in Pa or kPa where hPa is expected?)")

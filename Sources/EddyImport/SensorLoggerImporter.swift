@@ -20,20 +20,20 @@ enum SensorLoggerImporter: FormatImporter {
     }
 
     /// One per-sensor file being read: its time column as exact nanoseconds.
-    private static func openStream(_ source: ExportSource, _ name: String, _ context: ImportContext) throws -> SensorCSVStream {
+    private static func openStream(_ source: ExportSource, _ name: String, _ context: ImportContext) throws(ImportError) -> SensorCSVStream {
         try SensorCSVStream(source, name, context, timeColumn: "time", format: format)
     }
 }
 
 private extension SensorCSVStream {
     /// The row's time in epoch nanoseconds.
-    func nanoseconds() throws -> Int64 {
+    func nanoseconds() throws(ImportError) -> Int64 {
         guard let value = reader.withCell(time, { TimeParsing.integer($0) }) else {
             throw reader.lineError(.badTime, "time \(Excerpt.escaped(reader.text(at: time).utf8)) is not an integer of nanoseconds", "Sensor Logger writes Unix epoch nanoseconds; fix or delete the line")
         }
         return value
     }
-    func axes() throws -> (Int, Int, Int) {
+    func axes() throws(ImportError) -> (Int, Int, Int) {
         let x = columns.index("x"), y = columns.index("y"), z = columns.index("z")
         try columns.require([("x", x), ("y", y), ("z", z)], file: reader.file, format: .sensorlogger)
         return (x, y, z)
@@ -42,14 +42,14 @@ private extension SensorCSVStream {
 
 extension SensorLoggerImporter {
     /// The first time stamp of a file (files are in time order, so the earliest).
-    private static func firstTime(_ source: ExportSource, _ name: String?, _ context: ImportContext) throws -> Int64? {
+    private static func firstTime(_ source: ExportSource, _ name: String?, _ context: ImportContext) throws(ImportError) -> Int64? {
         guard let name else { return nil }
         let stream = try openStream(source, name, context)
         stream.reader.onBytes = nil
         return try stream.reader.nextRow() ? try stream.nanoseconds() : nil
     }
 
-    static func run(_ source: ExportSource, _ context: ImportContext) throws {
+    static func run(_ source: ExportSource, _ context: ImportContext) throws(ImportError) {
         let total = source.file(named: "TotalAcceleration.csv")
         let accel = source.file(named: "Accelerometer.csv")
         let gravity = source.file(named: "Gravity.csv")
@@ -167,12 +167,12 @@ extension SensorLoggerImporter {
         var pending: (Int64, (Double, Double, Double))?
         var ended = false
 
-        init(_ stream: SensorCSVStream) throws {
+        init(_ stream: SensorCSVStream) throws(ImportError) {
             self.stream = stream
             (x, y, z) = try stream.axes()
         }
 
-        private mutating func readNext() throws {
+        private mutating func readNext() throws(ImportError) {
             if try stream.reader.nextRow() {
                 let r = stream.reader
                 pending = (try stream.nanoseconds(), (try r.required(x, "x"), try r.required(y, "y"), try r.required(z, "z")))
@@ -181,7 +181,7 @@ extension SensorLoggerImporter {
             }
         }
 
-        mutating func at(_ ns: Int64) throws -> (Double, Double, Double) {
+        mutating func at(_ ns: Int64) throws(ImportError) -> (Double, Double, Double) {
             if current == nil, pending == nil, !ended { try readNext(); current = pending?.1 }
             while let next = pending, next.0 <= ns {
                 current = next.1
@@ -197,7 +197,7 @@ extension SensorLoggerImporter {
 
 extension SensorLoggerImporter {
     /// The `platform` column of metadata.csv, lower-cased (`ios`, `android`), or nil.
-    static func platform(_ source: ExportSource, _ name: String, _ context: ImportContext) throws -> String? {
+    static func platform(_ source: ExportSource, _ name: String, _ context: ImportContext) throws(ImportError) -> String? {
         let reader = DelimitedReader(source: try source.open(name), file: source.displayName(name))
         let columns = Columns(try reader.readHeader(allowed: [0x2C, 0x3B, 0x09], minimumColumns: 1), line: reader.lineNumber)
         let column = columns.index("platform")

@@ -24,7 +24,7 @@ struct WideRowLayout {
 enum WideRowImport {
     /// Streams every row of `reader` (header already read) into `sink`; `time` gives a row's seconds in the file's base.
     static func run(_ reader: DelimitedReader, _ l: WideRowLayout, _ sink: FlightSink, _ context: ImportContext,
-                    origin: Double, time: (DelimitedReader) throws -> Double) throws {
+                    origin: Double, time: (DelimitedReader) throws(ImportError) -> Double) throws(ImportError) {
         var clock = Monotonic()
         var lastFix: (Double, Double, Double?, Double?)?
         let geoid = context.options.geoidUndulationMeters

@@ -44,7 +44,7 @@ package final class FlightReplay {
     private var used = false
 
     /// Opens a flight. Throws `SensorLogError` for a missing/bad meta.json, a missing or empty file, a bad header.
-    package init(directory: String, options: ReplayOptions = ReplayOptions()) throws {
+    package init(directory: String, options: ReplayOptions = ReplayOptions()) throws(SensorLogError) {
         self.directory = directory
         self.options = options
         reader = try FlightLogReader(directory: directory, options: .init(lenient: options.lenient))
@@ -63,7 +63,8 @@ package final class FlightReplay {
 
     /// Streams the flight through the pipeline. `onEvent` sees every event in order as it happens
     /// (JSON Lines output, a store); the summary holds them too, plus counts and the truth comparison.
-    /// Throws `SensorLogError` on bad input (after the events before it were delivered). Runs once.
+    /// Throws `SensorLogError` on bad input (after the events before it were delivered), or what `onEvent` throws: two
+    /// sources, so the error stays untyped. Runs once.
     package func run(onEvent: (DetectionEvent) throws -> Void = { _ in }) throws -> ReplaySummary {
         precondition(!used, "FlightReplay.run may be called once")
         used = true

@@ -15,7 +15,7 @@ final class CSVSensorFile {
     private var state: CSVReadState
 
     /// Opens the file and reads its header. Throws on a missing/empty file or a bad header.
-    init(directory: String, kind: SensorFileKind, lenient: Bool) throws {
+    init(directory: String, kind: SensorFileKind, lenient: Bool) throws(SensorLogError) {
         state = try CSVReadState(directory: directory, kind: kind, lenient: lenient)
         try state.readHeader() // on a throw, deinit still runs and releases the state
     }
@@ -23,7 +23,7 @@ final class CSVSensorFile {
     /// The same reader over the file's bytes held in memory (the fuzz targets' entry point): the bytes are handed to
     /// the parser in the chunks `read(2)` would give, so everything after the system call is the code a file goes
     /// through.
-    init(bytes: [UInt8], kind: SensorFileKind, lenient: Bool) throws {
+    init(bytes: [UInt8], kind: SensorFileKind, lenient: Bool) throws(SensorLogError) {
         state = CSVReadState(bytes: bytes, kind: kind, lenient: lenient)
         try state.readHeader()
     }
@@ -39,7 +39,7 @@ final class CSVSensorFile {
 
     /// The next valid sample, or nil at end of file. Lenient mode skips (and counts) bad lines.
     @inline(__always)
-    func next() throws -> SensorSample? { try state.next() }
+    func next() throws(SensorLogError) -> SensorSample? { try state.next() }
 }
 
 /// The reading state of one CSV file (see `CSVSensorFile`).
@@ -71,7 +71,7 @@ struct CSVReadState {
     static let chunkSize = 256 * 1024
     static let maximumLineBytes = 1 << 20
 
-    init(directory: String, kind: SensorFileKind, lenient: Bool) throws {
+    init(directory: String, kind: SensorFileKind, lenient: Bool) throws(SensorLogError) {
         self.kind = kind
         self.lenient = lenient
         self.skipped = SkippedLines(file: kind.fileName)
@@ -122,7 +122,7 @@ struct CSVReadState {
     /// The next line's byte range in `buffer` (without LF / CRLF), or nil at end of file.
     /// The range stays valid until the next call.
     @inline(__always)
-    private mutating func nextLine() throws -> (Int, Int)? {
+    private mutating func nextLine() throws(SensorLogError) -> (Int, Int)? {
         while true {
             if start < end, let hit = memchr(buffer + start, 0x0A, end - start) {
                 let newline = buffer.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -147,7 +147,7 @@ struct CSVReadState {
     }
 
     /// Moves the unread tail to the front and reads more bytes after it.
-    private mutating func refill() throws {
+    private mutating func refill() throws(SensorLogError) {
         let remaining = end - start
         if remaining > 0, start > 0 { memmove(buffer, buffer + start, remaining) }
         start = 0
@@ -192,7 +192,7 @@ struct CSVReadState {
 
     // MARK: Header
 
-    mutating func readHeader() throws {
+    mutating func readHeader() throws(SensorLogError) {
         guard let (lineStart, lineEnd) = try nextLine() else {
             throw SensorLogError(
                 kind: .emptyFile, file: kind.fileName, line: 1, message: "file is empty (no header row)",
@@ -232,14 +232,14 @@ struct CSVReadState {
     // MARK: Rows
 
     /// The next valid sample, or nil at end of file. Lenient mode skips (and counts) bad lines.
-    mutating func next() throws -> SensorSample? {
+    mutating func next() throws(SensorLogError) -> SensorSample? {
         while let (lineStart, lineEnd) = try nextLine() {
             if lineStart == lineEnd || isBlank(lineStart, lineEnd) { continue }
-            do {
+            do throws(SensorLogError) {
                 let sample = try parseRow(lineStart, lineEnd)
                 sampleCount += 1
                 return sample
-            } catch let error as SensorLogError where lenient && error.isSkippableLine {
+            } catch where lenient && error.isSkippableLine {
                 skipped.count += 1
                 if skipped.first == nil { skipped.first = error }
             }
@@ -268,7 +268,7 @@ struct CSVReadState {
     }
 
     @inline(__always)
-    private mutating func parseRow(_ lineStart: Int, _ lineEnd: Int) throws -> SensorSample {
+    private mutating func parseRow(_ lineStart: Int, _ lineEnd: Int) throws(SensorLogError) -> SensorSample {
         var present: UInt32 = 0
         sourceValue = .device
         let buf = buffer
@@ -330,7 +330,7 @@ struct CSVReadState {
         return sample
     }
 
-    private func makeLocation(_ t: Double, _ present: UInt32) throws -> LocationSample {
+    private func makeLocation(_ t: Double, _ present: UInt32) throws(SensorLogError) -> LocationSample {
         let lat = values[1], lon = values[2]
         guard lat >= -90, lat <= 90 else { throw lineError(.outOfRange, "lat \(lat) out of range (must be -90…90)") }
         guard lon >= -180, lon <= 180 else { throw lineError(.outOfRange, "lon \(lon) out of range (must be -180…180)") }
@@ -346,7 +346,7 @@ struct CSVReadState {
     }
 
     @inline(__always)
-    private mutating func store(slot: Int, _ s: Int, _ e: Int, _ present: inout UInt32) throws {
+    private mutating func store(slot: Int, _ s: Int, _ e: Int, _ present: inout UInt32) throws(SensorLogError) {
         if kind == .location, slot == 9 {
             let text = cellText(s, e)
             if text.isEmpty { return }

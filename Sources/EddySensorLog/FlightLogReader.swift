@@ -37,7 +37,7 @@ public final class FlightLogReader {
 
     /// Opens a flight: reads `meta.json` and every CSV header. Throws a `SensorLogError` on a
     /// missing directory, meta.json or accelerometer.csv, an empty file or a bad header.
-    public convenience init(directory: String, options: Options = Options()) throws {
+    public convenience init(directory: String, options: Options = Options()) throws(SensorLogError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw SensorLogError(kind: .missingDirectory, file: directory, message: "no such flight directory", advice: "Pass a directory holding meta.json and accelerometer.csv (see docs/sensor-log.md)")
@@ -59,7 +59,7 @@ public final class FlightLogReader {
     /// file that does not exist). Everything after reading the bytes — header, rows, checks, errors, the merge — is
     /// the code `init(directory:options:)` runs; the fuzz targets use this entry point (docs/reliability.md §7).
     /// `label` stands for the directory in messages.
-    package convenience init(meta: FlightMeta, files: [SensorFileKind: [UInt8]], label: String = "(memory)", options: Options = Options()) throws {
+    package convenience init(meta: FlightMeta, files: [SensorFileKind: [UInt8]], label: String = "(memory)", options: Options = Options()) throws(SensorLogError) {
         var opened: [CSVSensorFile] = []
         for kind in SensorFileKind.allCases {
             guard let bytes = files[kind] else {
@@ -86,9 +86,10 @@ public final class FlightLogReader {
 
     /// The next sample in time order, or nil when every file is exhausted.
     @inline(__always)
-    public func next() throws -> SensorSample? { try merge.next() }
+    public func next() throws(SensorLogError) -> SensorSample? { try merge.next() }
 
-    /// Calls `body` with every sample in time order.
+    /// Calls `body` with every sample in time order. Throws the reader's `SensorLogError` or what `body` throws, so its
+    /// errors stay untyped (`readAll` and `next()` throw `SensorLogError` alone).
     public func forEach(_ body: (SensorSample) throws -> Void) throws {
         while let sample = try next() { try body(sample) }
     }
@@ -104,10 +105,10 @@ public final class FlightLogReader {
     }
 
     /// Reads a whole (small) flight into memory: for tests and tools, never for long flights.
-    public static func readAll(directory: String, options: Options = Options()) throws -> (meta: FlightMeta, samples: [SensorSample]) {
+    public static func readAll(directory: String, options: Options = Options()) throws(SensorLogError) -> (meta: FlightMeta, samples: [SensorSample]) {
         let reader = try FlightLogReader(directory: directory, options: options)
         var samples: [SensorSample] = []
-        try reader.forEach { samples.append($0) }
+        while let sample = try reader.next() { samples.append(sample) }
         return (reader.meta, samples)
     }
 }
@@ -127,7 +128,7 @@ struct MergeState {
 
     /// The head with the smallest `t` (first file in tie-break order on ties), replaced by its successor.
     @inline(__always)
-    mutating func next() throws -> SensorSample? {
+    mutating func next() throws(SensorLogError) -> SensorSample? {
         if !started {
             started = true
             for index in sources.indices { try advance(index) }
@@ -144,7 +145,7 @@ struct MergeState {
     }
 
     @inline(__always)
-    private mutating func advance(_ index: Int) throws {
+    private mutating func advance(_ index: Int) throws(SensorLogError) {
         if let sample = try sources[index].next() {
             heads[index] = sample
             headTimes[index] = sample.t

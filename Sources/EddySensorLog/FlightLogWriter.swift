@@ -59,7 +59,7 @@ public final class FlightLogWriter {
     /// double nearest to the written decimal); without, every double is written exactly.
     public convenience init(
         directory: String, meta: FlightMeta, files: Set<SensorFileKind> = [.accelerometer, .location], resolution: Resolution? = nil
-    ) throws {
+    ) throws(SensorLogError) {
         try self.init(directory: directory, memory: nil, meta: meta, files: files, resolution: resolution)
     }
 
@@ -68,13 +68,13 @@ public final class FlightLogWriter {
     /// `memory.files[kind]`, and meta.json's bytes go to `memory.metaJSON`.
     package convenience init(
         memory: InMemoryFlight, meta: FlightMeta, files: Set<SensorFileKind> = [.accelerometer, .location], resolution: Resolution? = nil
-    ) throws {
+    ) throws(SensorLogError) {
         try self.init(directory: memory.label, memory: memory, meta: meta, files: files, resolution: resolution)
     }
 
     private init(
         directory: String, memory: InMemoryFlight?, meta: FlightMeta, files: Set<SensorFileKind>, resolution: Resolution?
-    ) throws {
+    ) throws(SensorLogError) {
         guard files.contains(.accelerometer) else {
             throw SensorLogError(kind: .invalidSample, file: directory, message: "a flight log needs accelerometer.csv", advice: "Include .accelerometer in the files to write")
         }
@@ -90,11 +90,7 @@ public final class FlightLogWriter {
             }
         }
         if let memory {
-            do {
-                memory.metaJSON = try meta.encoded()
-            } catch {
-                throw SensorLogError(kind: .io, file: directory, message: "cannot write the flight (\(error.localizedDescription))", advice: "Check the path and permissions")
-            }
+            memory.metaJSON = try meta.encoded()
             for kind in SensorFileKind.allCases {
                 if files.contains(kind) {
                     memory.files[kind] = []
@@ -127,7 +123,7 @@ public final class FlightLogWriter {
         if !finished { for sink in sinks.values { try? sink.close() } }
     }
 
-    private func sink(_ kind: SensorFileKind) throws -> CSVSink {
+    private func sink(_ kind: SensorFileKind) throws(SensorLogError) -> CSVSink {
         guard let sink = sinks[kind], !finished else {
             throw SensorLogError(
                 kind: .invalidSample, file: kind.fileName,
@@ -138,31 +134,31 @@ public final class FlightLogWriter {
     }
 
     /// Appends accelerometer samples (time order within the file is checked).
-    public func append(accelerometer samples: some Sequence<AccelerometerSample>) throws {
+    public func append(accelerometer samples: some Sequence<AccelerometerSample>) throws(SensorLogError) {
         let sink = try sink(.accelerometer)
         for s in samples { try sink.row(t: s.t, s.x, s.y, s.z) }
     }
 
     /// Appends gyroscope samples.
-    public func append(gyroscope samples: some Sequence<GyroscopeSample>) throws {
+    public func append(gyroscope samples: some Sequence<GyroscopeSample>) throws(SensorLogError) {
         let sink = try sink(.gyroscope)
         for s in samples { try sink.row(t: s.t, s.x, s.y, s.z) }
     }
 
     /// Appends barometer samples.
-    public func append(barometer samples: some Sequence<BarometerSample>) throws {
+    public func append(barometer samples: some Sequence<BarometerSample>) throws(SensorLogError) {
         let sink = try sink(.barometer)
         for s in samples { try sink.row(t: s.t, s.pressureHectopascals) }
     }
 
     /// Appends location fixes.
-    public func append(location samples: some Sequence<LocationSample>) throws {
+    public func append(location samples: some Sequence<LocationSample>) throws(SensorLogError) {
         let sink = try sink(.location)
         for s in samples { try sink.location(s) }
     }
 
     /// Appends one sample of any kind to its file.
-    public func append(_ sample: SensorSample) throws {
+    public func append(_ sample: SensorSample) throws(SensorLogError) {
         switch sample {
         case .accelerometer(let s): try sink(.accelerometer).row(t: s.t, s.x, s.y, s.z)
         case .gyroscope(let s): try sink(.gyroscope).row(t: s.t, s.x, s.y, s.z)
@@ -172,7 +168,7 @@ public final class FlightLogWriter {
     }
 
     /// Flushes and closes every file. The writer takes no more samples afterwards.
-    public func finish() throws {
+    public func finish() throws(SensorLogError) {
         guard !finished else { return }
         finished = true
         for kind in SensorFileKind.allCases { try sinks[kind]?.close() }
@@ -183,7 +179,7 @@ public final class FlightLogWriter {
 final class CSVSink {
     private var state: SinkState
 
-    init(path: String, kind: SensorFileKind, resolution: FlightLogWriter.Resolution?) throws {
+    init(path: String, kind: SensorFileKind, resolution: FlightLogWriter.Resolution?) throws(SensorLogError) {
         state = try SinkState(path: path, kind: kind, resolution: resolution)
     }
 
@@ -193,14 +189,14 @@ final class CSVSink {
 
     /// Writes a two-column row.
     @inline(__always)
-    func row(t: Double, _ a: Double) throws { try state.row(t: t, a) }
+    func row(t: Double, _ a: Double) throws(SensorLogError) { try state.row(t: t, a) }
     /// Writes a four-column row.
     @inline(__always)
-    func row(t: Double, _ a: Double, _ b: Double, _ c: Double) throws { try state.row(t: t, a, b, c) }
+    func row(t: Double, _ a: Double, _ b: Double, _ c: Double) throws(SensorLogError) { try state.row(t: t, a, b, c) }
     /// Writes a location row.
-    func location(_ s: LocationSample) throws { try state.location(s) }
+    func location(_ s: LocationSample) throws(SensorLogError) { try state.location(s) }
     /// Flushes and closes the file.
-    func close() throws { try state.close() }
+    func close() throws(SensorLogError) { try state.close() }
 }
 
 /// Buffer, formatting and checks of one CSV output file.
@@ -219,7 +215,7 @@ struct SinkState {
     private let valueDecimals: Int?
     private let angleDecimals: Int?
 
-    init(path: String, kind: SensorFileKind, resolution: FlightLogWriter.Resolution?) throws {
+    init(path: String, kind: SensorFileKind, resolution: FlightLogWriter.Resolution?) throws(SensorLogError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else {
             throw SensorLogError(kind: .io, file: kind.fileName, message: "cannot be created (\(String(cString: strerror(errno))))", advice: "Check the path and permissions")
@@ -255,7 +251,7 @@ struct SinkState {
 
     /// Checks `t` before any of the row is written, so a refused sample leaves no partial line.
     @inline(__always)
-    private func check(t: Double) throws {
+    private func check(t: Double) throws(SensorLogError) {
         guard t.isFinite else { throw invalid("t is \(t)") }
         // What the reader refuses is never written (a fuzz finding, docs/reliability.md §7).
         guard abs(t) <= FlightLogReader.maximumTimeMagnitudeSeconds else { throw invalid("t \(t) is beyond ±1e11 s") }
@@ -264,7 +260,7 @@ struct SinkState {
 
     /// Checks that a value column is finite.
     @inline(__always)
-    private func check(_ value: Double?, column: Int) throws {
+    private func check(_ value: Double?, column: Int) throws(SensorLogError) {
         if let value, !value.isFinite { throw invalid("\(kind.columns[column]) is \(value)") }
     }
 
@@ -314,7 +310,7 @@ struct SinkState {
         }
     }
 
-    mutating func row(t: Double, _ a: Double) throws {
+    mutating func row(t: Double, _ a: Double) throws(SensorLogError) {
         try check(t: t); try check(a, column: 1)
         if kind == .barometer, !(a > 0 && a < FlightLogReader.maximumPressureHectopascals) {
             throw invalid("pressure_hpa \(a) out of range (must be between 0 and 2000 hPa)")
@@ -325,7 +321,7 @@ struct SinkState {
         try endRow()
     }
 
-    mutating func row(t: Double, _ a: Double, _ b: Double, _ c: Double) throws {
+    mutating func row(t: Double, _ a: Double, _ b: Double, _ c: Double) throws(SensorLogError) {
         try check(t: t); try check(a, column: 1); try check(b, column: 2); try check(c, column: 3)
         lastTime = t
         number(t, decimals: timeDecimals)
@@ -335,7 +331,7 @@ struct SinkState {
         try endRow()
     }
 
-    mutating func location(_ s: LocationSample) throws {
+    mutating func location(_ s: LocationSample) throws(SensorLogError) {
         guard s.latitudeDegrees >= -90, s.latitudeDegrees <= 90, s.longitudeDegrees >= -180, s.longitudeDegrees <= 180 else {
             throw invalid("lat/lon \(s.latitudeDegrees), \(s.longitudeDegrees) out of range")
         }
@@ -360,13 +356,13 @@ struct SinkState {
     }
 
     @inline(__always)
-    private mutating func endRow() throws {
+    private mutating func endRow() throws(SensorLogError) {
         bytes.append(0x0A)
         rows += 1
         if bytes.count >= Self.flushThreshold { try flush() }
     }
 
-    private mutating func flush() throws {
+    private mutating func flush() throws(SensorLogError) {
         if let memory {
             memory.files[kind, default: []].append(contentsOf: bytes)
             bytes.removeAll(keepingCapacity: true)
@@ -384,7 +380,7 @@ struct SinkState {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    mutating func close() throws {
+    mutating func close() throws(SensorLogError) {
         guard !closed else { return }
         closed = true
         defer { if fd >= 0 { closeDescriptor(fd) } }

@@ -1,6 +1,6 @@
 import EddySupport
 public import EddyVocabulary
-public import Foundation
+package import Foundation
 
 /// The contents of a flight's `meta.json` (docs/sensor-log.md): format, time origin, aircraft, device, truth.
 public struct FlightMeta: Codable, Sendable, Equatable {
@@ -167,12 +167,12 @@ public struct FlightMeta: Codable, Sendable, Equatable {
     }
 
     /// Parses an ISO 8601 instant (`2026-11-22T10:00:00Z`, optional fraction, `Z` or `±HH:MM`) into Unix epoch seconds.
-    public static func parseISO8601(_ text: String) -> Double? {
+    package static func parseISO8601(_ text: String) -> Double? {
         ISO8601Instant.epochSeconds(text)
     }
 
     /// Checks what Codable cannot: format name and version, time origin, truth intervals.
-    public func validate() throws {
+    package func validate() throws(SensorLogError) {
         func invalid(_ message: String, _ advice: String) -> SensorLogError {
             SensorLogError(kind: .invalidMeta, file: "meta.json", message: message, advice: advice)
         }
@@ -199,7 +199,7 @@ public struct FlightMeta: Codable, Sendable, Equatable {
     }
 
     /// Loads and validates `meta.json` from a flight directory.
-    public static func load(directory: String) throws -> FlightMeta {
+    public static func load(directory: String) throws(SensorLogError) -> FlightMeta {
         let path = directory.hasSuffix("/") ? directory + "meta.json" : directory + "/meta.json"
         guard FileManager.default.fileExists(atPath: path) else {
             throw SensorLogError(
@@ -216,7 +216,7 @@ public struct FlightMeta: Codable, Sendable, Equatable {
     }
 
     /// Decodes and validates `meta.json` bytes, turning decoding failures into readable `SensorLogError`s.
-    public static func decode(_ data: Data) throws -> FlightMeta {
+    package static func decode(_ data: Data) throws(SensorLogError) -> FlightMeta {
         let meta: FlightMeta
         do {
             meta = try JSONDecoder().decode(FlightMeta.self, from: data)
@@ -231,11 +231,17 @@ public struct FlightMeta: Codable, Sendable, Equatable {
         return meta
     }
 
-    /// Encodes as pretty, key-sorted JSON (deterministic bytes).
-    public func encoded() throws -> Data {
+    /// Encodes as pretty, key-sorted JSON (deterministic bytes). A meta that passed `validate()` always encodes; one
+    /// that cannot (a non-finite truth value) is an `invalidMeta` error saying what JSONEncoder refused.
+    package func encoded() throws(SensorLogError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
+        var data: Data
+        do {
+            data = try encoder.encode(self)
+        } catch {
+            throw SensorLogError(kind: .invalidMeta, file: "meta.json", message: "cannot be encoded (\(error))", advice: "Give only finite numbers in meta.json's fields")
+        }
         data.append(0x0A)
         return data
     }

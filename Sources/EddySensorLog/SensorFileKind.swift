@@ -1,4 +1,4 @@
-public import EddyVocabulary
+package import EddyVocabulary
 
 /// The CSV files of a flight directory, in the fixed order the reader breaks time ties with.
 ///
@@ -48,7 +48,7 @@ public enum SensorFileKind: Int, Sendable, CaseIterable, Comparable, Hashable {
     public var isRequired: Bool { self == .accelerometer }
 
     /// The file a sample goes to.
-    public init(_ sample: SensorSample) {
+    package init(_ sample: SensorSample) {
         switch sample {
         case .accelerometer: self = .accelerometer
         case .gyroscope: self = .gyroscope

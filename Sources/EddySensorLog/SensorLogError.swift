@@ -53,7 +53,7 @@ public struct SensorLogError: Error, CustomStringConvertible, Equatable, Sendabl
     public var advice: String
 
     /// Creates an error.
-    public init(kind: Kind, file: String, line: Int? = nil, message: String, advice: String) {
+    package init(kind: Kind, file: String, line: Int? = nil, message: String, advice: String) {
         self.kind = kind; self.file = file; self.line = line; self.message = message; self.advice = advice
     }
 
@@ -84,7 +84,7 @@ public struct SkippedLines: Sendable, Equatable {
     public var first: SensorLogError?
 
     /// Creates a record.
-    public init(file: String, count: Int = 0, first: SensorLogError? = nil) {
+    package init(file: String, count: Int = 0, first: SensorLogError? = nil) {
         self.file = file; self.count = count; self.first = first
     }
 }

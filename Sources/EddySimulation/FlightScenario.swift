@@ -223,19 +223,19 @@ public struct FlightScenario: Sendable, Equatable {
     public var pressurizedCabin: Bool { pressurized ?? (aircraftClass != .small) }
 
     /// The day's atmosphere (ISA deviation and QNH).
-    public var atmosphere: SimulatedAtmosphere {
+    package var atmosphere: SimulatedAtmosphere {
         SimulatedAtmosphere(isaDeviationCelsius: isaDeviationCelsius, qnhHectopascals: qnhHectopascals)
     }
 
     /// Whether any field added for the altitude work differs from its default (then the simulator writes a
     /// truth track; without them its output is what it always was).
-    public var usesAltitudeFeatures: Bool {
+    package var usesAltitudeFeatures: Bool {
         isaDeviationCelsius != 0 || qnhHectopascals != 1013.25 || altitudeProfile != nil || fieldElevationFeet != nil
             || gnssProfile != .ideal || adsb || pressurized != nil || barometerBiasHectopascals != 0
     }
 
     /// The conditions line of the truth track.
-    public var truthConditions: TruthConditions {
+    package var truthConditions: TruthConditions {
         TruthConditions(
             isaDeviationCelsius: isaDeviationCelsius, qnhHectopascals: qnhHectopascals, barometerBiasHectopascals: barometerBiasHectopascals,
             fieldElevationFeet: fieldElevationFeet, pressurizedCabin: pressurizedCabin, gnssProfile: gnssProfile, adsb: adsb)
@@ -243,7 +243,7 @@ public struct FlightScenario: Sendable, Equatable {
 
     /// A barometer bias drawn from the seed, uniform in ±1 hPa (BMP280 absolute accuracy), from the fifth output
     /// of the seed's SplitMix64 stream (the simulator uses the first four), so no other draw changes.
-    public static func randomBarometerBiasHectopascals(seed: UInt64) -> Double {
+    package static func randomBarometerBiasHectopascals(seed: UInt64) -> Double {
         var seeds = SplitMix64(seed: seed)
         for _ in 0..<4 { _ = seeds.next() }
         let uniform = Double(seeds.next() >> 11) * 0x1.0p-53

@@ -17,7 +17,7 @@ public struct SimulatedChunk: Sendable {
     public var truth: [TruthTrackPoint] = []
 
     /// Creates an empty chunk.
-    public init() {}
+    package init() {}
 
     /// All samples merged by time (at equal times: location, barometer, gyroscope, accelerometer).
     public func mergedSamples() -> [SensorSample] {

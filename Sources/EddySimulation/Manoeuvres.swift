@@ -22,7 +22,7 @@ public enum ManoeuvreKind: String, Sendable, Codable, CaseIterable, Hashable {
     case taxi
 
     /// Whether the aircraft is on the ground during it (a ground roll or taxi).
-    public var isGround: Bool { self == .takeoffRoll || self == .landingRoll || self == .taxi }
+    package var isGround: Bool { self == .takeoffRoll || self == .landingRoll || self == .taxi }
 }
 
 /// One manoeuvre of a scenario: a kind, a start, a duration and its one parameter.

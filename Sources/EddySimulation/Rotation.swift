@@ -31,17 +31,17 @@ public struct Rotation3: Sendable, Equatable {
     }
 
     /// The transpose (inverse) rotation.
-    public var transposed: Rotation3 {
+    package var transposed: Rotation3 {
         Rotation3(r0: [r0.x, r1.x, r2.x], r1: [r0.y, r1.y, r2.y], r2: [r0.z, r1.z, r2.z])
     }
 
     /// Matrix × vector.
-    @inline(__always) public func apply(_ v: SIMD3<Double>) -> SIMD3<Double> {
+    @inline(__always) package func apply(_ v: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3((r0 * v).sum(), (r1 * v).sum(), (r2 * v).sum())
     }
 
     /// Matrix product self · other.
-    public func multiplied(by other: Rotation3) -> Rotation3 {
+    package func multiplied(by other: Rotation3) -> Rotation3 {
         let t = other.transposed
         return Rotation3(
             r0: [(r0 * t.r0).sum(), (r0 * t.r1).sum(), (r0 * t.r2).sum()],
@@ -50,7 +50,7 @@ public struct Rotation3: Sendable, Equatable {
     }
 
     /// Axis-angle vector of this rotation (inverse of `init(rotationVector:)`, angle in [0, π]).
-    public var rotationVector: SIMD3<Double> {
+    package var rotationVector: SIMD3<Double> {
         let trace = r0.x + r1.y + r2.z
         let angle = acos(max(-1, min(1, (trace - 1) / 2)))
         let w = SIMD3<Double>(r2.y - r1.z, r0.z - r2.x, r1.x - r0.y)

@@ -11,31 +11,31 @@ import Foundation
 ///
 /// where h_p(QNH) is the ISA pressure altitude of the pressure QNH. Altitudes are geopotential (as ISA's); the
 /// geopotential/geometric difference (0.17 % at FL350) is neglected, like the rest of the simulator.
-public struct SimulatedAtmosphere: Sendable, Equatable {
+package struct SimulatedAtmosphere: Sendable, Equatable {
     /// Temperature deviation from ISA, °C (= K), the same at every level.
-    public var isaDeviationCelsius: Double
+    package var isaDeviationCelsius: Double
     /// Mean-sea-level pressure (QNH), hPa.
-    public var qnhHectopascals: Double
+    package var qnhHectopascals: Double
 
     /// The standard day: ISA+0, QNH 1013.25 hPa.
-    public static let standard = SimulatedAtmosphere(isaDeviationCelsius: 0, qnhHectopascals: 1013.25)
+    package static let standard = SimulatedAtmosphere(isaDeviationCelsius: 0, qnhHectopascals: 1013.25)
 
     /// Creates an atmosphere.
-    public init(isaDeviationCelsius: Double, qnhHectopascals: Double) {
+    package init(isaDeviationCelsius: Double, qnhHectopascals: Double) {
         self.isaDeviationCelsius = isaDeviationCelsius
         self.qnhHectopascals = qnhHectopascals
     }
 
     /// Whether this is exactly the standard day (then MSL altitude = pressure altitude, bit for bit).
-    public var isStandard: Bool { isaDeviationCelsius == 0 && qnhHectopascals == 1013.25 }
+    package var isStandard: Bool { isaDeviationCelsius == 0 && qnhHectopascals == 1013.25 }
 
     /// ISA pressure altitude of mean sea level on this day, feet (≈ −27 ft per hPa above 1013.25).
-    public var seaLevelPressureAltitudeFeet: Double {
+    package var seaLevelPressureAltitudeFeet: Double {
         qnhHectopascals == 1013.25 ? 0 : StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: qnhHectopascals)
     }
 
     /// Altitude above mean sea level, metres, of a pressure altitude in feet (the hypsometric integral above).
-    public func mslAltitudeMeters(pressureAltitudeFeet: Double) -> Double {
+    package func mslAltitudeMeters(pressureAltitudeFeet: Double) -> Double {
         if isStandard { return pressureAltitudeFeet * 0.3048 }
         let h = pressureAltitudeFeet * 0.3048
         let h0 = seaLevelPressureAltitudeFeet * 0.3048
@@ -43,7 +43,7 @@ public struct SimulatedAtmosphere: Sendable, Equatable {
     }
 
     /// Pressure altitude, feet, of an altitude above mean sea level in metres (inverse of `mslAltitudeMeters`).
-    public func pressureAltitudeFeet(mslAltitudeMeters z: Double) -> Double {
+    package func pressureAltitudeFeet(mslAltitudeMeters z: Double) -> Double {
         if isStandard { return z / 0.3048 }
         // dz/dh_p = (T + ΔT)/T > 0 on every level we simulate: Newton's method converges in a few steps.
         var hFeet = z / 0.3048 + seaLevelPressureAltitudeFeet
@@ -58,17 +58,17 @@ public struct SimulatedAtmosphere: Sendable, Equatable {
     }
 
     /// True (outside air) temperature at a pressure altitude, K: T_ISA(h_p) + ΔT.
-    public func temperatureKelvin(pressureAltitudeFeet: Double) -> Double {
+    package func temperatureKelvin(pressureAltitudeFeet: Double) -> Double {
         StandardAtmosphere.temperatureKelvin(altitudeMeters: pressureAltitudeFeet * 0.3048) + isaDeviationCelsius
     }
 
     /// Static pressure at a pressure altitude, hPa (the ISA pressure: that is what pressure altitude means).
-    public func staticPressureHectopascals(pressureAltitudeFeet: Double) -> Double {
+    package func staticPressureHectopascals(pressureAltitudeFeet: Double) -> Double {
         StandardAtmosphere.pressurePascals(altitudeMeters: pressureAltitudeFeet * 0.3048) / 100
     }
 
     /// Air density at a pressure altitude with the true temperature, kg/m³: ρ = p / (R (T_ISA + ΔT)).
-    public func densityKilogramsPerCubicMeter(pressureAltitudeFeet: Double) -> Double {
+    package func densityKilogramsPerCubicMeter(pressureAltitudeFeet: Double) -> Double {
         let meters = pressureAltitudeFeet * 0.3048
         if isaDeviationCelsius == 0 { return StandardAtmosphere.densityKilogramsPerCubicMeter(altitudeMeters: meters) }
         return StandardAtmosphere.pressurePascals(altitudeMeters: meters)
@@ -76,7 +76,7 @@ public struct SimulatedAtmosphere: Sendable, Equatable {
     }
 
     /// dz/dh_p = (T_ISA + ΔT) / T_ISA: metres of MSL altitude per metre of pressure altitude at that level.
-    public func thicknessRatio(pressureAltitudeFeet: Double) -> Double {
+    package func thicknessRatio(pressureAltitudeFeet: Double) -> Double {
         let isa = StandardAtmosphere.temperatureKelvin(altitudeMeters: pressureAltitudeFeet * 0.3048)
         return (isa + isaDeviationCelsius) / isa
     }
@@ -104,31 +104,31 @@ public struct SimulatedAtmosphere: Sendable, Equatable {
 /// altitude H the cabin's pressure altitude rises linearly with the aircraft's, reaching the selected cabin
 /// altitude C at H (the 737's controller does the same in a "proportional" climb and descent); it is never
 /// above the aircraft, and the differential (cabin − outside) never exceeds `maximumDifferentialPSI`.
-public struct CabinSchedule: Sendable, Equatable {
+package struct CabinSchedule: Sendable, Equatable {
     /// Maximum cabin differential pressure, psi: 8.75, the 737NG controller's excessive-differential limit
     /// (its normal schedule holds at most 8.35 psid above FL370). Above the 8.6 psid that a 6,000-ft cabin at
     /// FL370 (the large class's default cruise) needs, so a profile flight reaches the selected cabin altitude
     /// there as a constant-altitude flight does.
-    public static let maximumDifferentialPSI = 8.75
+    package static let maximumDifferentialPSI = 8.75
     /// Hectopascals per psi.
-    public static let hectopascalsPerPSI = 68.947_572_9
+    package static let hectopascalsPerPSI = 68.947_572_9
 
     /// Pressure altitude of the ground (field) the schedule starts and ends at, feet.
-    public var groundPressureAltitudeFeet: Double
+    package var groundPressureAltitudeFeet: Double
     /// Cruise pressure altitude, feet: at or above it the cabin is at `cabinAltitudeFeet`.
-    public var cruisePressureAltitudeFeet: Double
+    package var cruisePressureAltitudeFeet: Double
     /// Selected cabin (pressure) altitude at cruise, feet.
-    public var cabinAltitudeFeet: Double
+    package var cabinAltitudeFeet: Double
 
     /// Creates a schedule.
-    public init(groundPressureAltitudeFeet: Double, cruisePressureAltitudeFeet: Double, cabinAltitudeFeet: Double) {
+    package init(groundPressureAltitudeFeet: Double, cruisePressureAltitudeFeet: Double, cabinAltitudeFeet: Double) {
         self.groundPressureAltitudeFeet = groundPressureAltitudeFeet
         self.cruisePressureAltitudeFeet = cruisePressureAltitudeFeet
         self.cabinAltitudeFeet = cabinAltitudeFeet
     }
 
     /// Cabin pressure, hPa, with the aircraft at `pressureAltitudeFeet`.
-    public func cabinPressureHectopascals(aircraftPressureAltitudeFeet h: Double) -> Double {
+    package func cabinPressureHectopascals(aircraftPressureAltitudeFeet h: Double) -> Double {
         let outside = StandardAtmosphere.pressurePascals(altitudeMeters: h * 0.3048) / 100
         let scheduled = StandardAtmosphere.pressurePascals(altitudeMeters: scheduledCabinAltitudeFeet(h) * 0.3048) / 100
         let limit = outside + Self.maximumDifferentialPSI * Self.hectopascalsPerPSI
@@ -136,7 +136,7 @@ public struct CabinSchedule: Sendable, Equatable {
     }
 
     /// Cabin pressure altitude, feet, with the aircraft at `pressureAltitudeFeet`.
-    public func cabinPressureAltitudeFeet(aircraftPressureAltitudeFeet h: Double) -> Double {
+    package func cabinPressureAltitudeFeet(aircraftPressureAltitudeFeet h: Double) -> Double {
         StandardAtmosphere.pressureAltitudeFeet(pressureHectopascals: cabinPressureHectopascals(aircraftPressureAltitudeFeet: h))
     }
 

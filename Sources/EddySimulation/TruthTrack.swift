@@ -45,24 +45,24 @@ public struct TruthTrackPoint: Sendable, Equatable {
 }
 
 /// The conditions of a simulated flight that hold for all of it (the first line of `truth-track.csv`).
-public struct TruthConditions: Sendable, Equatable {
+package struct TruthConditions: Sendable, Equatable {
     /// ISA deviation, °C.
-    public var isaDeviationCelsius: Double
+    package var isaDeviationCelsius: Double
     /// QNH, hPa.
-    public var qnhHectopascals: Double
+    package var qnhHectopascals: Double
     /// Absolute bias of the barometer, hPa (added to every reading).
-    public var barometerBiasHectopascals: Double
+    package var barometerBiasHectopascals: Double
     /// Field elevation above MSL, feet; nil when the scenario has no ground.
-    public var fieldElevationFeet: Double?
+    package var fieldElevationFeet: Double?
     /// Whether the cabin is pressurised (the barometer reads cabin pressure).
-    public var pressurizedCabin: Bool
+    package var pressurizedCabin: Bool
     /// The GNSS error profile.
-    public var gnssProfile: GNSSProfile
+    package var gnssProfile: GNSSProfile
     /// Whether the fixes are ADS-B own-ship reports carrying pressure altitude.
-    public var adsb: Bool
+    package var adsb: Bool
 
     /// Creates the conditions.
-    public init(
+    package init(
         isaDeviationCelsius: Double, qnhHectopascals: Double, barometerBiasHectopascals: Double, fieldElevationFeet: Double?,
         pressurizedCabin: Bool, gnssProfile: GNSSProfile, adsb: Bool
     ) {

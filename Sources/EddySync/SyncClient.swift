@@ -65,7 +65,7 @@ package struct ClientIdentity: Sendable, Equatable {
     /// Client version sent to the server.
     package var clientVersion: String
     /// Creates an identity.
-    package init(apiKey: String, airline: String, userId: String, clientVersion: String = EddySyncVersion.current) {
+    package init(apiKey: String, airline: String, userId: String, clientVersion: String = EddyVersion.current) {
         self.apiKey = apiKey; self.airline = airline; self.userId = userId; self.clientVersion = clientVersion
     }
 }

@@ -3,21 +3,21 @@
 // The uncertainty model and its sources are in docs/terrain-and-geoid.md §4.
 
 /// SRTM vertical accuracy used for the DEM's share of the HAT uncertainty.
-public enum SRTMAccuracy {
+package enum SRTMAccuracy {
     /// SRTM's specified absolute height error at 90 % confidence (LE90), metres: 16 m (Farr et al. 2007,
     /// "The Shuttle Radar Topography Mission", Rev. Geophys. 45, RG2004, Table 1; Rodríguez et al. 2006 measured
     /// 5.6–9.0 m LE90 by continent, so this is conservative).
-    public static let absoluteErrorLE90Meters = 16.0
+    package static let absoluteErrorLE90Meters = 16.0
 }
 
 /// Height above terrain with its two-sided 68 % and 90 % uncertainty half-widths (Gaussian errors assumed).
-public struct HeightAboveTerrain: Sendable, Equatable {
+package struct HeightAboveTerrain: Sendable, Equatable {
     /// MSL altitude minus terrain elevation, metres (negative when the altitude lies below the terrain model).
-    public let meters: Double
+    package let meters: Double
     /// Half-width of the 68 % interval (≈ 1 σ), metres.
-    public let uncertainty68Meters: Double
+    package let uncertainty68Meters: Double
     /// Half-width of the 90 % interval (1.645 σ), metres.
-    public let uncertainty90Meters: Double
+    package let uncertainty90Meters: Double
 }
 
 /// z-scores of the two-sided 68 % and 90 % intervals of a normal distribution.
@@ -32,7 +32,7 @@ extension TerrainElevation {
     /// Height above this terrain of an aircraft at `mslMeters` whose altitude has a 68 % half-width `uMSL68Meters`;
     /// the DEM contributes σ = `demLE90Meters` / 1.645 and the two add in quadrature. Nil when there is no terrain
     /// value (`.void`, `.noTile`) or an input is not finite or an uncertainty negative.
-    public func heightAboveTerrain(
+    package func heightAboveTerrain(
         mslMeters: Double, uMSL68Meters: Double, demLE90Meters: Double = SRTMAccuracy.absoluteErrorLE90Meters
     ) -> HeightAboveTerrain? {
         guard case .meters(let terrainMeters) = self,

@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 
 /// Terrain elevation at a position (metres above the EGM96 geoid, which is what SRTM heights are referenced to).
-public enum TerrainElevation: Sendable, Equatable {
+package enum TerrainElevation: Sendable, Equatable {
     /// Interpolated elevation in metres (EGM96 / mean sea level).
     case meters(Double)
     /// The tile exists but the posts around the position are void (no data).
@@ -16,11 +16,11 @@ public enum TerrainElevation: Sendable, Equatable {
 
 /// A directory of SRTM `.hgt` tiles (1″ 3601×3601 or 3″ 1201×1201, big-endian Int16, void -32768) answering
 /// bilinear elevation lookups. Thread-safe; memory stays bounded by `cacheTiles` mapped tiles.
-public final class TerrainDirectory: Sendable {
+package final class TerrainDirectory: Sendable {
     /// The directory path as given.
-    public let path: String
+    package let path: String
     /// Most tiles kept mapped at once.
-    public let cacheTiles: Int
+    package let cacheTiles: Int
     /// Tile file paths by tile key (see `key(south:west:)`), found when the directory was opened.
     private let files: [Int: String]
     /// Mapped tiles, most recently used first.
@@ -29,7 +29,7 @@ public final class TerrainDirectory: Sendable {
     /// Opens `path` and indexes the tiles named like `N47E008.hgt` / `s12w077.hgt` (south-west corner; other files
     /// are ignored). Tiles added to the directory later are not seen. Throws if `path` is not a directory or
     /// `cacheTiles` < 1.
-    public init(path: String, cacheTiles: Int = 8) throws(TerrainError) {
+    package init(path: String, cacheTiles: Int = 8) throws(TerrainError) {
         guard cacheTiles >= 1 else { throw .invalidCacheSize(tiles: cacheTiles) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -54,16 +54,16 @@ public final class TerrainDirectory: Sendable {
     }
 
     /// Number of tiles found in the directory.
-    public var tileCount: Int { files.count }
+    package var tileCount: Int { files.count }
 
     /// Number of tiles currently mapped (at most `cacheTiles`).
-    public var mappedTileCount: Int { cache.withLock(visibleToThreadSanitizerAs: self) { $0.count } }
+    package var mappedTileCount: Int { cache.withLock(visibleToThreadSanitizerAs: self) { $0.count } }
 
     /// Bilinear elevation at a WGS 84 position: `.meters` (EGM96 heights), `.void` when the surrounding posts hold
     /// no data, `.noTile` when no tile covers it. Latitude -90...90 and longitude -180...180 degrees, finite; a
     /// position on a tile edge is answered by either tile that has it. Throws `invalidCoordinate` for other input,
     /// `wrongSize` / `unreadable` when the covering tile's file is bad.
-    public func elevationMeters(latitudeDegrees: Double, longitudeDegrees: Double) throws(TerrainError)
+    package func elevationMeters(latitudeDegrees: Double, longitudeDegrees: Double) throws(TerrainError)
         -> TerrainElevation
     {
         guard latitudeDegrees.isFinite, longitudeDegrees.isFinite,
@@ -156,7 +156,7 @@ public final class TerrainDirectory: Sendable {
     }
 
     /// The conventional upper-case file name of the tile with this south-west corner (`N47E008.hgt`).
-    public static func tileFileName(southLatitude: Int, westLongitude: Int) -> String {
+    package static func tileFileName(southLatitude: Int, westLongitude: Int) -> String {
         let ns = southLatitude < 0 ? "S" : "N"
         let ew = westLongitude < 0 ? "W" : "E"
         let lat = String(abs(southLatitude))

@@ -32,14 +32,14 @@ public enum TerrainError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The two SRTM tile layouts, told apart by file length.
-public enum SRTMTileSize: Sendable, Equatable, CaseIterable {
+package enum SRTMTileSize: Sendable, Equatable, CaseIterable {
     /// 1 arc-second (SRTM1 / SRTMGL1): 3601×3601 posts.
     case oneArcSecond
     /// 3 arc-second (SRTM3 / SRTMGL3): 1201×1201 posts.
     case threeArcSecond
 
     /// Posts along each side (the first and last rows/columns lie on the tile's integer-degree edges).
-    public var postsPerSide: Int {
+    package var postsPerSide: Int {
         switch self {
         case .oneArcSecond: return 3601
         case .threeArcSecond: return 1201
@@ -47,10 +47,10 @@ public enum SRTMTileSize: Sendable, Equatable, CaseIterable {
     }
 
     /// File length in bytes (2 bytes per post).
-    public var byteCount: Int { postsPerSide * postsPerSide * 2 }
+    package var byteCount: Int { postsPerSide * postsPerSide * 2 }
 
     /// The layout whose file length is `bytes`, or nil.
-    public init?(byteCount bytes: Int) {
+    package init?(byteCount bytes: Int) {
         guard let size = SRTMTileSize.allCases.first(where: { $0.byteCount == bytes }) else { return nil }
         self = size
     }

@@ -1,4 +1,5 @@
 import Eddy
+import EddyVocabulary
 // `SyntheticFlight`'s API is made of EddySimulation's types (`FlightScenario`, `TurbulenceSegment`, `SimulatedChunk`):
 // re-exported so that a host's tests need only `import Eddy` and `import EddyTesting`.
 @_exported import EddySimulation

@@ -1,3 +1,4 @@
+public import EddyVocabulary
 public import Foundation
 
 /// One HTTP request as the sync client builds it.
@@ -84,17 +85,11 @@ public struct TransportConfiguration: Sendable, Equatable {
     /// Creates a configuration (defaults: 10 s connect, 30 s total).
     public init(
         baseURL: String, proxy: String? = nil, connectTimeoutSeconds: Double = 10, totalTimeoutSeconds: Double = 30,
-        caBundlePath: String? = nil, userAgent: String = "EddySync/\(EddySyncVersion.current)"
+        caBundlePath: String? = nil, userAgent: String = "EddySync/\(EddyVersion.current)"
     ) {
         self.baseURL = baseURL; self.proxy = proxy; self.connectTimeoutSeconds = connectTimeoutSeconds
         self.totalTimeoutSeconds = totalTimeoutSeconds; self.caBundlePath = caBundlePath; self.userAgent = userAgent
     }
-}
-
-/// Version of this client library (sent at session start and in a header).
-public enum EddySyncVersion {
-    /// `MAJOR.MINOR.PATCH`.
-    public static let current = "1.0.0"
 }
 
 extension TransportConfiguration {

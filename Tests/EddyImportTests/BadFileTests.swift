@@ -117,7 +117,7 @@ import Testing
             do {
                 _ = try context.begin(kinds: [.accelerometer], originEpochSeconds: epoch)
                 Issue.record("\(epoch) was taken as a time origin")
-            } catch let error as ImportError {
+            } catch {
                 #expect(error.kind == .badTime)
                 #expect(error.file == "Accelerometer.csv")
                 #expect(error.description.contains("unit"))

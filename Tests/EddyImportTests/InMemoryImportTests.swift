@@ -59,7 +59,7 @@ import Testing
             _ = try FlightImport.run(ExportSource(folder: "export", files: [name: Array("a,b\n1,2\n".utf8)]), to: InMemoryFlight())
             Issue.record("an unknown export was imported")
             return
-        } catch let error as ImportError {
+        } catch {
             memoryError = error
         }
         for error in [diskError, memoryError] {
@@ -85,7 +85,7 @@ import Testing
             _ = try FlightImport.run(ExportSource(folder: "export", files: ["Accelerometer.csv": csv]), to: InMemoryFlight())
             Issue.record("a header without an x column was imported")
             return
-        } catch let error as ImportError {
+        } catch {
             memoryError = error
         }
         #expect(diskError.kind == .missingColumns)
@@ -161,7 +161,7 @@ import Testing
         do {
             _ = try FlightImport.run(try ExportSource(name: "flight.igc", bytes: Array(igc.utf8)), to: InMemoryFlight())
             Issue.record("imported \(iRecord)")
-        } catch let error as ImportError {
+        } catch {
             #expect(error.kind == .notANumber)
             #expect(error.description.contains(message), "\(error)")
         }

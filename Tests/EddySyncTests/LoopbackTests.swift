@@ -72,7 +72,7 @@ struct Aircraft {
     let scheduler: SyncScheduler
     let log: EventLog
 
-    init(server: LoopbackServer, userId: String, clientVersion: String = EddySyncVersion.current,
+    init(server: LoopbackServer, userId: String, clientVersion: String = EddyVersion.current,
          totalTimeout: Double = 5, configure: (inout SchedulerConfiguration) -> Void = { _ in }) throws {
         clock = ManualEpochClock(start: Date().timeIntervalSince1970)
         store = InMemorySyncStore()

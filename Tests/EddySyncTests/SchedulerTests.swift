@@ -123,7 +123,7 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
         let ack = try client.upload([])
         #expect(ack.serverTick == 3)
         #expect(transport.paths() == ["/v1/session", "/v1/reports", "/v1/session", "/v1/reports"])
-        #expect(transport.requests.allSatisfy { $0.headers["X-Eddy-Client-Version"] == EddySyncVersion.current })
+        #expect(transport.requests.allSatisfy { $0.headers["X-Eddy-Client-Version"] == EddyVersion.current })
         #expect(transport.requests[1].headers["Authorization"] == "Bearer t")
     }
 

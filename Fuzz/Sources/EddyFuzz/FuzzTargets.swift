@@ -8,6 +8,7 @@ import EddyImport
 import EddyProtocol
 import EddySensorLog
 import EddyTerrain
+import EddyVocabulary
 import Foundation
 #if canImport(Glibc)
 import Glibc
