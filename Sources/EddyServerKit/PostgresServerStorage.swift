@@ -24,7 +24,9 @@ package struct PostgresStorageError: Error, CustomStringConvertible {
 /// with B-trees on (tick) for delta fetches and (lat, lng) for area fetches in every partition. Report ids are made
 /// unique across instances by `report_ids` (a plain table: a unique index on a partitioned table must contain the
 /// partition key); an upload inserts there with `ON CONFLICT DO NOTHING` and stores only the ids that were new, in
-/// one statement. The tick epoch is a row of `meta` (first instance wins), so instances count the same ticks.
+/// one statement. Every write runs in an explicit transaction and returns only after `COMMIT` succeeded (`write`), so
+/// nothing is acknowledged that is not committed. The tick epoch is a row of `meta` (first instance wins), so
+/// instances count the same ticks.
 package final class PostgresServerStorage: ServerStorage {
     let client: PostgresClient
     let location: PostgresLocation
@@ -156,6 +158,54 @@ package final class PostgresServerStorage: ServerStorage {
 
     /// The pool now: storage calls in progress, against `maximumConnections`.
     package var poolLoad: ServerMetrics.DatabasePoolLoad { meter.load }
+
+    /// Runs `body` inside a transaction on one pooled connection and returns only after `COMMIT` succeeded, counted
+    /// by the pool meter. Every write goes through here: in autocommit mode the commit happens after the statement's
+    /// rows have been read, and an error it raises (a deferred constraint, a full disk) never reached the caller, so
+    /// ids an upload returned were acknowledged although nothing was stored (issue 30). Failures become
+    /// `ServerDatabaseError.failed` naming `operation` and the database's own message.
+    func write<Result: Sendable>(
+        _ operation: String, _ body: (PostgresConnection) async throws -> sending Result
+    ) async throws -> Result {
+        meter.enter(); defer { meter.leave() }
+        do {
+            return try await client.withTransaction(logger: logger, body)
+        } catch {
+            throw ServerDatabaseError.wrapping(error, operation: operation, cause: Self.cause(of:))
+        }
+    }
+
+    /// Runs the reads of `body` (one statement each: nothing to commit), counted by the pool meter; failures become
+    /// `ServerDatabaseError.failed`.
+    func read<Result: Sendable>(_ operation: String, _ body: () async throws -> Result) async throws -> Result {
+        meter.enter(); defer { meter.leave() }
+        do {
+            return try await body()
+        } catch {
+            throw ServerDatabaseError.wrapping(error, operation: operation, cause: Self.cause(of:))
+        }
+    }
+
+    /// What went wrong in the database, for the error log: the server's message and SQLSTATE, or what happened to the
+    /// connection. Never the query's values (PostgresNIO's own descriptions leave them out on purpose; so does this).
+    static func cause(of error: any Error) -> String {
+        if let transaction = error as? PostgresTransactionError {
+            if let commit = transaction.commitError { return "COMMIT failed: \(cause(of: commit))" }
+            if let begin = transaction.beginError { return "BEGIN failed: \(cause(of: begin))" }
+            if let closure = transaction.closureError {
+                let rollback = transaction.rollbackError.map { "; ROLLBACK failed too: \(cause(of: $0))" } ?? ""
+                return cause(of: closure) + rollback
+            }
+            return "transaction failed"
+        }
+        if let psql = error as? PSQLError {
+            if let message = psql.serverInfo?[.message] {
+                return "\(message) (SQLSTATE \(psql.serverInfo?[.sqlState] ?? "?"))"
+            }
+            return "connection: \(psql.code)"
+        }
+        return String(describing: error)
+    }
 
     deinit { runTask.cancel() }
 
@@ -320,13 +370,16 @@ package final class PostgresServerStorage: ServerStorage {
 
     /// Creates tomorrow's partitions once a day; measures the clock offset every 30 s.
     package func maintain(now: Double) async throws {
-        meter.enter(); defer { meter.leave() }
         let measuredAt = clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0.measuredAt }
-        if Date().timeIntervalSince1970 - measuredAt >= Self.clockOffsetIntervalSeconds { try await measureClockOffset() }
+        if Date().timeIntervalSince1970 - measuredAt >= Self.clockOffsetIntervalSeconds {
+            try await read("compare the clocks") { try await measureClockOffset() }
+        }
         let last = Self.lastPartitionDay(around: now)
         if partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: self, { $0 >= last }) { return }
         let logger = self.logger
-        try await client.withConnection { connection in try await Self.createPartitions(connection, around: now, logger: logger) }
+        try await read("create partitions ahead") {
+            try await client.withConnection { connection in try await Self.createPartitions(connection, around: now, logger: logger) }
+        }
         partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: self) { $0 = max($0, last) }
     }
 
@@ -334,12 +387,11 @@ package final class PostgresServerStorage: ServerStorage {
     /// deletes older rows from the partition it cuts and from the default partition, and forgets the upload ids of
     /// everything deleted.
     package func purgeReports(exitBefore: Double) async throws -> Int {
-        meter.enter(); defer { meter.leave() }
         guard exitBefore.isFinite else { return 0 }
         let logger = self.logger
         // Saturating: `--retention-days 1e300` puts the horizon at -8.6e304 s, beyond Int.
         let lastWholeDay = Int(saturating: exitBefore / Self.partitionSeconds, rounding: .down) - 1
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await write("purge old reports") { connection in
             var total = 0
             let partitions = try await connection.query("""
                 SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -371,51 +423,59 @@ package final class PostgresServerStorage: ServerStorage {
     // MARK: keys
 
     package func addKey(airline: String, label: String, now: Double) async throws -> (key: String, record: APIKeyRecord) {
-        meter.enter(); defer { meter.leave() }
         let key = StorageSupport.newAPIKey()
-        let rows = try await client.query("""
-            INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at)
-            VALUES (\(StorageSupport.apiKeyHash(key)), \(StorageSupport.apiKeyPrefix(key)), \(airline), \(label), TRUE, \(now)) RETURNING id
-            """, logger: logger)
-        var id: Int64 = 0
-        for try await value in rows.decode(Int64.self) { id = value }
+        let logger = self.logger
+        let id = try await write("add an API key") { connection -> Int64 in
+            let rows = try await connection.query("""
+                INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at)
+                VALUES (\(StorageSupport.apiKeyHash(key)), \(StorageSupport.apiKeyPrefix(key)), \(airline), \(label), TRUE, \(now))
+                RETURNING id
+                """, logger: logger)
+            var id: Int64 = 0
+            for try await value in rows.decode(Int64.self) { id = value }
+            return id
+        }
         return (key, APIKeyRecord(id: id, airline: airline, label: label, prefix: StorageSupport.apiKeyPrefix(key), active: true,
                                   createdAt: now))
     }
 
     package func listKeys() async throws -> [APIKeyRecord] {
-        meter.enter(); defer { meter.leave() }
-        var result: [APIKeyRecord] = []
-        let rows = try await client.query("SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id", logger: logger)
-        for try await (id, prefix, airline, label, active, createdAt) in rows.decode((Int64, String, String, String, Bool, Double).self) {
-            result.append(APIKeyRecord(id: id, airline: airline, label: label, prefix: prefix, active: active, createdAt: createdAt))
+        try await read("list the API keys") {
+            var result: [APIKeyRecord] = []
+            let rows = try await client.query("SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id", logger: logger)
+            for try await (id, prefix, airline, label, active, createdAt) in rows.decode((Int64, String, String, String, Bool, Double).self) {
+                result.append(APIKeyRecord(id: id, airline: airline, label: label, prefix: prefix, active: active, createdAt: createdAt))
+            }
+            return result
         }
-        return result
     }
 
     package func revokeKey(id: Int64) async throws {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("UPDATE api_keys SET active = FALSE WHERE id = \(id) RETURNING id", logger: logger)
-        var found = false
-        for try await _ in rows.decode(Int64.self) { found = true }
-        if !found { throw ServerDatabaseError.unknownKey(id) }
+        let logger = self.logger
+        try await write("revoke an API key") { connection in
+            let rows = try await connection.query("UPDATE api_keys SET active = FALSE WHERE id = \(id) RETURNING id", logger: logger)
+            var found = false
+            for try await _ in rows.decode(Int64.self) { found = true }
+            if !found { throw ServerDatabaseError.unknownKey(id) }
+        }
     }
 
     package func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("SELECT id, airline, active FROM api_keys WHERE key = \(StorageSupport.apiKeyHash(key))", logger: logger)
-        for try await (id, airline, active) in rows.decode((Int64, String, Bool).self) { return (id, airline, active) }
-        return nil
+        try await read("look up an API key") {
+            let rows = try await client.query(
+                "SELECT id, airline, active FROM api_keys WHERE key = \(StorageSupport.apiKeyHash(key))", logger: logger)
+            for try await (id, airline, active) in rows.decode((Int64, String, Bool).self) { return (id, airline, active) }
+            return nil
+        }
     }
 
     // MARK: sessions
 
     package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord {
-        meter.enter(); defer { meter.leave() }
         let token = StorageSupport.randomHex(bytes: 32)
         let candidate = "r_" + StorageSupport.randomHex(bytes: 8)
         let logger = self.logger
-        let reporterId: String = try await client.withTransaction(logger: logger) { connection in
+        let reporterId: String = try await write("open a session") { connection in
             try await connection.query("""
                 INSERT INTO reporters (airline, user_id, reporter_id) VALUES (\(airline), \(userId), \(candidate))
                 ON CONFLICT (airline, user_id) DO NOTHING
@@ -435,30 +495,33 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func session(token: String) async throws -> SessionRecord? {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("""
-            SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
-            FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = \(token)
-            """, logger: logger)
-        for try await (token, keyId, airline, reporter, expires, active) in rows.decode((String, Int64, String, String, Double, Bool).self) {
-            return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporter, expiresAt: expires, keyActive: active)
+        try await read("look up a session") {
+            let rows = try await client.query("""
+                SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
+                FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = \(token)
+                """, logger: logger)
+            for try await (token, keyId, airline, reporter, expires, active) in rows.decode((String, Int64, String, String, Double, Bool).self) {
+                return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporter, expiresAt: expires, keyActive: active)
+            }
+            return nil
         }
-        return nil
     }
 
     package func expireAllSessions(now: Double) async throws {
-        meter.enter(); defer { meter.leave() }
-        try await client.query("UPDATE sessions SET expires_at = \(now - 1)", logger: logger)
+        let logger = self.logger
+        try await write("expire the sessions") { connection in
+            _ = try await connection.query("UPDATE sessions SET expires_at = \(now - 1)", logger: logger)
+        }
     }
 
     // MARK: observations
 
     /// One statement: the served reporter id (the uploader's live flight, else a fresh random id), the new ids claimed
     /// in `report_ids` (`ON CONFLICT DO NOTHING`, so a report uploaded to two instances is stored once), and the rows
-    /// of those ids inserted from arrays (one round trip per batch). Nullable columns travel as sentinels ('' , NaN,
-    /// -1) turned back into NULL by NULLIF.
+    /// of those ids inserted from arrays (one statement per batch, between `BEGIN` and `COMMIT`; the new ids are
+    /// returned only once the commit succeeded). Nullable columns travel as sentinels ('' , NaN, -1) turned back into
+    /// NULL by NULLIF.
     package func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID> {
-        meter.enter(); defer { meter.leave() }
         if rows.isEmpty { return [] }
         var ids: [UUID] = [], h3: [Int64] = [], layer: [Int64] = [], lat: [Double] = [], lng: [Double] = []
         var enter: [Double] = [], exit: [Double] = [], peak: [Double] = [], median: [Double] = [], classes: [String] = []
@@ -472,26 +535,30 @@ package final class PostgresServerStorage: ServerStorage {
             uncertain.append(r.layerUncertain.map { $0 ? 1 : 0 } ?? -1)
         }
         let fallback = StorageSupport.publicFlightID()
-        let result = try await client.query("""
-            WITH served AS (
-                SELECT COALESCE((SELECT public_id FROM flights WHERE reporter_id = \(reporterId) AND updated_at >= \(now - flightExpiry)
-                                 ORDER BY updated_at DESC LIMIT 1), \(fallback)) AS id),
-            fresh AS (INSERT INTO report_ids (id) SELECT unnest(\(ids)::uuid[]) ON CONFLICT DO NOTHING RETURNING id)
-            INSERT INTO observations (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class,
-                reporter_id, tick, received_at, altitude_source, altitude_u90_ft, layer_uncertain)
-            SELECT t.id, t.h3, t.layer, t.lat, t.lng, t.enter_time, t.exit_time, t.edr_peak, t.edr_median, t.class,
-                (SELECT id FROM served), \(Int64(tick)), \(now), NULLIF(t.source, ''), NULLIF(t.u90, 'NaN'::float8),
-                CASE t.uncertain WHEN -1 THEN NULL ELSE t.uncertain = 1 END
-            FROM unnest(\(ids)::uuid[], \(h3)::int8[], \(layer)::int8[], \(lat)::float8[], \(lng)::float8[], \(enter)::float8[],
-                        \(exit)::float8[], \(peak)::float8[], \(median)::float8[], \(classes)::text[], \(sources)::text[],
-                        \(u90)::float8[], \(uncertain)::int8[])
-                AS t(id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, class, source, u90, uncertain)
-            WHERE t.id IN (SELECT id FROM fresh)
-            RETURNING id
-            """, logger: logger)
-        var fresh = Set<UUID>()
-        for try await id in result.decode(UUID.self) { fresh.insert(id) }
-        return fresh
+        let logger = self.logger
+        // In a transaction: the ids are returned (and acknowledged) only once COMMIT has succeeded.
+        return try await write("store uploaded reports") { connection -> Set<UUID> in
+            let result = try await connection.query("""
+                WITH served AS (
+                    SELECT COALESCE((SELECT public_id FROM flights WHERE reporter_id = \(reporterId) AND updated_at >= \(now - flightExpiry)
+                                     ORDER BY updated_at DESC LIMIT 1), \(fallback)) AS id),
+                fresh AS (INSERT INTO report_ids (id) SELECT unnest(\(ids)::uuid[]) ON CONFLICT DO NOTHING RETURNING id)
+                INSERT INTO observations (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class,
+                    reporter_id, tick, received_at, altitude_source, altitude_u90_ft, layer_uncertain)
+                SELECT t.id, t.h3, t.layer, t.lat, t.lng, t.enter_time, t.exit_time, t.edr_peak, t.edr_median, t.class,
+                    (SELECT id FROM served), \(Int64(tick)), \(now), NULLIF(t.source, ''), NULLIF(t.u90, 'NaN'::float8),
+                    CASE t.uncertain WHEN -1 THEN NULL ELSE t.uncertain = 1 END
+                FROM unnest(\(ids)::uuid[], \(h3)::int8[], \(layer)::int8[], \(lat)::float8[], \(lng)::float8[], \(enter)::float8[],
+                            \(exit)::float8[], \(peak)::float8[], \(median)::float8[], \(classes)::text[], \(sources)::text[],
+                            \(u90)::float8[], \(uncertain)::int8[])
+                    AS t(id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, class, source, u90, uncertain)
+                WHERE t.id IN (SELECT id FROM fresh)
+                RETURNING id
+                """, logger: logger)
+            var fresh = Set<UUID>()
+            for try await id in result.decode(UUID.self) { fresh.insert(id) }
+            return fresh
+        }
     }
 
     /// The fetch query and its binds (shared by `observations` and `hasObservations`).
@@ -515,7 +582,11 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func observations(_ filter: ObservationFilter) async throws -> [Observation] {
-        meter.enter(); defer { meter.leave() }
+        try await read("read observations") { try await unmeteredObservations(filter) }
+    }
+
+    /// `observations` without the meter and the error wrapping (its callers have them).
+    func unmeteredObservations(_ filter: ObservationFilter) async throws -> [Observation] {
         let query = observationQuery(filter, columns: """
             id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
             altitude_source, altitude_u90_ft, layer_uncertain
@@ -537,42 +608,44 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func hasObservations(_ filter: ObservationFilter) async throws -> Bool {
-        meter.enter(); defer { meter.leave() }
-        if filter.polygon == nil {
-            let rows = try await client.query(observationQuery(filter, columns: "1", suffix: " LIMIT 1"), logger: logger)
-            for try await _ in rows { return true }
-            return false
+        try await read("read observations") {
+            if filter.polygon == nil {
+                let rows = try await client.query(observationQuery(filter, columns: "1", suffix: " LIMIT 1"), logger: logger)
+                for try await _ in rows { return true }
+                return false
+            }
+            return try await !unmeteredObservations(filter).isEmpty
         }
-        return try await !observations(filter).isEmpty
     }
 
     package func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput] {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query(
-            "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN \(from) AND \(to)", logger: logger)
-        var result: [StoredNowcastInput] = []
-        for try await (h3, layer, exit, peak) in rows.decode((Int64, Int, Double, Double).self) {
-            result.append(StoredNowcastInput(cell: UInt64(bitPattern: h3), layer: layer, exitTime: exit, edrPeak: peak))
+        try await read("read the nowcast's inputs") {
+            let rows = try await client.query(
+                "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN \(from) AND \(to)", logger: logger)
+            var result: [StoredNowcastInput] = []
+            for try await (h3, layer, exit, peak) in rows.decode((Int64, Int, Double, Double).self) {
+                result.append(StoredNowcastInput(cell: UInt64(bitPattern: h3), layer: layer, exitTime: exit, edrPeak: peak))
+            }
+            return result
         }
-        return result
     }
 
     // MARK: nowcast
 
     package func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)? {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1", logger: logger)
-        for try await (time, tick) in rows.decode((Double, Int64).self) { return (time, Int(tick)) }
-        return nil
+        try await read("read the latest nowcast issue") {
+            let rows = try await client.query("SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1", logger: logger)
+            for try await (time, tick) in rows.decode((Double, Int64).self) { return (time, Int(tick)) }
+            return nil
+        }
     }
 
     package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws {
-        meter.enter(); defer { meter.leave() }
         let h3 = cells.map { Int64(bitPattern: $0.cell) }, layer = cells.map { Int64($0.layer) }
         let lat = cells.map(\.center.lat), lng = cells.map(\.center.lng)
         let hour = cells.map { Int64($0.forecastHour) }, edr = cells.map(\.edr)
         let logger = self.logger
-        try await client.withTransaction(logger: logger) { connection in
+        try await write("store a nowcast issue") { connection in
             // One issuer at a time across instances; the others find the issue stored and leave.
             try await connection.query("SELECT pg_advisory_xact_lock(1701077114)", logger: logger)
             let rows = try await connection.query("SELECT count(*) FROM nowcast_issues WHERE issue_time >= \(issueTime)", logger: logger)
@@ -591,19 +664,20 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("""
-            SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast
-            WHERE layer BETWEEN \(Int64(minLayer)) AND \(Int64(maxLayer)) ORDER BY h3, layer, forecast_hour
-            """, logger: logger)
-        var result: [NowcastCell] = []
-        for try await (issueTime, h3, layer, lat, lng, hour, edr) in rows.decode((Double, Int64, Int, Double, Double, Int, Double).self) {
-            if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: lat, lng: lng)) { continue }
-            result.append(NowcastCell(
-                tile: TileID(h3: UInt64(bitPattern: h3), layer: layer), validTime: issueTime + Double(hour) * 3600,
-                forecastHour: hour, edr: edr, issueTime: issueTime))
+        try await read("read the nowcast") {
+            let rows = try await client.query("""
+                SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast
+                WHERE layer BETWEEN \(Int64(minLayer)) AND \(Int64(maxLayer)) ORDER BY h3, layer, forecast_hour
+                """, logger: logger)
+            var result: [NowcastCell] = []
+            for try await (issueTime, h3, layer, lat, lng, hour, edr) in rows.decode((Double, Int64, Int, Double, Double, Int, Double).self) {
+                if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: lat, lng: lng)) { continue }
+                result.append(NowcastCell(
+                    tile: TileID(h3: UInt64(bitPattern: h3), layer: layer), validTime: issueTime + Double(hour) * 3600,
+                    forecastHour: hour, edr: edr, issueTime: issueTime))
+            }
+            return result
         }
-        return result
     }
 
     // MARK: flights
@@ -612,10 +686,9 @@ package final class PostgresServerStorage: ServerStorage {
         _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
         altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
     ) async throws {
-        meter.enter(); defer { meter.leave() }
         let publicId = StorageSupport.publicFlightID()
         let logger = self.logger
-        try await client.withTransaction(logger: logger) { connection in
+        try await write("store a live position") { connection in
             try await connection.query("""
                 INSERT INTO flights (reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet,
                     heading, speed_knots, time, updated_at)
@@ -649,20 +722,21 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight] {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("""
-            SELECT public_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, airline, flight_number FROM flights
-            WHERE updated_at >= \(now - expiry) AND reporter_id <> \(excludingReporter) ORDER BY public_id
-            """, logger: logger)
-        var result: [LiveFlight] = []
-        for try await (publicId, type, lat, lng, altitude, heading, speed, time, airline, number)
-            in rows.decode((String, String, Double, Double, Double, Double, Double, Double, String, String?).self) {
-            if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: lat, lng: lng)) { continue }
-            result.append(LiveFlight(
-                flightID: publicId, latitude: lat, longitude: lng, altitudeFeet: altitude, headingDegrees: heading,
-                groundSpeedKnots: speed, aircraftType: type, flightNumber: airline == viewerAirline ? number : nil, time: time))
+        try await read("read live flights") {
+            let rows = try await client.query("""
+                SELECT public_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, airline, flight_number FROM flights
+                WHERE updated_at >= \(now - expiry) AND reporter_id <> \(excludingReporter) ORDER BY public_id
+                """, logger: logger)
+            var result: [LiveFlight] = []
+            for try await (publicId, type, lat, lng, altitude, heading, speed, time, airline, number)
+                in rows.decode((String, String, Double, Double, Double, Double, Double, Double, String, String?).self) {
+                if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: lat, lng: lng)) { continue }
+                result.append(LiveFlight(
+                    flightID: publicId, latitude: lat, longitude: lng, altitudeFeet: altitude, headingDegrees: heading,
+                    groundSpeedKnots: speed, aircraftType: type, flightNumber: airline == viewerAirline ? number : nil, time: time))
+            }
+            return result
         }
-        return result
     }
 
     // MARK: fleet altitude offsets
@@ -670,7 +744,6 @@ package final class PostgresServerStorage: ServerStorage {
     package func altitudeOffsetObservations(
         cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double
     ) async throws -> [AltitudeOffsetAggregation.Input] {
-        meter.enter(); defer { meter.leave() }
         var binds = PostgresBindings()
         binds.append(Int64(minLayer))
         binds.append(Int64(maxLayer))
@@ -681,12 +754,15 @@ package final class PostgresServerStorage: ServerStorage {
             binds.append(cells.map { Int64(bitPattern: $0) })
             sql += " AND h3 = ANY($4::int8[])"
         }
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
-        var result: [AltitudeOffsetAggregation.Input] = []
-        for try await (h3, layer, offset, uncertainty, time) in rows.decode((Int64, Int, Double, Double, Double).self) {
-            result.append(AltitudeOffsetAggregation.Input(
-                cell: UInt64(bitPattern: h3), layer: layer, offsetFeet: offset, uncertaintyFeet: uncertainty, time: time))
+        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        return try await read("read fleet altitude offsets") {
+            let rows = try await client.query(query, logger: logger)
+            var result: [AltitudeOffsetAggregation.Input] = []
+            for try await (h3, layer, offset, uncertainty, time) in rows.decode((Int64, Int, Double, Double, Double).self) {
+                result.append(AltitudeOffsetAggregation.Input(
+                    cell: UInt64(bitPattern: h3), layer: layer, offsetFeet: offset, uncertaintyFeet: uncertainty, time: time))
+            }
+            return result
         }
-        return result
     }
 }

@@ -41,11 +41,25 @@ package struct SessionRecord: Sendable {
 package enum ServerDatabaseError: Error, CustomStringConvertible {
     /// The key id given to `keys revoke` does not exist.
     case unknownKey(Int64)
+    /// The database failed while doing `operation` (a query, the connection or the commit) because of `cause`: what the
+    /// call wrote is not known to be committed, so nothing of it may be acknowledged (the server answers 503 and the
+    /// client retries; uploads are idempotent).
+    case failed(operation: String, cause: String)
+
     /// Description.
     package var description: String {
         switch self {
         case .unknownKey(let id): "no API key with id \(id); run `eddy-server keys list` to see the ids"
+        case .failed(let operation, let cause): "the database failed to \(operation): \(cause)"
         }
+    }
+
+    /// `error` as a failure of `operation`; a `ServerDatabaseError` stays as it is. `cause` says what a backend's own
+    /// error means (PostgresNIO's errors describe themselves generically, to keep query values out of logs).
+    static func wrapping(_ error: any Error, operation: String, cause: (any Error) -> String = { String(describing: $0) })
+        -> ServerDatabaseError {
+        if let known = error as? ServerDatabaseError { return known }
+        return .failed(operation: operation, cause: cause(error))
     }
 }
 
@@ -81,16 +95,41 @@ package final class SQLiteServerStorage: ServerStorage {
     /// The pool now: storage calls in progress against the writer and the readers.
     package var poolLoad: ServerMetrics.DatabasePoolLoad { meter.load }
 
+    /// Runs `updates` in one transaction on the writer, counted by the pool meter. GRDB returns only after the commit
+    /// succeeded (a failed commit throws and rolls back), so what the caller reports is committed; any failure becomes
+    /// `ServerDatabaseError.failed` naming `operation`.
+    func write<T: Sendable>(_ operation: String, _ updates: @Sendable (Database) throws -> T) async throws -> T {
+        meter.enter(); defer { meter.leave() }
+        do { return try await pool.write(updates) } catch { throw ServerDatabaseError.wrapping(error, operation: operation) }
+    }
+
+    /// `write` for the synchronous callers (`eddy-server keys`, the tick epoch at start).
+    func writeNow<T>(_ operation: String, _ updates: (Database) throws -> T) throws -> T {
+        meter.enter(); defer { meter.leave() }
+        do { return try pool.write(updates) } catch { throw ServerDatabaseError.wrapping(error, operation: operation) }
+    }
+
+    /// Runs `value` on a reader, counted by the pool meter; failures become `ServerDatabaseError.failed`.
+    func read<T: Sendable>(_ operation: String, _ value: @Sendable (Database) throws -> T) async throws -> T {
+        meter.enter(); defer { meter.leave() }
+        do { return try await pool.read(value) } catch { throw ServerDatabaseError.wrapping(error, operation: operation) }
+    }
+
+    /// `read` for the synchronous callers.
+    func readNow<T>(_ operation: String, _ value: (Database) throws -> T) throws -> T {
+        meter.enter(); defer { meter.leave() }
+        do { return try pool.read(value) } catch { throw ServerDatabaseError.wrapping(error, operation: operation) }
+    }
+
     /// Upkeep: a passive WAL checkpoint.
     package func maintain(now: Double) async throws { try checkpoint() }
 
     /// Retention: deletes reports that left their tile before `exitBefore`, 10,000 a transaction so uploads wait
     /// for at most one short write.
     package func purgeReports(exitBefore: Double) async throws -> Int {
-        meter.enter(); defer { meter.leave() }
         var total = 0
         while true {
-            let deleted = try await pool.write { db -> Int in
+            let deleted = try await write("purge old reports") { db -> Int in
                 try db.execute(sql: """
                     DELETE FROM observations WHERE rowid IN (SELECT rowid FROM observations WHERE exit_time < ? LIMIT 10000)
                     """, arguments: [exitBefore])
@@ -204,7 +243,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// The tick epoch (Unix seconds), set once when the database is created.
     package func tickEpoch(now: Double) throws -> Double {
-        try pool.write { db in
+        try writeNow("read the tick epoch") { db in
             if let value = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'tick_epoch'"), let epoch = Double(value) {
                 return epoch
             }
@@ -218,9 +257,8 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Adds a key for `airline`; returns the key (shown once) and its record.
     package func addKey(airline: String, label: String, now: Double) throws -> (key: String, record: APIKeyRecord) {
-        meter.enter(); defer { meter.leave() }
         let key = StorageSupport.newAPIKey()
-        let id = try pool.write { db -> Int64 in
+        let id = try writeNow("add an API key") { db -> Int64 in
             try db.execute(
                 sql: "INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
                 arguments: [StorageSupport.apiKeyHash(key), StorageSupport.apiKeyPrefix(key), airline, label, now])
@@ -232,8 +270,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Every key, oldest first.
     package func listKeys() throws -> [APIKeyRecord] {
-        meter.enter(); defer { meter.leave() }
-        return try pool.read { db in
+        try readNow("list the API keys") { db in
             try Row.fetchAll(db, sql: "SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id").map { row in
                 APIKeyRecord(
                     id: row["id"], airline: row["airline"], label: row["label"], prefix: row["key_prefix"],
@@ -244,8 +281,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Revokes a key: its sessions get 403 from now on.
     package func revokeKey(id: Int64) throws {
-        meter.enter(); defer { meter.leave() }
-        try pool.write { db in
+        try writeNow("revoke an API key") { db in
             try db.execute(sql: "UPDATE api_keys SET active = 0 WHERE id = ?", arguments: [id])
             if db.changesCount == 0 { throw ServerDatabaseError.unknownKey(id) }
         }
@@ -253,9 +289,8 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Looks a key up by its hash: (id, airline, active) or nil.
     package func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
-        meter.enter(); defer { meter.leave() }
         let hash = StorageSupport.apiKeyHash(key)
-        return try await pool.read { db in
+        return try await read("look up an API key") { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT id, airline, active FROM api_keys WHERE key = ?", arguments: [hash]) else {
                 return nil
             }
@@ -267,9 +302,8 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Opens a session; the reporter id is random per airline × user and kept (not derived from the user id).
     package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord {
-        meter.enter(); defer { meter.leave() }
         let token = StorageSupport.randomHex(bytes: 32)
-        return try await pool.write { db in
+        return try await write("open a session") { db in
             let reporterId: String
             if let existing = try String.fetchOne(
                 db, sql: "SELECT reporter_id FROM reporters WHERE airline = ? AND user_id = ?", arguments: [airline, userId]) {
@@ -290,8 +324,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// The session for a token, with its key's state; nil when unknown.
     package func session(token: String) async throws -> SessionRecord? {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+        try await read("look up a session") { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
                 FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = ?
@@ -303,8 +336,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Test hook: expires every session now.
     package func expireAllSessions(now: Double) async throws {
-        meter.enter(); defer { meter.leave() }
-        try await pool.write { db in try db.execute(sql: "UPDATE sessions SET expires_at = ?", arguments: [now - 1]) }
+        try await write("expire the sessions") { db in try db.execute(sql: "UPDATE sessions SET expires_at = ?", arguments: [now - 1]) }
     }
 
     // MARK: observations
@@ -313,8 +345,7 @@ package final class SQLiteServerStorage: ServerStorage {
     /// with them is the public id of the uploader's live flight updated within `flightExpiry` seconds, else a random id
     /// for this batch: never the session's per-user reporter id, so reports of different flights cannot be linked.
     package func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID> {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.write { db in
+        try await write("store uploaded reports") { db in
             let served = try String.fetchOne(db, sql: """
                 SELECT public_id FROM flights WHERE reporter_id = ? AND updated_at >= ? ORDER BY updated_at DESC LIMIT 1
                 """, arguments: [reporterId, now - flightExpiry]) ?? StorageSupport.publicFlightID()
@@ -343,8 +374,7 @@ package final class SQLiteServerStorage: ServerStorage {
     /// A delta reads through the tick index (few rows), a full area fetch through the latitude index
     /// (the area's band), a global one scans.
     package func observations(_ filter: ObservationFilter) async throws -> [Observation] {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+        try await read("read observations") { db in
             let index = filter.minTick != nil ? "INDEXED BY observations_tick" : filter.polygon != nil ? "INDEXED BY observations_lat" : ""
             var sql = """
                 SELECT id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
@@ -385,14 +415,12 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Whether any observation matching `filter` exists (used to tell polygons unchanged).
     package func hasObservations(_ filter: ObservationFilter) async throws -> Bool {
-        meter.enter(); defer { meter.leave() }
-        return try await !observations(filter).isEmpty
+        try await !observations(filter).isEmpty
     }
 
     /// Tiles (cell, layer, edrPeak, exitTime) of observations with exit time in `[from, to]`, for the nowcast.
     package func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput] {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+        try await read("read the nowcast's inputs") { db in
             try Row.fetchAll(db, sql: "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN ? AND ?",
                              arguments: [from, to]).map { row in
                 let h3: Int64 = row[0]
@@ -405,8 +433,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Latest issue (time, tick), nil before the first.
     package func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)? {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+        try await read("read the latest nowcast issue") { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1")
             else { return nil }
             return (row[0], row[1])
@@ -415,8 +442,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Stores an issue, replacing every older one.
     package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws {
-        meter.enter(); defer { meter.leave() }
-        try await pool.write { db in
+        try await write("store a nowcast issue") { db in
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM nowcast_issues WHERE issue_time >= ?", arguments: [issueTime]) ?? 0 > 0 {
                 return   // another request issued it first
             }
@@ -435,8 +461,7 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Nowcast cells of the latest issue inside an area and layer range.
     package func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+        try await read("read the nowcast") { db in
             var result: [NowcastCell] = []
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN ? AND ?
@@ -464,8 +489,7 @@ package final class SQLiteServerStorage: ServerStorage {
         _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
         altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
     ) async throws {
-        meter.enter(); defer { meter.leave() }
-        try await pool.write { db in
+        try await write("store a live position") { db in
             try db.execute(sql: """
                 INSERT INTO flights (reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet,
                     heading, speed_knots, time, updated_at)
@@ -493,8 +517,7 @@ package final class SQLiteServerStorage: ServerStorage {
     /// Flights updated in the last `expiry` seconds inside an area, excluding the asking reporter's own, under their
     /// public ids; the flight number only for a viewer of the same airline.
     package func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight] {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+        try await read("read live flights") { db in
             try Row.fetchAll(db, sql: """
                 SELECT public_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, airline, flight_number FROM flights
                 WHERE updated_at >= ? AND reporter_id <> ? ORDER BY public_id
@@ -538,8 +561,7 @@ package final class SQLiteServerStorage: ServerStorage {
     package func altitudeOffsetObservations(
         cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double
     ) async throws -> [AltitudeOffsetAggregation.Input] {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+        try await read("read fleet altitude offsets") { db in
             var sql = """
                 SELECT h3, layer, offset_feet, uncertainty_feet, time FROM altitude_offsets
                 WHERE layer BETWEEN ? AND ? AND time >= ?
