@@ -92,6 +92,18 @@ package final class SyncService: Sendable {
         max(0, Int(saturating: (clock.now() + database.clockOffsetSeconds - tickEpoch) / options.tickSeconds, rounding: .down))
     }
 
+    /// Runs the storage call `body`. A database failure (`ServerDatabaseError.failed`: a query, the connection or the
+    /// commit) is logged at error level with its cause and answered 503 `storageFailed`, so nothing that is not
+    /// committed is ever acknowledged and the client retries.
+    func stored<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch ServerDatabaseError.failed(let operation, let cause) {
+            logger.error("storage failed: nothing of this request is acknowledged", metadata: ["operation": "\(operation)", "cause": "\(cause)"])
+            throw APIError.storageFailed
+        }
+    }
+
     // MARK: sessions
 
     /// Starts a session.
@@ -106,14 +118,15 @@ package final class SyncService: Sendable {
         guard (1...128).contains(request.userId.unicodeScalars.count) else { throw APIError.badRequest("userId must have 1 to 128 characters") }
         guard !request.apiKey.isEmpty, request.apiKey.unicodeScalars.count <= 200 else { throw APIError.badRequest("apiKey must have 1 to 200 characters") }
         guard version >= options.minimumClientVersion else { throw APIError.clientTooOld(options.minimumClientVersion) }
-        guard let key = try await database.lookupKey(request.apiKey) else {
+        guard let key = try await stored({ try await database.lookupKey(request.apiKey) }) else {
             throw APIError.apiKeyInvalid
         }
         guard key.active else { throw APIError.keyRevoked }
         guard key.airline == airline else { throw APIError.airlineMismatch }
         let now = clock.now()
-        let session = try await database.openSession(
-            keyId: key.id, airline: airline, userId: request.userId, now: now, ttl: options.sessionTTLSeconds)
+        let session = try await stored {
+            try await database.openSession(keyId: key.id, airline: airline, userId: request.userId, now: now, ttl: options.sessionTTLSeconds)
+        }
         metrics.recordSessionOpened()
         logger.info("session started", metadata: ["airline": "\(airline)", "reporter": "\(session.reporterId)", "key": "\(key.id)"])
         return SessionStartResponse(token: session.token, expiresAt: session.expiresAt, serverTick: currentTick(), settings: options.settings)
@@ -123,7 +136,7 @@ package final class SyncService: Sendable {
     func authenticate(authorization: String?) async throws -> SessionRecord {
         guard let authorization, authorization.hasPrefix("Bearer ") else { throw APIError.missingToken }
         let token = String(authorization.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty, token.count <= 200, let session = try await database.session(token: token) else {
+        guard !token.isEmpty, token.count <= 200, let session = try await stored({ try await database.session(token: token) }) else {
             throw APIError.sessionExpired
         }
         guard session.keyActive else { throw APIError.keyRevoked }
@@ -160,8 +173,12 @@ package final class SyncService: Sendable {
             rows.append(.init(report: report, center: geometry.center(of: report.tile.h3)))
         }
         let tick = currentTick()
-        let fresh = try await database.ingest(
-            rows, reporterId: session.reporterId, flightExpiry: options.settings.liveFlightExpirySeconds, tick: tick, now: clock.now())
+        // Acknowledged only after the commit: `ingest` returns once the database has committed the batch, and a failed
+        // commit is a 503 the client retries (issue 30).
+        let fresh = try await stored {
+            try await database.ingest(
+                rows, reporterId: session.reporterId, flightExpiry: options.settings.liveFlightExpirySeconds, tick: tick, now: clock.now())
+        }
         let accepted = rows.map(\.report.id)
         metrics.recordIngest(new: fresh.count, duplicate: accepted.count - fresh.count)
         return ReportBatchAck(
@@ -204,9 +221,11 @@ package final class SyncService: Sendable {
             if altitudeOffset.time >= oldest { stored = (altitudeOffset, place.cell, place.layer) }
         }
         // Expired offsets go with the expired flights, on every position upload.
-        try await database.upsertFlight(
-            flight, reporterId: session.reporterId, airline: session.airline, now: now, expiry: options.settings.liveFlightExpirySeconds,
-            altitudeOffset: stored, altitudeOffsetsOlderThan: oldest)
+        try await self.stored {
+            try await database.upsertFlight(
+                flight, reporterId: session.reporterId, airline: session.airline, now: now, expiry: options.settings.liveFlightExpirySeconds,
+                altitudeOffset: stored, altitudeOffsetsOlderThan: oldest)
+        }
     }
 
     /// Checks an uploaded altitude offset (400 with what is wrong) and returns its H3 resolution-3 cell and layer.
@@ -250,8 +269,10 @@ package final class SyncService: Sendable {
                 cells = computed
             }
         }
-        let inputs = try await database.altitudeOffsetObservations(
-            cells: cells, minLayer: minLayer, maxLayer: maxLayer, oldestTime: now - options.altitudeOffsetWindowSeconds)
+        let inputs = try await stored { [cells] in
+            try await database.altitudeOffsetObservations(
+                cells: cells, minLayer: minLayer, maxLayer: maxLayer, oldestTime: now - options.altitudeOffsetWindowSeconds)
+        }
         return AltitudeOffsetAggregation.aggregate(inputs)
     }
 
@@ -277,17 +298,17 @@ package final class SyncService: Sendable {
             maxLayer: request.maxLayer, minTick: full ? nil : request.sinceTick)
         switch request.dataType {
         case .turbulence:
-            let observations = try await database.observations(filter)
+            let observations = try await stored { [filter] in try await database.observations(filter) }
             let offsets = try await altitudeOffsets(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer, now: now)
             return DeltaFetchResponse(
                 dataType: .turbulence, serverTick: tick, full: full, observations: observations,
                 altitudeOffsets: offsets.isEmpty ? nil : offsets)
         case .turbulencePolygons:
-            if !full, try await !database.hasObservations(filter) {
+            if !full, try await !stored({ [filter] in try await database.hasObservations(filter) }) {
                 return DeltaFetchResponse(dataType: .turbulencePolygons, serverTick: tick, full: false, polygons: nil)
             }
             filter.minTick = nil
-            let tiles = try await database.observations(filter).map {
+            let tiles = try await stored { [filter] in try await database.observations(filter) }.map {
                 PolygonBuilder.TileEDR(cell: $0.report.tile.h3, layer: $0.report.tile.layer, edrPeak: $0.report.edrPeak)
             }
             let builder = PolygonBuilder(geometry: geometry, layersPerBand: options.polygonLayersPerBand)
@@ -298,12 +319,14 @@ package final class SyncService: Sendable {
             if !full, let since = request.sinceTick, issue.tick < since {
                 return DeltaFetchResponse(dataType: .nowcast, serverTick: tick, full: false)
             }
-            let cells = try await database.nowcast(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer)
+            let cells = try await stored { try await database.nowcast(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer) }
             return DeltaFetchResponse(dataType: .nowcast, serverTick: tick, full: true, nowcast: cells)
         case .liveFlights:
-            let flights = try await database.flights(
-                polygon: polygon, now: now, expiry: options.settings.liveFlightExpirySeconds, excludingReporter: session.reporterId,
-                viewerAirline: session.airline)
+            let flights = try await stored {
+                try await database.flights(
+                    polygon: polygon, now: now, expiry: options.settings.liveFlightExpirySeconds, excludingReporter: session.reporterId,
+                    viewerAirline: session.airline)
+            }
             return DeltaFetchResponse(dataType: .liveFlights, serverTick: tick, full: true, liveFlights: flights)
         }
     }
@@ -313,9 +336,9 @@ package final class SyncService: Sendable {
         let now = clock.now()
         let interval = options.nowcastIntervalSeconds
         let issueTime = (now / interval).rounded(.down) * interval
-        if let latest = try await database.latestNowcastIssue(), latest.issueTime >= issueTime { return latest }
+        if let latest = try await stored({ try await database.latestNowcastIssue() }), latest.issueTime >= issueTime { return latest }
         let model = NowcastModel()
-        let inputs = try await database.nowcastInputs(from: issueTime - model.lookbackHours * 3600, to: issueTime + interval)
+        let inputs = try await stored { try await database.nowcastInputs(from: issueTime - model.lookbackHours * 3600, to: issueTime + interval) }
         let outputs = model.issue(at: issueTime, observations: inputs.map { input in
             // Reports of the current interval count as age 0.
             NowcastModel.Input(cell: input.cell, layer: input.layer, exitTime: min(input.exitTime, issueTime), edrPeak: input.edrPeak)
@@ -324,9 +347,9 @@ package final class SyncService: Sendable {
         let cells = outputs.map {
             StoredNowcastCell(cell: $0.cell, layer: $0.layer, forecastHour: $0.forecastHour, edr: $0.edr, center: geometry.center(of: $0.cell))
         }
-        try await database.storeNowcast(issueTime: issueTime, tick: tick, cells: cells)
+        try await stored { try await database.storeNowcast(issueTime: issueTime, tick: tick, cells: cells) }
         logger.info("nowcast issued", metadata: ["issueTime": "\(issueTime)", "cells": "\(cells.count)"])
-        return try await database.latestNowcastIssue() ?? (issueTime, tick)
+        return try await stored { try await database.latestNowcastIssue() } ?? (issueTime, tick)
     }
 
     /// The area's polygon (nil for global), validated.
