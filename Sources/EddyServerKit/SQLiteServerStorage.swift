@@ -5,64 +5,6 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// An API key as the operator sees it (`eddy-server keys list`).
-package struct APIKeyRecord: Sendable, Equatable {
-    /// Row id (what `keys revoke` takes).
-    package var id: Int64
-    /// Company ICAO code the key belongs to.
-    package var airline: String
-    /// Operator's label.
-    package var label: String
-    /// First characters of the key (safe to show).
-    package var prefix: String
-    /// False once revoked.
-    package var active: Bool
-    /// Creation time, Unix seconds.
-    package var createdAt: Double
-}
-
-/// A live session (bearer token → who).
-package struct SessionRecord: Sendable {
-    /// Bearer token (secret).
-    package var token: String
-    /// Key the session was opened with.
-    package var keyId: Int64
-    /// Company ICAO code.
-    package var airline: String
-    /// Anonymised reporter id.
-    package var reporterId: String
-    /// Expiry, Unix seconds.
-    package var expiresAt: Double
-    /// Whether the key is still active.
-    package var keyActive: Bool
-}
-
-/// Errors of the server database layer.
-package enum ServerDatabaseError: Error, CustomStringConvertible {
-    /// The key id given to `keys revoke` does not exist.
-    case unknownKey(Int64)
-    /// The database failed while doing `operation` (a query, the connection or the commit) because of `cause`: what the
-    /// call wrote is not known to be committed, so nothing of it may be acknowledged (the server answers 503 and the
-    /// client retries; uploads are idempotent).
-    case failed(operation: String, cause: String)
-
-    /// Description.
-    package var description: String {
-        switch self {
-        case .unknownKey(let id): "no API key with id \(id); run `eddy-server keys list` to see the ids"
-        case .failed(let operation, let cause): "the database failed to \(operation): \(cause)"
-        }
-    }
-
-    /// `error` as a failure of `operation`; a `ServerDatabaseError` stays as it is. `cause` says what a backend's own
-    /// error means (PostgresNIO's errors describe themselves generically, to keep query values out of logs).
-    static func wrapping(_ error: any Error, operation: String, cause: (any Error) -> String = { String(describing: $0) })
-        -> ServerDatabaseError {
-        if let known = error as? ServerDatabaseError { return known }
-        return .failed(operation: operation, cause: cause(error))
-    }
-}
-
 /// The server's SQLite storage (WAL; one writer, concurrent readers): one file, one server process.
 /// Schema is the server's own.
 package final class SQLiteServerStorage: ServerStorage {

@@ -97,54 +97,6 @@ package final class StorageLoadMeter: Sendable {
     }
 }
 
-/// One validated report ready to insert.
-package struct IngestRow: Sendable {
-    /// The report as uploaded.
-    var report: TileReport
-    /// Its cell's centre (stored for area filters).
-    var center: GeoPoint
-}
-
-/// Area / window / layer / tick filter shared by the fetch queries.
-package struct ObservationFilter: Sendable {
-    /// Area (nil: everywhere).
-    var polygon: [GeoPoint]?
-    /// Oldest exit time, Unix seconds.
-    var minExitTime: Double
-    /// Lowest layer.
-    var minLayer: Int
-    /// Highest layer.
-    var maxLayer: Int
-    /// Delta fetches: only reports stored at or after this tick.
-    var minTick: Int?
-}
-
-/// A stored report as the nowcast reads it.
-package struct StoredNowcastInput: Sendable, Equatable {
-    /// H3 cell.
-    package var cell: UInt64
-    /// Layer (thousands of feet).
-    package var layer: Int
-    /// Exit time, Unix seconds.
-    package var exitTime: Double
-    /// Peak EDR.
-    package var edrPeak: Double
-}
-
-/// One nowcast cell to store.
-package struct StoredNowcastCell: Sendable, Equatable {
-    /// H3 cell.
-    package var cell: UInt64
-    /// Layer (thousands of feet).
-    package var layer: Int
-    /// Hours after the issue time.
-    package var forecastHour: Int
-    /// Forecast EDR.
-    package var edr: Double
-    /// The cell's centre (for area filters).
-    package var center: GeoPoint
-}
-
 /// Helpers both backends share.
 extension ServerStorage {
     /// Key rotation: a new key for the airline and label of key `id` (returned once, like `addKey`), and key `id`
