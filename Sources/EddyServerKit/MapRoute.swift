@@ -39,7 +39,8 @@ struct MapRoute: Sendable {
             return Self.unauthorized("no session: open /map?key=YOUR_API_KEY once (the server then keeps a session cookie)")
         }
         let session: SessionRecord
-        do { session = try await service.authenticate(authorization: authorization) } catch let error as APIError where error.status == .unauthorized {
+        do { session = try await service.authenticate(authorization: authorization) } catch {
+            guard error.status == .unauthorized else { throw error }
             return Self.unauthorized("the session has expired or is unknown: open /map?key=YOUR_API_KEY again")
         }
         let hours = try Self.double(query["hours"], name: "hours") ?? 6
@@ -53,7 +54,7 @@ struct MapRoute: Sendable {
         }
         let now = service.clock.now()
         let filter = ObservationFilter(polygon: nil, minExitTime: now - hours * 3600, minLayer: minLayer, maxLayer: maxLayer, minTick: nil)
-        let observations = try await service.stored { try await service.database.observations(filter) }
+        let observations = try await service.stored(await service.domain.observations(filter))
         let page = Self.page(observations: observations, viewer: viewer, hours: hours, now: now, airline: session.airline,
                              geometry: service.geometry)
         var headers = HTTPFields()
@@ -65,16 +66,14 @@ struct MapRoute: Sendable {
 
     /// Checks the key, opens a session and answers 303 to `/map` (other query parameters kept) with the cookie.
     func exchange(key: String, request: Request) async throws -> Response {
-        guard !key.isEmpty, key.unicodeScalars.count <= 200, let record = try await service.stored({ try await service.database.lookupKey(key) })
-        else {
+        guard !key.isEmpty, key.unicodeScalars.count <= 200, let record = try await service.stored(await service.database.lookupKey(key)) else {
             return Self.unauthorized("the API key is not known to this server")
         }
         guard record.active else { throw APIError.keyRevoked }
         let ttl = service.options.sessionTTLSeconds
         let now = service.clock.now()
-        let session = try await service.stored {
-            try await service.database.openSession(keyId: record.id, airline: record.airline, userId: Self.userId, now: now, ttl: ttl)
-        }
+        let session = try await service.stored(
+            await service.database.openSession(keyId: record.id, airline: record.airline, userId: Self.userId, now: now, ttl: ttl))
         service.logger.info("map session started", metadata: ["airline": "\(record.airline)", "key": "\(record.id)"])
         var kept: [String] = []
         for (name, value) in request.uri.queryParameters where name != "key" {

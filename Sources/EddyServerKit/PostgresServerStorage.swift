@@ -60,9 +60,8 @@ package final class PostgresServerStorage: ServerStorage {
     /// the partitions around `now` and reads (or sets) the tick epoch. `maximumConnections` sizes the pool.
     package static func open(
         _ location: PostgresLocation, now: Double, logger: Logger, maximumConnections: Int = 16
-    ) async throws -> PostgresServerStorage {
-        let tls: PostgresConnection.Configuration.TLS =
-            location.requireTLS ? .require(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable
+    ) async throws(PostgresStorageError) -> PostgresServerStorage {
+        let tls = try Self.connectionTLS(location)
         // One direct connection first: PostgresClient's pool retries an unreachable server forever, which would make a
         // typo in --database hang instead of fail.
         var probeConfiguration = PostgresConnection.Configuration(
@@ -107,14 +106,14 @@ package final class PostgresServerStorage: ServerStorage {
 
     /// Creates an empty database `name` on the server of `location` (tests and benchmarks: one per test) and returns
     /// its location. `name` must be a plain identifier (letters, digits, underscores).
-    package static func createDatabase(named name: String, on location: PostgresLocation, logger: Logger) async throws -> PostgresLocation {
+    package static func createDatabase(named name: String, on location: PostgresLocation, logger: Logger) async throws(PostgresStorageError)
+        -> PostgresLocation {
         guard !name.isEmpty, name.count <= 63, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
             throw PostgresStorageError(location: location.redacted, problem: "database name \(name) must be letters, digits and _")
         }
         let configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database,
-            tls: location.requireTLS ? .require(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable)
+            database: location.database, tls: try Self.connectionTLS(location))
         do {
             let connection = try await PostgresConnection.connect(
                 on: PostgresClient.defaultEventLoopGroup.next(), configuration: configuration, id: 0, logger: logger).get()
@@ -133,6 +132,14 @@ package final class PostgresServerStorage: ServerStorage {
         var created = location
         created.database = name
         return created
+    }
+
+    /// The TLS of a direct connection to `location` (`sslmode=require`: TLS with the system's trust store).
+    static func connectionTLS(_ location: PostgresLocation) throws(PostgresStorageError) -> PostgresConnection.Configuration.TLS {
+        guard location.requireTLS else { return .disable }
+        do { return .require(try NIOSSLContext(configuration: .makeClientConfiguration())) } catch {
+            throw PostgresStorageError(location: location.redacted, problem: "cannot set up TLS: \(error)")
+        }
     }
 
     /// What an error from connecting or migrating means, with what to do.
@@ -154,7 +161,7 @@ package final class PostgresServerStorage: ServerStorage {
         return "\(error); is PostgreSQL running and listening on that host and port? Start it, or fix --database"
     }
 
-    package func tickEpoch(now: Double) throws -> Double { epoch }
+    package func tickEpoch(now: Double) -> Double { epoch }
 
     /// The pool now: storage calls in progress, against `maximumConnections`.
     package var poolLoad: ServerMetrics.DatabasePoolLoad { meter.load }
@@ -166,23 +173,23 @@ package final class PostgresServerStorage: ServerStorage {
     /// `ServerDatabaseError.failed` naming `operation` and the database's own message.
     func write<Result: Sendable>(
         _ operation: String, _ body: (PostgresConnection) async throws -> sending Result
-    ) async throws -> Result {
+    ) async throws(ServerDatabaseError) -> Result {
         meter.enter(); defer { meter.leave() }
         do {
             return try await client.withTransaction(logger: logger, body)
         } catch {
-            throw ServerDatabaseError.wrapping(error, operation: operation, cause: Self.cause(of:))
+            throw .wrapping(error, operation: operation, cause: Self.cause(of:))
         }
     }
 
     /// Runs the reads of `body` (one statement each: nothing to commit), counted by the pool meter; failures become
     /// `ServerDatabaseError.failed`.
-    func read<Result: Sendable>(_ operation: String, _ body: () async throws -> Result) async throws -> Result {
+    func read<Result: Sendable>(_ operation: String, _ body: () async throws -> Result) async throws(ServerDatabaseError) -> Result {
         meter.enter(); defer { meter.leave() }
         do {
             return try await body()
         } catch {
-            throw ServerDatabaseError.wrapping(error, operation: operation, cause: Self.cause(of:))
+            throw .wrapping(error, operation: operation, cause: Self.cause(of:))
         }
     }
 
@@ -369,7 +376,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     /// Creates tomorrow's partitions once a day; measures the clock offset every 30 s.
-    package func maintain(now: Double) async throws {
+    package func maintain(now: Double) async throws(ServerDatabaseError) {
         let measuredAt = clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0.measuredAt }
         if Date().timeIntervalSince1970 - measuredAt >= Self.clockOffsetIntervalSeconds {
             try await read("compare the clocks") { try await measureClockOffset() }
@@ -386,7 +393,7 @@ package final class PostgresServerStorage: ServerStorage {
     /// Retention: drops the daily partitions that end before `exitBefore` whole (no row-by-row delete, no bloat),
     /// deletes older rows from the partition it cuts and from the default partition, and forgets the upload ids of
     /// everything deleted.
-    package func purgeReports(exitBefore: Double) async throws -> Int {
+    package func purgeReports(exitBefore: Double) async throws(ServerDatabaseError) -> Int {
         guard exitBefore.isFinite else { return 0 }
         let logger = self.logger
         // Saturating: `--retention-days 1e300` puts the horizon at -8.6e304 s, beyond Int.
@@ -422,7 +429,7 @@ package final class PostgresServerStorage: ServerStorage {
 
     // MARK: keys
 
-    package func addKey(airline: String, label: String, now: Double) async throws -> (key: String, record: APIKeyRecord) {
+    package func addKey(airline: String, label: String, now: Double) async throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {
         let key = StorageSupport.newAPIKey()
         let logger = self.logger
         let id = try await write("add an API key") { connection -> Int64 in
@@ -439,7 +446,7 @@ package final class PostgresServerStorage: ServerStorage {
                                   createdAt: now))
     }
 
-    package func listKeys() async throws -> [APIKeyRecord] {
+    package func listKeys() async throws(ServerDatabaseError) -> [APIKeyRecord] {
         try await read("list the API keys") {
             var result: [APIKeyRecord] = []
             let rows = try await client.query("SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id", logger: logger)
@@ -450,7 +457,7 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    package func revokeKey(id: Int64) async throws {
+    package func revokeKey(id: Int64) async throws(ServerDatabaseError) {
         let logger = self.logger
         try await write("revoke an API key") { connection in
             let rows = try await connection.query("UPDATE api_keys SET active = FALSE WHERE id = \(id) RETURNING id", logger: logger)
@@ -460,7 +467,7 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    package func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
+    package func lookupKey(_ key: String) async throws(ServerDatabaseError) -> (id: Int64, airline: String, active: Bool)? {
         try await read("look up an API key") {
             let rows = try await client.query(
                 "SELECT id, airline, active FROM api_keys WHERE key = \(StorageSupport.apiKeyHash(key))", logger: logger)
@@ -471,7 +478,7 @@ package final class PostgresServerStorage: ServerStorage {
 
     // MARK: sessions
 
-    package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord {
+    package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws(ServerDatabaseError) -> SessionRecord {
         let token = StorageSupport.randomHex(bytes: 32)
         let candidate = "r_" + StorageSupport.randomHex(bytes: 8)
         let logger = self.logger
@@ -484,7 +491,7 @@ package final class PostgresServerStorage: ServerStorage {
             let rows = try await connection.query(
                 "SELECT reporter_id FROM reporters WHERE airline = \(airline) AND user_id = \(userId)", logger: logger)
             for try await value in rows.decode(String.self) { reporter = value }
-            try await connection.query("DELETE FROM sessions WHERE expires_at < \(now - 86_400)", logger: logger)
+            try await connection.query("DELETE FROM sessions WHERE expires_at < \(now - StorageSupport.forgetSessionsExpiredSeconds)", logger: logger)
             try await connection.query("""
                 INSERT INTO sessions (token, key_id, airline, reporter_id, expires_at, created_at)
                 VALUES (\(token), \(keyId), \(airline), \(reporter), \(now + ttl), \(now))
@@ -494,7 +501,7 @@ package final class PostgresServerStorage: ServerStorage {
         return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporterId, expiresAt: now + ttl, keyActive: true)
     }
 
-    package func session(token: String) async throws -> SessionRecord? {
+    package func session(token: String) async throws(ServerDatabaseError) -> SessionRecord? {
         try await read("look up a session") {
             let rows = try await client.query("""
                 SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
@@ -507,7 +514,7 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    package func expireAllSessions(now: Double) async throws {
+    package func expireAllSessions(now: Double) async throws(ServerDatabaseError) {
         let logger = self.logger
         try await write("expire the sessions") { connection in
             _ = try await connection.query("UPDATE sessions SET expires_at = \(now - 1)", logger: logger)
@@ -521,7 +528,8 @@ package final class PostgresServerStorage: ServerStorage {
     /// of those ids inserted from arrays (one statement per batch, between `BEGIN` and `COMMIT`; the new ids are
     /// returned only once the commit succeeded). Nullable columns travel as sentinels ('' , NaN, -1) turned back into
     /// NULL by NULLIF.
-    package func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID> {
+    package func insertReports(_ upload: ReportUpload) async throws(ServerDatabaseError) -> Set<UUID> {
+        let rows = upload.rows
         if rows.isEmpty { return [] }
         var ids: [UUID] = [], h3: [Int64] = [], layer: [Int64] = [], lat: [Double] = [], lng: [Double] = []
         var enter: [Double] = [], exit: [Double] = [], peak: [Double] = [], median: [Double] = [], classes: [String] = []
@@ -534,19 +542,20 @@ package final class PostgresServerStorage: ServerStorage {
             sources.append(r.altitudeSource?.rawValue ?? ""); u90.append(r.altitudeU90Feet ?? .nan)
             uncertain.append(r.layerUncertain.map { $0 ? 1 : 0 } ?? -1)
         }
-        let fallback = StorageSupport.publicFlightID()
+        let (reporterId, since, fallback) = (upload.reporterId, upload.liveFlightUpdatedSince, upload.fallbackPublicId)
+        let (tick, now) = (Int64(upload.tick), upload.receivedAt)
         let logger = self.logger
         // In a transaction: the ids are returned (and acknowledged) only once COMMIT has succeeded.
         return try await write("store uploaded reports") { connection -> Set<UUID> in
             let result = try await connection.query("""
                 WITH served AS (
-                    SELECT COALESCE((SELECT public_id FROM flights WHERE reporter_id = \(reporterId) AND updated_at >= \(now - flightExpiry)
+                    SELECT COALESCE((SELECT public_id FROM flights WHERE reporter_id = \(reporterId) AND updated_at >= \(since)
                                      ORDER BY updated_at DESC LIMIT 1), \(fallback)) AS id),
                 fresh AS (INSERT INTO report_ids (id) SELECT unnest(\(ids)::uuid[]) ON CONFLICT DO NOTHING RETURNING id)
                 INSERT INTO observations (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class,
                     reporter_id, tick, received_at, altitude_source, altitude_u90_ft, layer_uncertain)
                 SELECT t.id, t.h3, t.layer, t.lat, t.lng, t.enter_time, t.exit_time, t.edr_peak, t.edr_median, t.class,
-                    (SELECT id FROM served), \(Int64(tick)), \(now), NULLIF(t.source, ''), NULLIF(t.u90, 'NaN'::float8),
+                    (SELECT id FROM served), \(tick), \(now), NULLIF(t.source, ''), NULLIF(t.u90, 'NaN'::float8),
                     CASE t.uncertain WHEN -1 THEN NULL ELSE t.uncertain = 1 END
                 FROM unnest(\(ids)::uuid[], \(h3)::int8[], \(layer)::int8[], \(lat)::float8[], \(lng)::float8[], \(enter)::float8[],
                             \(exit)::float8[], \(peak)::float8[], \(median)::float8[], \(classes)::text[], \(sources)::text[],
@@ -562,18 +571,17 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     /// The fetch query and its binds (shared by `observations` and `hasObservations`).
-    func observationQuery(_ filter: ObservationFilter, columns: String, suffix: String) -> PostgresQuery {
+    func observationQuery(_ query: ObservationQuery, columns: String, suffix: String) -> PostgresQuery {
         var binds = PostgresBindings()
-        binds.append(filter.minExitTime)
-        binds.append(Int64(filter.minLayer))
-        binds.append(Int64(filter.maxLayer))
+        binds.append(query.minExitTime)
+        binds.append(Int64(query.minLayer))
+        binds.append(Int64(query.maxLayer))
         var sql = "SELECT \(columns) FROM observations WHERE exit_time >= $1 AND layer BETWEEN $2 AND $3"
-        if let minTick = filter.minTick {
+        if let minTick = query.minTick {
             binds.append(Int64(minTick))
             sql += " AND tick >= $\(binds.count)"
         }
-        if let polygon = filter.polygon {
-            let box = AreaGeometry.boundingBox(polygon)
+        if let box = query.boundingBox {
             for value in [box.minLat, box.maxLat, box.minLng, box.maxLng] { binds.append(value) }
             let n = binds.count
             sql += " AND lat BETWEEN $\(n - 3) AND $\(n - 2) AND lng BETWEEN $\(n - 1) AND $\(n)"
@@ -581,44 +589,39 @@ package final class PostgresServerStorage: ServerStorage {
         return PostgresQuery(unsafeSQL: sql + suffix, binds: binds)
     }
 
-    package func observations(_ filter: ObservationFilter) async throws -> [Observation] {
-        try await read("read observations") { try await unmeteredObservations(filter) }
-    }
-
-    /// `observations` without the meter and the error wrapping (its callers have them).
-    func unmeteredObservations(_ filter: ObservationFilter) async throws -> [Observation] {
-        let query = observationQuery(filter, columns: """
+    package func observations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> [StoredObservation] {
+        let statement = observationQuery(query, columns: """
             id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
             altitude_source, altitude_u90_ft, layer_uncertain
             """, suffix: " ORDER BY tick, seq")
-        let rows = try await client.query(query, logger: logger)
-        var result: [Observation] = []
-        for try await row in rows {
-            let (id, h3, layer, lat, lng, enter, exit, peak, median, className, reporter, tick, source, u90, uncertain) = try row.decode(
-                (UUID, Int64, Int, Double, Double, Double, Double, Double, Double, String, String, Int64, String?, Double?, Bool?).self)
-            if let polygon = filter.polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: lat, lng: lng)) { continue }
-            guard let reporterClass = AircraftClass(rawValue: className) else { continue }
-            let report = TileReport(
-                id: id, tile: TileID(h3: UInt64(bitPattern: h3), layer: layer), enterTime: enter, exitTime: exit,
-                edrPeak: peak, edrMedian: median, reporterClass: reporterClass,
-                altitudeSource: source.flatMap(AltitudeSource.init(rawValue:)), altitudeU90Feet: u90, layerUncertain: uncertain)
-            result.append(Observation(report: report, reporterId: reporter, tick: Int(tick)))
-        }
-        return result
-    }
-
-    package func hasObservations(_ filter: ObservationFilter) async throws -> Bool {
-        try await read("read observations") {
-            if filter.polygon == nil {
-                let rows = try await client.query(observationQuery(filter, columns: "1", suffix: " LIMIT 1"), logger: logger)
-                for try await _ in rows { return true }
-                return false
+        return try await read("read observations") {
+            let rows = try await client.query(statement, logger: logger)
+            var result: [StoredObservation] = []
+            for try await row in rows {
+                let (id, h3, layer, lat, lng, enter, exit, peak, median, className, reporter, tick, source, u90, uncertain) = try row.decode(
+                    (UUID, Int64, Int, Double, Double, Double, Double, Double, Double, String, String, Int64, String?, Double?, Bool?).self)
+                guard let reporterClass = AircraftClass(rawValue: className) else { continue }
+                let report = TileReport(
+                    id: id, tile: TileID(h3: UInt64(bitPattern: h3), layer: layer), enterTime: enter, exitTime: exit,
+                    edrPeak: peak, edrMedian: median, reporterClass: reporterClass,
+                    altitudeSource: source.flatMap(AltitudeSource.init(rawValue:)), altitudeU90Feet: u90, layerUncertain: uncertain)
+                result.append(StoredObservation(observation: Observation(report: report, reporterId: reporter, tick: Int(tick)),
+                                                center: GeoPoint(lat: lat, lng: lng)))
             }
-            return try await !unmeteredObservations(filter).isEmpty
+            return result
         }
     }
 
-    package func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput] {
+    package func hasObservations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> Bool {
+        let statement = observationQuery(query, columns: "1", suffix: " LIMIT 1")
+        return try await read("read observations") {
+            let rows = try await client.query(statement, logger: logger)
+            for try await _ in rows { return true }
+            return false
+        }
+    }
+
+    package func nowcastInputs(from: Double, to: Double) async throws(ServerDatabaseError) -> [StoredNowcastInput] {
         try await read("read the nowcast's inputs") {
             let rows = try await client.query(
                 "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN \(from) AND \(to)", logger: logger)
@@ -632,7 +635,7 @@ package final class PostgresServerStorage: ServerStorage {
 
     // MARK: nowcast
 
-    package func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)? {
+    package func latestNowcastIssue() async throws(ServerDatabaseError) -> (issueTime: Double, tick: Int)? {
         try await read("read the latest nowcast issue") {
             let rows = try await client.query("SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1", logger: logger)
             for try await (time, tick) in rows.decode((Double, Int64).self) { return (time, Int(tick)) }
@@ -640,7 +643,7 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws {
+    package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws(ServerDatabaseError) {
         let h3 = cells.map { Int64(bitPattern: $0.cell) }, layer = cells.map { Int64($0.layer) }
         let lat = cells.map(\.center.lat), lng = cells.map(\.center.lng)
         let hour = cells.map { Int64($0.forecastHour) }, edr = cells.map(\.edr)
@@ -663,18 +666,16 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    package func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
+    package func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
         try await read("read the nowcast") {
             let rows = try await client.query("""
                 SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast
                 WHERE layer BETWEEN \(Int64(minLayer)) AND \(Int64(maxLayer)) ORDER BY h3, layer, forecast_hour
                 """, logger: logger)
-            var result: [NowcastCell] = []
+            var result: [IssuedNowcastCell] = []
             for try await (issueTime, h3, layer, lat, lng, hour, edr) in rows.decode((Double, Int64, Int, Double, Double, Int, Double).self) {
-                if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: lat, lng: lng)) { continue }
-                result.append(NowcastCell(
-                    tile: TileID(h3: UInt64(bitPattern: h3), layer: layer), validTime: issueTime + Double(hour) * 3600,
-                    forecastHour: hour, edr: edr, issueTime: issueTime))
+                result.append(IssuedNowcastCell(issueTime: issueTime, cell: StoredNowcastCell(
+                    cell: UInt64(bitPattern: h3), layer: layer, forecastHour: hour, edr: edr, center: GeoPoint(lat: lat, lng: lng))))
             }
             return result
         }
@@ -682,32 +683,30 @@ package final class PostgresServerStorage: ServerStorage {
 
     // MARK: flights
 
-    package func upsertFlight(
-        _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
-        altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
-    ) async throws {
-        let publicId = StorageSupport.publicFlightID()
+    package func storePosition(_ write: PositionWrite) async throws(ServerDatabaseError) {
         let logger = self.logger
-        try await write("store a live position") { connection in
+        let flight = write.flight
+        try await self.write("store a live position") { connection in
             try await connection.query("""
                 INSERT INTO flights (reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet,
                     heading, speed_knots, time, updated_at)
-                VALUES (\(reporterId), \(flight.flightID), \(publicId), \(airline), \(flight.flightNumber), \(flight.aircraftType ?? ""),
-                    \(flight.latitude), \(flight.longitude), \(flight.altitudeFeet), \(flight.headingDegrees ?? 0),
-                    \(flight.groundSpeedKnots ?? 0), \(flight.time), \(now))
+                VALUES (\(flight.reporterId), \(flight.clientFlightId), \(flight.publicId), \(flight.airline), \(flight.flightNumber),
+                    \(flight.aircraftType), \(flight.latitude), \(flight.longitude), \(flight.altitudeFeet), \(flight.headingDegrees),
+                    \(flight.speedKnots), \(flight.time), \(flight.updatedAt))
                 ON CONFLICT (reporter_id, flight_id) DO UPDATE SET airline = excluded.airline,
                     flight_number = excluded.flight_number, aircraft_type = excluded.aircraft_type,
                     lat = excluded.lat, lng = excluded.lng, altitude_feet = excluded.altitude_feet, heading = excluded.heading,
                     speed_knots = excluded.speed_knots, time = excluded.time, updated_at = excluded.updated_at
                 """, logger: logger)
-            try await connection.query("DELETE FROM flights WHERE updated_at < \(now - expiry)", logger: logger)
-            if let altitudeOffset {
-                let o = altitudeOffset.observation
+            try await connection.query("DELETE FROM flights WHERE updated_at < \(write.dropFlightsUpdatedBefore)", logger: logger)
+            if let offset = write.altitudeOffset {
+                let o = offset.observation
                 try await connection.query("""
                     INSERT INTO altitude_offsets (reporter_id, h3, layer, time, lat, lng, pressure_altitude_feet, offset_feet,
                         uncertainty_feet, received_at)
-                    VALUES (\(reporterId), \(Int64(bitPattern: altitudeOffset.cell)), \(Int64(altitudeOffset.layer)), \(o.time),
-                        \(o.latitudeDegrees), \(o.longitudeDegrees), \(o.pressureAltitudeFeet), \(o.offsetFeet), \(o.uncertaintyFeet), \(now))
+                    VALUES (\(offset.reporterId), \(Int64(bitPattern: offset.cell)), \(Int64(offset.layer)), \(o.time),
+                        \(o.latitudeDegrees), \(o.longitudeDegrees), \(o.pressureAltitudeFeet), \(o.offsetFeet), \(o.uncertaintyFeet),
+                        \(offset.receivedAt))
                     ON CONFLICT (reporter_id, h3, layer) DO UPDATE SET time = excluded.time, lat = excluded.lat,
                         lng = excluded.lng, pressure_altitude_feet = excluded.pressure_altitude_feet,
                         offset_feet = excluded.offset_feet, uncertainty_feet = excluded.uncertainty_feet,
@@ -715,25 +714,26 @@ package final class PostgresServerStorage: ServerStorage {
                     WHERE excluded.time >= altitude_offsets.time
                     """, logger: logger)
             }
-            if let cutoff = altitudeOffsetsOlderThan {
+            if let cutoff = write.dropAltitudeOffsetsMeasuredBefore {
                 try await connection.query("DELETE FROM altitude_offsets WHERE time < \(cutoff)", logger: logger)
             }
         }
     }
 
-    package func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight] {
+    package func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight] {
         try await read("read live flights") {
             let rows = try await client.query("""
-                SELECT public_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, airline, flight_number FROM flights
-                WHERE updated_at >= \(now - expiry) AND reporter_id <> \(excludingReporter) ORDER BY public_id
+                SELECT reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet, heading,
+                    speed_knots, time, updated_at
+                FROM flights WHERE updated_at >= \(updatedSince) ORDER BY public_id
                 """, logger: logger)
-            var result: [LiveFlight] = []
-            for try await (publicId, type, lat, lng, altitude, heading, speed, time, airline, number)
-                in rows.decode((String, String, Double, Double, Double, Double, Double, Double, String, String?).self) {
-                if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: lat, lng: lng)) { continue }
-                result.append(LiveFlight(
-                    flightID: publicId, latitude: lat, longitude: lng, altitudeFeet: altitude, headingDegrees: heading,
-                    groundSpeedKnots: speed, aircraftType: type, flightNumber: airline == viewerAirline ? number : nil, time: time))
+            var result: [StoredFlight] = []
+            for try await (reporter, clientId, publicId, airline, number, type, lat, lng, altitude, heading, speed, time, updatedAt)
+                in rows.decode((String, String, String, String, String?, String, Double, Double, Double, Double, Double, Double, Double).self) {
+                result.append(StoredFlight(
+                    reporterId: reporter, clientFlightId: clientId, publicId: publicId, airline: airline, flightNumber: number,
+                    aircraftType: type, latitude: lat, longitude: lng, altitudeFeet: altitude, headingDegrees: heading, speedKnots: speed,
+                    time: time, updatedAt: updatedAt))
             }
             return result
         }
@@ -743,7 +743,7 @@ package final class PostgresServerStorage: ServerStorage {
 
     package func altitudeOffsetObservations(
         cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double
-    ) async throws -> [AltitudeOffsetAggregation.Input] {
+    ) async throws(ServerDatabaseError) -> [AltitudeOffsetAggregation.Input] {
         var binds = PostgresBindings()
         binds.append(Int64(minLayer))
         binds.append(Int64(maxLayer))

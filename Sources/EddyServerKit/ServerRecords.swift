@@ -2,8 +2,9 @@ import EddyCore
 import EddyProtocol
 import Foundation
 
-// The records the server's layers hand each other and the storage's error type: every backend reads and writes these,
-// so they live here rather than inside one of them.
+// The records the server's layers hand each other: what the domain (`ServerDomain`) asks the storage to keep, what
+// the storage gives back, and the storage's one error type. Every backend (SQLite, PostgreSQL, in memory) reads and
+// writes these, so they live here rather than inside one of them.
 
 /// An API key as the operator sees it (`eddy-server keys list`).
 package struct APIKeyRecord: Sendable, Equatable {
@@ -37,7 +38,7 @@ package struct SessionRecord: Sendable {
     package var keyActive: Bool
 }
 
-/// Errors of the server database layer.
+/// The storage's errors (every `ServerStorage` call throws only these).
 package enum ServerDatabaseError: Error, CustomStringConvertible {
     /// The key id given to `keys revoke` does not exist.
     case unknownKey(Int64)
@@ -46,7 +47,7 @@ package enum ServerDatabaseError: Error, CustomStringConvertible {
     /// client retries; uploads are idempotent).
     case failed(operation: String, cause: String)
 
-    /// Description.
+    /// What went wrong and what to do (the text operators see in logs and in `eddy-server keys` output).
     package var description: String {
         switch self {
         case .unknownKey(let id): "no API key with id \(id); run `eddy-server keys list` to see the ids"
@@ -71,7 +72,25 @@ package struct IngestRow: Sendable {
     var center: GeoPoint
 }
 
-/// Area / window / layer / tick filter shared by the fetch queries.
+/// An upload as the storage writes it (one transaction): the reports whose ids it does not hold yet, under the id
+/// the domain decided to serve them with (`ServerDomain.ingest`).
+package struct ReportUpload: Sendable {
+    /// The validated reports (unique ids).
+    var rows: [IngestRow]
+    /// The uploading session's reporter.
+    var reporterId: String
+    /// The reports are served under the public id of this reporter's live flight updated at or after this time (Unix
+    /// seconds; the newest such flight)…
+    var liveFlightUpdatedSince: Double
+    /// …or, without one, under this random id.
+    var fallbackPublicId: String
+    /// Arrival tick.
+    var tick: Int
+    /// Arrival time, Unix seconds.
+    var receivedAt: Double
+}
+
+/// Area / window / layer / tick filter of the fetches, as the domain takes it (the exact polygon).
 package struct ObservationFilter: Sendable {
     /// Area (nil: everywhere).
     var polygon: [GeoPoint]?
@@ -83,6 +102,58 @@ package struct ObservationFilter: Sendable {
     var maxLayer: Int
     /// Delta fetches: only reports stored at or after this tick.
     var minTick: Int?
+
+    /// What the storage is asked for: the same window, layers and ticks, and the polygon's bounding box (the exact
+    /// polygon test is the domain's).
+    var storageQuery: ObservationQuery {
+        ObservationQuery(minExitTime: minExitTime, minLayer: minLayer, maxLayer: maxLayer, minTick: minTick,
+                         boundingBox: polygon.map(GeoBoundingBox.init(around:)))
+    }
+}
+
+/// What a storage selects observations by: window, layers, ticks and a bounding box (an index range in SQL).
+package struct ObservationQuery: Sendable, Equatable {
+    /// Oldest exit time, Unix seconds.
+    var minExitTime: Double
+    /// Lowest layer.
+    var minLayer: Int
+    /// Highest layer.
+    var maxLayer: Int
+    /// Only reports stored at or after this tick (delta fetches).
+    var minTick: Int?
+    /// Only reports whose tile centre lies in this box, edges included (nil: everywhere).
+    var boundingBox: GeoBoundingBox?
+}
+
+/// A latitude / longitude box, degrees, edges included.
+package struct GeoBoundingBox: Sendable, Equatable {
+    /// Southern edge.
+    var minLat: Double
+    /// Northern edge.
+    var maxLat: Double
+    /// Western edge.
+    var minLng: Double
+    /// Eastern edge.
+    var maxLng: Double
+
+    /// The smallest box around `polygon`'s vertices.
+    init(around polygon: [GeoPoint]) {
+        let box = AreaGeometry.boundingBox(polygon)
+        (minLat, maxLat, minLng, maxLng) = (box.minLat, box.maxLat, box.minLng, box.maxLng)
+    }
+
+    /// Whether `point` is inside or on an edge (what SQL's `BETWEEN` selects).
+    func contains(_ point: GeoPoint) -> Bool {
+        point.lat >= minLat && point.lat <= maxLat && point.lng >= minLng && point.lng <= maxLng
+    }
+}
+
+/// A stored report as fetched: the observation served, and its tile's centre (for the domain's polygon test).
+package struct StoredObservation: Sendable, Equatable {
+    /// The observation as the wire carries it.
+    var observation: Observation
+    /// The centre of its tile, as stored at ingest.
+    var center: GeoPoint
 }
 
 /// A stored report as the nowcast reads it.
@@ -109,4 +180,69 @@ package struct StoredNowcastCell: Sendable, Equatable {
     package var edr: Double
     /// The cell's centre (for area filters).
     package var center: GeoPoint
+}
+
+/// A stored nowcast cell with the issue it belongs to (what the storage gives back).
+package struct IssuedNowcastCell: Sendable, Equatable {
+    /// Issue time, Unix seconds.
+    var issueTime: Double
+    /// The cell.
+    var cell: StoredNowcastCell
+}
+
+/// A live flight as stored: one row per uploader × client flight id.
+package struct StoredFlight: Sendable, Equatable {
+    /// The uploader (never served).
+    var reporterId: String
+    /// The id the uploader chose (never served: it may name the pilot).
+    var clientFlightId: String
+    /// The random id the flight is served under (drawn when the uploader × flight is first seen).
+    var publicId: String
+    /// The uploader's airline (only its viewers see the flight number).
+    var airline: String
+    /// Flight number, when sent.
+    var flightNumber: String?
+    /// ICAO aircraft type.
+    var aircraftType: String
+    /// Latitude, degrees.
+    var latitude: Double
+    /// Longitude, degrees.
+    var longitude: Double
+    /// Pressure altitude, feet.
+    var altitudeFeet: Double
+    /// Heading, degrees.
+    var headingDegrees: Double
+    /// Ground speed, knots.
+    var speedKnots: Double
+    /// Time of the position, Unix seconds.
+    var time: Double
+    /// When the server stored it, Unix seconds (expiry counts from here).
+    var updatedAt: Double
+}
+
+/// A fleet altitude-offset observation as stored: the newest one per reporter × cell × layer.
+package struct StoredAltitudeOffset: Sendable, Equatable {
+    /// The uploader.
+    var reporterId: String
+    /// H3 resolution-3 cell of its position.
+    var cell: UInt64
+    /// 1,000-ft layer of its pressure altitude.
+    var layer: Int
+    /// The observation as uploaded.
+    var observation: AltitudeOffsetObservation
+    /// When the server stored it, Unix seconds.
+    var receivedAt: Double
+}
+
+/// A position upload as the storage writes it (one transaction), with what the domain decided around it.
+package struct PositionWrite: Sendable {
+    /// The flight row: inserted with its `publicId` when the uploader × client flight id is new, else updated in place
+    /// (keeping the public id drawn the first time).
+    var flight: StoredFlight
+    /// Flights updated before this time (Unix seconds) are dropped: they have expired.
+    var dropFlightsUpdatedBefore: Double
+    /// The aircraft's altitude offset: kept unless the reporter's stored one for that cell × layer is newer.
+    var altitudeOffset: StoredAltitudeOffset?
+    /// Altitude offsets measured before this time (Unix seconds) are dropped (nil: none).
+    var dropAltitudeOffsetsMeasuredBefore: Double?
 }

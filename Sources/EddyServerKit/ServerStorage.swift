@@ -6,64 +6,67 @@ import Synchronization
 
 /// What the server keeps: keys, sessions, reports, nowcast issues, live flights and fleet altitude offsets.
 ///
-/// Two backends: `SQLiteServerStorage` (one file, one process; the default) and `PostgresServerStorage` (several
-/// stateless instances on one database; docs/fleet-server.md). Both answer every call identically.
+/// Three backends: `SQLiteServerStorage` (one file, one process; the default), `PostgresServerStorage` (several
+/// stateless instances on one database; docs/fleet-server.md) and `InMemoryServerStorage` (tests). They only store and
+/// fetch, and answer every call identically; the rules about what is stored and who sees what (areas, visibility,
+/// expiry) are `ServerDomain`'s. Every call that writes returns only after its write is committed, and throws only
+/// `ServerDatabaseError`.
 package protocol ServerStorage: Sendable {
     /// The tick epoch (Unix seconds) stored in the database when it was created, so every instance on it counts the
     /// same ticks; `now` is used only by the first instance to open a new database.
-    func tickEpoch(now: Double) throws -> Double
+    func tickEpoch(now: Double) throws(ServerDatabaseError) -> Double
 
     /// Adds a key for `airline`; returns the key (shown once) and its record.
-    func addKey(airline: String, label: String, now: Double) async throws -> (key: String, record: APIKeyRecord)
+    func addKey(airline: String, label: String, now: Double) async throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord)
     /// Every key, oldest first.
-    func listKeys() async throws -> [APIKeyRecord]
+    func listKeys() async throws(ServerDatabaseError) -> [APIKeyRecord]
     /// Revokes a key (throws `ServerDatabaseError.unknownKey` when there is none with that id).
-    func revokeKey(id: Int64) async throws
+    func revokeKey(id: Int64) async throws(ServerDatabaseError)
     /// Looks a key up: (id, airline, active) or nil.
-    func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)?
+    func lookupKey(_ key: String) async throws(ServerDatabaseError) -> (id: Int64, airline: String, active: Bool)?
 
     /// Opens a session; the reporter id is random per airline × user and kept.
-    func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord
+    func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws(ServerDatabaseError)
+        -> SessionRecord
     /// The session for a token, with its key's state; nil when unknown.
-    func session(token: String) async throws -> SessionRecord?
+    func session(token: String) async throws(ServerDatabaseError) -> SessionRecord?
     /// Test hook: expires every session now.
-    func expireAllSessions(now: Double) async throws
+    func expireAllSessions(now: Double) async throws(ServerDatabaseError)
 
-    /// Inserts reports, ignoring ids already held (by any instance); returns the ids that were new.
-    func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID>
-    /// Observations matching `filter`, in arrival order (tick, then insertion).
-    func observations(_ filter: ObservationFilter) async throws -> [Observation]
-    /// Whether any observation matches `filter`.
-    func hasObservations(_ filter: ObservationFilter) async throws -> Bool
+    /// Inserts the upload's reports whose ids are not held yet (by any instance), stored with the reporter id the
+    /// upload names (see `ReportUpload`); returns the ids that were new.
+    func insertReports(_ upload: ReportUpload) async throws(ServerDatabaseError) -> Set<UUID>
+    /// The observations `query` selects (window, layers, ticks, bounding box), in arrival order (tick, then insertion).
+    func observations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> [StoredObservation]
+    /// Whether `query` selects any observation.
+    func hasObservations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> Bool
     /// Tiles of observations with exit time in `[from, to]`, for the nowcast.
-    func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput]
+    func nowcastInputs(from: Double, to: Double) async throws(ServerDatabaseError) -> [StoredNowcastInput]
 
     /// Latest nowcast issue (time, tick), nil before the first.
-    func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)?
+    func latestNowcastIssue() async throws(ServerDatabaseError) -> (issueTime: Double, tick: Int)?
     /// Stores an issue, replacing every older one (no-op when an issue at or after `issueTime` exists).
-    func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws
-    /// Nowcast cells of the latest issue inside an area and layer range.
-    func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell]
+    func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws(ServerDatabaseError)
+    /// The stored nowcast cells in the layer range, ordered by cell (as a signed 64-bit integer), layer and forecast hour.
+    func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell]
 
-    /// Stores a live position (and optionally the aircraft's altitude offset), dropping expired flights and offsets.
-    func upsertFlight(
-        _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
-        altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
-    ) async throws
-    /// Live flights inside an area, excluding the asking reporter's own; flight numbers only for the same airline.
-    func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight]
+    /// Writes a position upload in one transaction: the flight row, the drop of expired flights, the altitude offset
+    /// (unless a newer one is held) and the drop of old offsets (see `PositionWrite`).
+    func storePosition(_ write: PositionWrite) async throws(ServerDatabaseError)
+    /// Every stored flight updated at or after `updatedSince` (Unix seconds), ordered by public id.
+    func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight]
     /// Stored fleet altitude-offset observations in `cells` (all when nil) and the layer range, measured at or after `oldestTime`.
-    func altitudeOffsetObservations(cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double) async throws
+    func altitudeOffsetObservations(cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double) async throws(ServerDatabaseError)
         -> [AltitudeOffsetAggregation.Input]
 
     /// Background upkeep, called about once a second: WAL checkpoint (SQLite), partitions ahead (PostgreSQL).
-    func maintain(now: Double) async throws
+    func maintain(now: Double) async throws(ServerDatabaseError)
     /// How far the database's clock is ahead of this process's system clock, seconds, when that is more than 1 s (0
     /// otherwise, and always for SQLite): ticks are counted on the database's clock, so instances agree on them.
     var clockOffsetSeconds: Double { get }
     /// Retention: deletes the reports whose exit time is before `exitBefore` (Unix seconds), with what only served them
     /// (their upload ids); returns how many reports went.
-    func purgeReports(exitBefore: Double) async throws -> Int
+    func purgeReports(exitBefore: Double) async throws(ServerDatabaseError) -> Int
     /// Releases connections (PostgreSQL's pool); the storage is unusable afterwards.
     func shutdown() async
     /// The storage's connection pool now (the `eddy_database_*` gauges of `/metrics`, sampled at each scrape).
@@ -97,12 +100,12 @@ package final class StorageLoadMeter: Sendable {
     }
 }
 
-/// Helpers both backends share.
+/// Helpers every backend shares.
 extension ServerStorage {
     /// Key rotation: a new key for the airline and label of key `id` (returned once, like `addKey`), and key `id`
     /// revoked when `revokingOld`; throws `ServerDatabaseError.unknownKey` when there is no such key.
-    package func rotateKey(id: Int64, revokingOld: Bool, now: Double) async throws -> (key: String, record: APIKeyRecord) {
-        guard let old = try await listKeys().first(where: { $0.id == id }) else { throw ServerDatabaseError.unknownKey(id) }
+    package func rotateKey(id: Int64, revokingOld: Bool, now: Double) async throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {
+        guard let old = try await listKeys().first(where: { $0.id == id }) else { throw .unknownKey(id) }
         let new = try await addKey(airline: old.airline, label: old.label, now: now)
         if revokingOld { try await revokeKey(id: id) }
         return new
@@ -112,6 +115,10 @@ extension ServerStorage {
 enum StorageSupport {
     /// A random public flight id: `f` and 16 hex digits (served instead of whatever id the uploader chose).
     static func publicFlightID() -> String { "f" + randomHex(bytes: 8) }
+
+    /// Sessions that expired more than this long ago (seconds) are deleted whenever a session opens (housekeeping: an
+    /// expired token and an unknown one both answer 401 `sessionExpired`).
+    static let forgetSessionsExpiredSeconds = 86_400.0
 
     /// A new API key (`eddy_` and 48 hex digits).
     static func newAPIKey() -> String { "eddy_" + randomHex(bytes: 24) }

@@ -83,9 +83,11 @@ import Testing
 
     static func json(_ value: some Encodable) throws -> ByteBuffer { ByteBuffer(bytes: try JSONEncoder().encode(value)) }
 
-    @Test(arguments: [StorageBackend.sqlite, .postgres])
+    /// On the database backends (in memory, a call is its own transaction and has no commit that could fail).
+    @Test(arguments: StorageBackend.databases)
     func aFailedCommitIsA503ThatAcknowledgesNothingAndTheRetryStoresEverything(backend: StorageBackend) async throws {
         let storage = try await backend.makeStorage()
+        let domain = ServerDomain(storage: storage)
         let key = try await storage.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
         let lines = CapturedLines()
         let logger = Logger(label: "commit-test") { _ in CapturingLogHandler(lines: lines) }
@@ -110,10 +112,10 @@ import Testing
             let refused = try await client.execute(uri: "/v1/reports", method: .post, headers: auth, body: Self.json(ReportBatch(reports: reports)))
             #expect(refused.status == .serviceUnavailable)
             #expect(try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: refused.body)) == APIError.storageFailed.body)
-            #expect(try await storage.observations(everything).isEmpty, "the refused commit stored something")
+            #expect(try await domain.observations(everything).isEmpty, "the refused commit stored something")
             let position503 = try await client.execute(uri: "/v1/position", method: .post, headers: auth, body: Self.json(position))
             #expect(position503.status == .serviceUnavailable)
-            #expect(try await storage.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "-", viewerAirline: "DAL").isEmpty)
+            #expect(try await domain.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "-", viewerAirline: "DAL").isEmpty)
             // Logged at error level, with the database's own reason.
             let failures = lines.all.filter { $0.level == .error && $0.metadata["operation"] != nil }
             #expect(failures.map { $0.metadata["operation"] } == ["store uploaded reports", "store a live position"])
@@ -129,9 +131,9 @@ import Testing
             #expect(retried.status == .ok)
             let ack = try JSONDecoder().decode(ReportBatchAck.self, from: Data(buffer: retried.body))
             #expect(ack.newCount == 2 && ack.duplicateCount == 0 && Set(ack.acceptedIds) == Set(reports.map(\.id)))
-            #expect(try await Set(storage.observations(everything).map(\.report.id)) == Set(reports.map(\.id)))
+            #expect(try await Set(domain.observations(everything).map(\.report.id)) == Set(reports.map(\.id)))
             #expect(try await client.execute(uri: "/v1/position", method: .post, headers: auth, body: Self.json(position)).status == .ok)
-            #expect(try await storage.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "-", viewerAirline: "DAL").count == 1)
+            #expect(try await domain.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "-", viewerAirline: "DAL").count == 1)
         }
         await storage.shutdown()
     }
@@ -152,7 +154,7 @@ import Testing
         do {
             let added = try await storage.addKey(airline: "DAL", label: "lost", now: 2)
             Issue.record("a key was reported although its commit failed: \(added.record)")
-        } catch let error as ServerDatabaseError {
+        } catch {
             #expect(error.description.contains("COMMIT failed: no keys today"), "\(error)")
         }
         await #expect(throws: ServerDatabaseError.self) { try await storage.revokeKey(id: kept.id) }

@@ -8,7 +8,7 @@ import Testing
 @testable import EddyServerKit
 
 /// The database-pool gauges of `/metrics` (`eddy_database_connections_in_use`, `_requests_waiting`, `_pool_size`)
-/// follow the storage calls really in progress, on both backends (`StorageLoadMeter`, `ServerStorage.poolLoad`).
+/// follow the storage calls really in progress, on both database backends (`StorageLoadMeter`, `ServerStorage.poolLoad`).
 @Suite struct DatabasePoolMetricsTests {
     @Test func theMeterCapsInUseAtThePoolAndCountsTheRestAsWaiting() {
         let meter = StorageLoadMeter(poolSize: 4)
@@ -23,7 +23,7 @@ import Testing
 
     /// A storage call blocked in the database shows as one connection in use in the service's `/metrics` text, and
     /// as none once it has finished.
-    @Test(arguments: StorageBackend.allCases) func aBlockedStorageCallShowsInTheGauges(backend: StorageBackend) async throws {
+    @Test(arguments: StorageBackend.databases) func aBlockedStorageCallShowsInTheGauges(backend: StorageBackend) async throws {
         let storage = try await backend.makeStorage()
         let service = try SyncService(database: storage, clock: SystemEpochClock(), options: ServerOptions(), logger: StorageBackend.quiet)
         var idle = try PrometheusText(service.metrics.exposition())

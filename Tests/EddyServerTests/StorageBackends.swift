@@ -21,6 +21,9 @@ enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         }
     }
 
+    /// The backends that keep their data in a database (with connections, a pool and commits that can fail).
+    static let databases: [StorageBackend] = [.sqlite, .postgres]
+
     /// A logger that drops everything.
     static let quiet = Logger(label: "storage-test", factory: { _ in SwiftLogNoOpLogHandler() })
 
