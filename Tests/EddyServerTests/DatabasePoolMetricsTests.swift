@@ -22,7 +22,8 @@ import Testing
     }
 
     /// A storage call blocked in the database shows as one connection in use in the service's `/metrics` text, and
-    /// as none once it has finished.
+    /// as none once it has finished. Not for `InMemoryServerStorage`: it has no connections, and a call holds its lock
+    /// only while it computes, so nothing can block it (its gauges: `theInMemoryStorageCountsItsCallsOnItsOneLock`).
     @Test(arguments: StorageBackend.databases) func aBlockedStorageCallShowsInTheGauges(backend: StorageBackend) async throws {
         let storage = try await backend.makeStorage()
         let service = try SyncService(database: storage, clock: SystemEpochClock(), options: ServerOptions(), logger: StorageBackend.quiet)
@@ -89,5 +90,24 @@ import Testing
             release.finish()
             try await holder.value
         }
+    }
+}
+
+/// `InMemoryServerStorage` has one lock and no connections: its gauges show a pool of one, and calls that have
+/// finished leave nothing in use.
+@Suite struct InMemoryPoolGaugeTests {
+    @Test func theInMemoryStorageCountsItsCallsOnItsOneLock() async throws {
+        let storage: any ServerStorage = InMemoryServerStorage()
+        let service = try SyncService(database: storage, clock: SystemEpochClock(), options: ServerOptions(), logger: StorageBackend.quiet)
+        #expect(storage.poolLoad == .init(connectionsInUse: 0, requestsWaiting: 0, poolSize: 1))
+        try await withThrowingTaskGroup { group in
+            for i in 0..<64 { group.addTask { _ = try await storage.addKey(airline: "DAL", label: "k\(i)", now: 1) } }
+            try await group.waitForAll()
+        }
+        #expect(try await storage.listKeys().count == 64)
+        let text = try PrometheusText(service.metrics.exposition())
+        #expect(text.value("eddy_database_pool_size") == 1)
+        #expect(text.value("eddy_database_connections_in_use") == 0)
+        #expect(text.value("eddy_database_requests_waiting") == 0)
     }
 }
