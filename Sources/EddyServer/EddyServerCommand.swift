@@ -25,10 +25,31 @@ struct DatabaseOption: ParsableArguments {
         "Where the data lives: sqlite:PATH or postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default sqlite:eddy-server.sqlite).",
         valueName: "url"))
     var database: String?
+    @Option(help: "PostgreSQL: connections the pool of this instance may open.")
+    var databasePoolSize: Int = 16
+    @Option(help: "PostgreSQL: seconds to open one connection.")
+    var databaseConnectTimeout: Double = DatabaseTimeouts().connectSeconds
+    @Option(help: "PostgreSQL: seconds a request waits for a connection of the pool; then it is answered 503 (database down or pool full).")
+    var databaseWaitTimeout: Double = DatabaseTimeouts().connectionWaitSeconds
+    @Option(help: "PostgreSQL: seconds one statement may run (statement_timeout); a request that needs longer is answered 503.")
+    var databaseQueryTimeout: Double = DatabaseTimeouts().querySeconds
 
     mutating func validate() throws {
         if db != nil, database != nil { throw ValidationError("give --db or --database, not both") }
         do { _ = try location } catch { throw ValidationError(String(describing: error)) }
+        guard (1...1000).contains(databasePoolSize) else { throw ValidationError("--database-pool-size must be 1...1000") }
+        guard timeouts.isValid else {
+            throw ValidationError("--database-connect-timeout, --database-wait-timeout and --database-query-timeout must be positive seconds")
+        }
+    }
+
+    /// The timeouts from the command line.
+    var timeouts: DatabaseTimeouts {
+        var timeouts = DatabaseTimeouts()
+        timeouts.connectSeconds = databaseConnectTimeout
+        timeouts.connectionWaitSeconds = databaseWaitTimeout
+        timeouts.querySeconds = databaseQueryTimeout
+        return timeouts
     }
 
     /// The parsed location.
@@ -43,7 +64,9 @@ struct DatabaseOption: ParsableArguments {
     func open(logger: Logger) async throws -> any ServerStorage {
         switch try location {
         case .sqlite(let path): try SQLiteServerStorage(path: path)
-        case .postgres(let location): try await PostgresServerStorage.open(location, now: SystemEpochClock().now(), logger: logger)
+        case .postgres(let location):
+            try await PostgresServerStorage.open(
+                location, now: SystemEpochClock().now(), logger: logger, maximumConnections: databasePoolSize, timeouts: timeouts)
         }
     }
 }

@@ -57,9 +57,11 @@ package final class InMemoryServerStorage: ServerStorage {
 
     /// Runs `body` on the state under the lock (one call, one transaction), counted by the meter.
     private func withState<T: Sendable, Failure: Error>(_ body: (inout State) throws(Failure) -> T) throws(Failure) -> T {
-        meter.enter(); defer { meter.leave() }
+        let call = meter.call()
+        defer { call.end() }
         return try state.withLock(visibleToThreadSanitizerAs: self) { (state: inout sending State) throws(Failure) -> sending T in
-            try body(&state)
+            call.connected()
+            return try body(&state)
         }
     }
 

@@ -35,6 +35,8 @@ package final class PostgresServerStorage: ServerStorage {
     private let runTask: Task<Void, Never>
     /// Storage calls in progress (each holds or waits for one of the pool's connections), for `/metrics`.
     let meter: StorageLoadMeter
+    /// How long calls wait for the database.
+    let timeouts: DatabaseTimeouts
     /// The day (Unix day number) up to which partitions exist, so `maintain` acts once a day.
     private let partitionsReadyThrough = Mutex<Int>(Int.min)
     /// The database clock's lead over the system clock (0 within the 1-s dead band) and when it was last measured.
@@ -47,8 +49,9 @@ package final class PostgresServerStorage: ServerStorage {
     static let partitionSeconds = 86_400.0
 
     private init(client: PostgresClient, location: PostgresLocation, logger: Logger, epoch: Double, runTask: Task<Void, Never>,
-                 maximumConnections: Int) {
+                 maximumConnections: Int, timeouts: DatabaseTimeouts) {
         self.client = client
+        self.timeouts = timeouts
         self.meter = StorageLoadMeter(poolSize: maximumConnections)
         self.location = location
         self.logger = logger
@@ -57,9 +60,10 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     /// Connects (failing fast with what to do when the server is unreachable or refuses the login), migrates, creates
-    /// the partitions around `now` and reads (or sets) the tick epoch. `maximumConnections` sizes the pool.
+    /// the partitions around `now` and reads (or sets) the tick epoch. `maximumConnections` sizes the pool; `timeouts`
+    /// bound every wait for the database.
     package static func open(
-        _ location: PostgresLocation, now: Double, logger: Logger, maximumConnections: Int = 16
+        _ location: PostgresLocation, now: Double, logger: Logger, maximumConnections: Int = 16, timeouts: DatabaseTimeouts = .init()
     ) async throws(PostgresStorageError) -> PostgresServerStorage {
         let tls = try Self.connectionTLS(location)
         // One direct connection first: PostgresClient's pool retries an unreachable server forever, which would make a
@@ -67,7 +71,7 @@ package final class PostgresServerStorage: ServerStorage {
         var probeConfiguration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: tls)
-        probeConfiguration.options.connectTimeout = .seconds(5)
+        probeConfiguration.options.connectTimeout = .milliseconds(Int64(timeouts.connectSeconds * 1000))
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(
@@ -92,11 +96,14 @@ package final class PostgresServerStorage: ServerStorage {
             database: location.database, tls: clientTLS)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = 0
+        configuration.options.connectTimeout = .seconds(timeouts.connectSeconds)
+        // The server ends any statement that runs longer (SQLSTATE 57014), on every connection of the pool.
+        configuration.options.additionalStartupParameters = [("statement_timeout", String(Int(timeouts.querySeconds * 1000)))]
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         // Started immediately, so the pool is running before the first query below leases from it.
         let runTask = Task.immediate { await client.run() }
         let storage = PostgresServerStorage(client: client, location: location, logger: logger, epoch: epoch, runTask: runTask,
-                                            maximumConnections: maximumConnections)
+                                            maximumConnections: maximumConnections, timeouts: timeouts)
         storage.partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: storage) { $0 = Self.lastPartitionDay(around: now) }
         do { try await storage.measureClockOffset() } catch {
             logger.warning("could not compare this host's clock with the database's (ticks use this host's clock): \(error)")
@@ -172,22 +179,39 @@ package final class PostgresServerStorage: ServerStorage {
     /// ids an upload returned were acknowledged although nothing was stored (issue 30). Failures become
     /// `ServerDatabaseError.failed` naming `operation` and the database's own message.
     func write<Result: Sendable>(
-        _ operation: String, _ body: (PostgresConnection) async throws -> sending Result
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws(ServerDatabaseError) -> Result {
-        meter.enter(); defer { meter.leave() }
-        do {
-            return try await client.withTransaction(logger: logger, body)
-        } catch {
-            throw .wrapping(error, operation: operation, cause: Self.cause(of:))
+        let logger = self.logger
+        return try await withConnection(operation) { connection in
+            try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
         }
     }
 
-    /// Runs the reads of `body` (one statement each: nothing to commit), counted by the pool meter; failures become
+    /// Runs the reads of `body` (one statement each: nothing to commit) on one pooled connection; failures become
     /// `ServerDatabaseError.failed`.
-    func read<Result: Sendable>(_ operation: String, _ body: () async throws -> Result) async throws(ServerDatabaseError) -> Result {
-        meter.enter(); defer { meter.leave() }
+    func read<Result: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws(ServerDatabaseError) -> Result {
+        try await withConnection(operation, body)
+    }
+
+    /// Runs `body` on a connection of the pool within the deadlines of `timeouts` (`StorageDeadline`: a connection
+    /// within `connectionWaitSeconds`, the work within `querySeconds` plus a grace after), counted by the pool meter
+    /// from the moment the pool hands the connection over.
+    func withConnection<Result: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws(ServerDatabaseError) -> Result {
+        let client = self.client
         do {
-            return try await body()
+            return try await StorageDeadline.run(
+                connectionWaitSeconds: timeouts.connectionWaitSeconds, workSeconds: timeouts.querySeconds + DatabaseTimeouts.graceSeconds,
+                meter: meter
+            ) { connected in
+                try await client.withConnection { connection in
+                    connected()
+                    return try await body(connection)
+                }
+            }
         } catch {
             throw .wrapping(error, operation: operation, cause: Self.cause(of:))
         }
@@ -364,12 +388,17 @@ package final class PostgresServerStorage: ServerStorage {
 
     /// Measures the database clock against the system clock: the midpoint of the round trip against the server's
     /// `clock_timestamp()`. Within ±1 s (hosts kept by NTP) the offset is taken as 0, so ticks never flicker.
-    func measureClockOffset() async throws {
-        let before = Date().timeIntervalSince1970
-        let rows = try await client.query("SELECT extract(epoch FROM clock_timestamp())::float8", logger: logger)
-        var database = before
-        for try await value in rows.decode(Double.self) { database = value }
-        let after = Date().timeIntervalSince1970
+    func measureClockOffset() async throws(ServerDatabaseError) {
+        let logger = self.logger
+        // Timed on the connection, once the pool has handed it over: the wait for a connection (long after an outage)
+        // is not a difference between the clocks.
+        let (before, database, after) = try await read("compare the clocks") { connection in
+            let before = Date().timeIntervalSince1970
+            let rows = try await connection.query("SELECT extract(epoch FROM clock_timestamp())::float8", logger: logger)
+            var database = before
+            for try await value in rows.decode(Double.self) { database = value }
+            return (before, database, Date().timeIntervalSince1970)
+        }
         let lead = database - (before + after) / 2
         clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0 = (abs(lead) > 1 ? lead : 0, after) }
         if abs(lead) > 1 { logger.warning("this host's clock is \(lead) s behind the database's: ticks follow the database") }
@@ -379,14 +408,12 @@ package final class PostgresServerStorage: ServerStorage {
     package func maintain(now: Double) async throws(ServerDatabaseError) {
         let measuredAt = clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0.measuredAt }
         if Date().timeIntervalSince1970 - measuredAt >= Self.clockOffsetIntervalSeconds {
-            try await read("compare the clocks") { try await measureClockOffset() }
+            try await measureClockOffset()
         }
         let last = Self.lastPartitionDay(around: now)
         if partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: self, { $0 >= last }) { return }
         let logger = self.logger
-        try await read("create partitions ahead") {
-            try await client.withConnection { connection in try await Self.createPartitions(connection, around: now, logger: logger) }
-        }
+        try await read("create partitions ahead") { connection in try await Self.createPartitions(connection, around: now, logger: logger) }
         partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: self) { $0 = max($0, last) }
     }
 
@@ -447,9 +474,9 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func listKeys() async throws(ServerDatabaseError) -> [APIKeyRecord] {
-        try await read("list the API keys") {
+        try await read("list the API keys") { connection in
             var result: [APIKeyRecord] = []
-            let rows = try await client.query("SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id", logger: logger)
+            let rows = try await connection.query("SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id", logger: self.logger)
             for try await (id, prefix, airline, label, active, createdAt) in rows.decode((Int64, String, String, String, Bool, Double).self) {
                 result.append(APIKeyRecord(id: id, airline: airline, label: label, prefix: prefix, active: active, createdAt: createdAt))
             }
@@ -468,9 +495,9 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func lookupKey(_ key: String) async throws(ServerDatabaseError) -> (id: Int64, airline: String, active: Bool)? {
-        try await read("look up an API key") {
-            let rows = try await client.query(
-                "SELECT id, airline, active FROM api_keys WHERE key = \(StorageSupport.apiKeyHash(key))", logger: logger)
+        try await read("look up an API key") { connection in
+            let rows = try await connection.query(
+                "SELECT id, airline, active FROM api_keys WHERE key = \(StorageSupport.apiKeyHash(key))", logger: self.logger)
             for try await (id, airline, active) in rows.decode((Int64, String, Bool).self) { return (id, airline, active) }
             return nil
         }
@@ -502,11 +529,11 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func session(token: String) async throws(ServerDatabaseError) -> SessionRecord? {
-        try await read("look up a session") {
-            let rows = try await client.query("""
+        try await read("look up a session") { connection in
+            let rows = try await connection.query("""
                 SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
                 FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = \(token)
-                """, logger: logger)
+                """, logger: self.logger)
             for try await (token, keyId, airline, reporter, expires, active) in rows.decode((String, Int64, String, String, Double, Bool).self) {
                 return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporter, expiresAt: expires, keyActive: active)
             }
@@ -531,17 +558,7 @@ package final class PostgresServerStorage: ServerStorage {
     package func insertReports(_ upload: ReportUpload) async throws(ServerDatabaseError) -> Set<UUID> {
         let rows = upload.rows
         if rows.isEmpty { return [] }
-        var ids: [UUID] = [], h3: [Int64] = [], layer: [Int64] = [], lat: [Double] = [], lng: [Double] = []
-        var enter: [Double] = [], exit: [Double] = [], peak: [Double] = [], median: [Double] = [], classes: [String] = []
-        var sources: [String] = [], u90: [Double] = [], uncertain: [Int64] = []
-        for row in rows {
-            let r = row.report
-            ids.append(r.id); h3.append(Int64(bitPattern: r.tile.h3)); layer.append(Int64(r.tile.layer))
-            lat.append(row.center.lat); lng.append(row.center.lng); enter.append(r.enterTime); exit.append(r.exitTime)
-            peak.append(r.edrPeak); median.append(r.edrMedian); classes.append(r.reporterClass.rawValue)
-            sources.append(r.altitudeSource?.rawValue ?? ""); u90.append(r.altitudeU90Feet ?? .nan)
-            uncertain.append(r.layerUncertain.map { $0 ? 1 : 0 } ?? -1)
-        }
+        let (ids, h3, layer, lat, lng, enter, exit, peak, median, classes, sources, u90, uncertain) = Self.columns(of: rows)
         let (reporterId, since, fallback) = (upload.reporterId, upload.liveFlightUpdatedSince, upload.fallbackPublicId)
         let (tick, now) = (Int64(upload.tick), upload.receivedAt)
         let logger = self.logger
@@ -570,6 +587,25 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
+    /// The upload's rows as one array per column (bound with `unnest`).
+    static func columns(of rows: [IngestRow]) -> (
+        ids: [UUID], h3: [Int64], layer: [Int64], lat: [Double], lng: [Double], enter: [Double], exit: [Double], peak: [Double],
+        median: [Double], classes: [String], sources: [String], u90: [Double], uncertain: [Int64]
+    ) {
+        var ids: [UUID] = [], h3: [Int64] = [], layer: [Int64] = [], lat: [Double] = [], lng: [Double] = []
+        var enter: [Double] = [], exit: [Double] = [], peak: [Double] = [], median: [Double] = [], classes: [String] = []
+        var sources: [String] = [], u90: [Double] = [], uncertain: [Int64] = []
+        for row in rows {
+            let r = row.report
+            ids.append(r.id); h3.append(Int64(bitPattern: r.tile.h3)); layer.append(Int64(r.tile.layer))
+            lat.append(row.center.lat); lng.append(row.center.lng); enter.append(r.enterTime); exit.append(r.exitTime)
+            peak.append(r.edrPeak); median.append(r.edrMedian); classes.append(r.reporterClass.rawValue)
+            sources.append(r.altitudeSource?.rawValue ?? ""); u90.append(r.altitudeU90Feet ?? .nan)
+            uncertain.append(r.layerUncertain.map { $0 ? 1 : 0 } ?? -1)
+        }
+        return (ids, h3, layer, lat, lng, enter, exit, peak, median, classes, sources, u90, uncertain)
+    }
+
     /// The fetch query and its binds (shared by `observations` and `hasObservations`).
     func observationQuery(_ query: ObservationQuery, columns: String, suffix: String) -> PostgresQuery {
         var binds = PostgresBindings()
@@ -594,8 +630,8 @@ package final class PostgresServerStorage: ServerStorage {
             id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
             altitude_source, altitude_u90_ft, layer_uncertain
             """, suffix: " ORDER BY tick, seq")
-        return try await read("read observations") {
-            let rows = try await client.query(statement, logger: logger)
+        return try await read("read observations") { connection in
+            let rows = try await connection.query(statement, logger: self.logger)
             var result: [StoredObservation] = []
             for try await row in rows {
                 let (id, h3, layer, lat, lng, enter, exit, peak, median, className, reporter, tick, source, u90, uncertain) = try row.decode(
@@ -614,17 +650,17 @@ package final class PostgresServerStorage: ServerStorage {
 
     package func hasObservations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> Bool {
         let statement = observationQuery(query, columns: "1", suffix: " LIMIT 1")
-        return try await read("read observations") {
-            let rows = try await client.query(statement, logger: logger)
+        return try await read("read observations") { connection in
+            let rows = try await connection.query(statement, logger: self.logger)
             for try await _ in rows { return true }
             return false
         }
     }
 
     package func nowcastInputs(from: Double, to: Double) async throws(ServerDatabaseError) -> [StoredNowcastInput] {
-        try await read("read the nowcast's inputs") {
-            let rows = try await client.query(
-                "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN \(from) AND \(to)", logger: logger)
+        try await read("read the nowcast's inputs") { connection in
+            let rows = try await connection.query(
+                "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN \(from) AND \(to)", logger: self.logger)
             var result: [StoredNowcastInput] = []
             for try await (h3, layer, exit, peak) in rows.decode((Int64, Int, Double, Double).self) {
                 result.append(StoredNowcastInput(cell: UInt64(bitPattern: h3), layer: layer, exitTime: exit, edrPeak: peak))
@@ -636,8 +672,8 @@ package final class PostgresServerStorage: ServerStorage {
     // MARK: nowcast
 
     package func latestNowcastIssue() async throws(ServerDatabaseError) -> (issueTime: Double, tick: Int)? {
-        try await read("read the latest nowcast issue") {
-            let rows = try await client.query("SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1", logger: logger)
+        try await read("read the latest nowcast issue") { connection in
+            let rows = try await connection.query("SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1", logger: self.logger)
             for try await (time, tick) in rows.decode((Double, Int64).self) { return (time, Int(tick)) }
             return nil
         }
@@ -667,11 +703,11 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
-        try await read("read the nowcast") {
-            let rows = try await client.query("""
+        try await read("read the nowcast") { connection in
+            let rows = try await connection.query("""
                 SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast
                 WHERE layer BETWEEN \(Int64(minLayer)) AND \(Int64(maxLayer)) ORDER BY h3, layer, forecast_hour
-                """, logger: logger)
+                """, logger: self.logger)
             var result: [IssuedNowcastCell] = []
             for try await (issueTime, h3, layer, lat, lng, hour, edr) in rows.decode((Double, Int64, Int, Double, Double, Int, Double).self) {
                 result.append(IssuedNowcastCell(issueTime: issueTime, cell: StoredNowcastCell(
@@ -721,12 +757,12 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight] {
-        try await read("read live flights") {
-            let rows = try await client.query("""
+        try await read("read live flights") { connection in
+            let rows = try await connection.query("""
                 SELECT reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet, heading,
                     speed_knots, time, updated_at
                 FROM flights WHERE updated_at >= \(updatedSince) ORDER BY public_id
-                """, logger: logger)
+                """, logger: self.logger)
             var result: [StoredFlight] = []
             for try await (reporter, clientId, publicId, airline, number, type, lat, lng, altitude, heading, speed, time, updatedAt)
                 in rows.decode((String, String, String, String, String?, String, Double, Double, Double, Double, Double, Double, Double).self) {
@@ -755,8 +791,8 @@ package final class PostgresServerStorage: ServerStorage {
             sql += " AND h3 = ANY($4::int8[])"
         }
         let query = PostgresQuery(unsafeSQL: sql, binds: binds)
-        return try await read("read fleet altitude offsets") {
-            let rows = try await client.query(query, logger: logger)
+        return try await read("read fleet altitude offsets") { connection in
+            let rows = try await connection.query(query, logger: self.logger)
             var result: [AltitudeOffsetAggregation.Input] = []
             for try await (h3, layer, offset, uncertainty, time) in rows.decode((Int64, Int, Double, Double, Double).self) {
                 result.append(AltitudeOffsetAggregation.Input(

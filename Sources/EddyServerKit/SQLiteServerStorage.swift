@@ -41,30 +41,42 @@ package final class SQLiteServerStorage: ServerStorage {
     /// The pool now: storage calls in progress against the writer and the readers.
     package var poolLoad: ServerMetrics.DatabasePoolLoad { meter.load }
 
-    /// Runs `updates` in one transaction on the writer, counted by the pool meter. GRDB returns only after the commit
-    /// succeeded (a failed commit throws and rolls back), so what the caller reports is committed; any failure becomes
-    /// `ServerDatabaseError.failed` naming `operation`.
+    /// Runs `updates` in one transaction on the writer, counted by the pool meter (waiting for the writer, then holding
+    /// it). GRDB returns only after the commit succeeded (a failed commit throws and rolls back), so what the caller
+    /// reports is committed; any failure becomes `ServerDatabaseError.failed` naming `operation`.
     func write<T: Sendable>(_ operation: String, _ updates: @Sendable (Database) throws -> T) async throws(ServerDatabaseError) -> T {
-        meter.enter(); defer { meter.leave() }
-        do { return try await pool.write(updates) } catch { throw .wrapping(error, operation: operation) }
+        let call = meter.call()
+        defer { call.end() }
+        do { return try await pool.write { db in call.connected(); return try updates(db) } } catch {
+            throw .wrapping(error, operation: operation)
+        }
     }
 
     /// `write` for the synchronous callers (`eddy-server keys`, the tick epoch at start).
     func writeNow<T>(_ operation: String, _ updates: (Database) throws -> T) throws(ServerDatabaseError) -> T {
-        meter.enter(); defer { meter.leave() }
-        do { return try pool.write(updates) } catch { throw .wrapping(error, operation: operation) }
+        let call = meter.call()
+        defer { call.end() }
+        do { return try pool.write { db in call.connected(); return try updates(db) } } catch {
+            throw .wrapping(error, operation: operation)
+        }
     }
 
     /// Runs `value` on a reader, counted by the pool meter; failures become `ServerDatabaseError.failed`.
     func read<T: Sendable>(_ operation: String, _ value: @Sendable (Database) throws -> T) async throws(ServerDatabaseError) -> T {
-        meter.enter(); defer { meter.leave() }
-        do { return try await pool.read(value) } catch { throw .wrapping(error, operation: operation) }
+        let call = meter.call()
+        defer { call.end() }
+        do { return try await pool.read { db in call.connected(); return try value(db) } } catch {
+            throw .wrapping(error, operation: operation)
+        }
     }
 
     /// `read` for the synchronous callers.
     func readNow<T>(_ operation: String, _ value: (Database) throws -> T) throws(ServerDatabaseError) -> T {
-        meter.enter(); defer { meter.leave() }
-        do { return try pool.read(value) } catch { throw .wrapping(error, operation: operation) }
+        let call = meter.call()
+        defer { call.end() }
+        do { return try pool.read { db in call.connected(); return try value(db) } } catch {
+            throw .wrapping(error, operation: operation)
+        }
     }
 
     /// Upkeep: a passive WAL checkpoint.

@@ -73,30 +73,57 @@ package protocol ServerStorage: Sendable {
     var poolLoad: ServerMetrics.DatabasePoolLoad { get }
 }
 
-/// Counts the storage calls in progress, for the database-pool gauges (`ServerStorage.poolLoad`).
+/// Counts the storage calls in progress, for the database-pool gauges (`ServerStorage.poolLoad`): those holding a
+/// connection of the backend's pool and those still waiting for one.
 ///
-/// Every storage call holds (or waits for) one connection of the backend's pool for its whole length, so the calls in
-/// progress, capped at the pool's size, are the connections in use, and the rest are waiting. PostgresNIO and GRDB
-/// expose no pool statistics, so the count is taken here, at the storage's boundary: one `enter` and one `leave` (in a
-/// `defer`) per call.
+/// PostgresNIO and GRDB expose no pool statistics, so the count is taken at the storage's boundary: each call is a
+/// `Call` (`call()`), which reports `connected()` from inside the backend's connection closure (the moment the pool
+/// handed it a connection) and `end()` when the work really ends. A call that gave up waiting for the database (its
+/// deadline passed) but whose work still runs keeps counting, as its connection is still taken.
 package final class StorageLoadMeter: Sendable {
-    private let callsInProgress = Atomic<Int>(0)
+    private let waiting = Atomic<Int>(0)
+    private let holding = Atomic<Int>(0)
     /// Connections the pool may open (PostgreSQL: `maximumConnections`; SQLite: the writer plus GRDB's readers).
     package let poolSize: Int
 
     /// A meter for a pool of `poolSize` connections.
     package init(poolSize: Int) { self.poolSize = max(1, poolSize) }
 
-    /// A storage call starts.
-    package func enter() { callsInProgress.add(1, ordering: .relaxed) }
-    /// A storage call ends (pair with `enter`, in a `defer`).
-    package func leave() { callsInProgress.subtract(1, ordering: .relaxed) }
+    /// A storage call starts: it waits for a connection until it reports `connected()`; pair with `end()`.
+    package func call() -> Call { Call(meter: self) }
 
-    /// Connections in use and calls waiting for one, now.
+    /// Connections held by storage calls and calls waiting for one, now.
     package var load: ServerMetrics.DatabasePoolLoad {
-        let calls = max(0, callsInProgress.load(ordering: .relaxed))
-        return ServerMetrics.DatabasePoolLoad(connectionsInUse: min(calls, poolSize), requestsWaiting: calls - min(calls, poolSize),
-                                              poolSize: poolSize)
+        ServerMetrics.DatabasePoolLoad(connectionsInUse: max(0, holding.load(ordering: .relaxed)),
+                                       requestsWaiting: max(0, waiting.load(ordering: .relaxed)), poolSize: poolSize)
+    }
+
+    /// One storage call, counted as waiting, then (after `connected()`) as holding a connection, until `end()`.
+    package final class Call: Sendable {
+        private let meter: StorageLoadMeter
+        /// 0 waiting, 1 holding a connection, 2 ended.
+        private let phase = Atomic<Int>(0)
+
+        fileprivate init(meter: StorageLoadMeter) {
+            self.meter = meter
+            meter.waiting.add(1, ordering: .relaxed)
+        }
+
+        /// The call holds its connection now (later calls change nothing).
+        package func connected() {
+            guard phase.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged else { return }
+            meter.waiting.subtract(1, ordering: .relaxed)
+            meter.holding.add(1, ordering: .relaxed)
+        }
+
+        /// The call's work has ended (later calls change nothing).
+        package func end() {
+            switch phase.exchange(2, ordering: .relaxed) {
+            case 0: meter.waiting.subtract(1, ordering: .relaxed)
+            case 1: meter.holding.subtract(1, ordering: .relaxed)
+            default: break
+            }
+        }
     }
 }
 
