@@ -43,6 +43,8 @@ package final class PostgresServerStorage: ServerStorage {
     private let clockOffset = Mutex<(seconds: Double, measuredAt: Double)>((0, -Double.infinity))
     /// Time between clock-offset measurements, seconds.
     static let clockOffsetIntervalSeconds = 30.0
+    /// A clock comparison whose query took longer than this (seconds) is not used: its midpoint could be off by half.
+    static let clockRoundTripLimitSeconds = 1.0
     /// Days of partitions created ahead of today.
     static let partitionDaysAhead = 2
     /// Seconds in a partition.
@@ -398,6 +400,13 @@ package final class PostgresServerStorage: ServerStorage {
             var database = before
             for try await value in rows.decode(Double.self) { database = value }
             return (before, database, Date().timeIntervalSince1970)
+        }
+        // The midpoint is within half the round trip of the truth; beyond the 1-s dead band it could invent a lead, so a
+        // slow round trip keeps the offset measured before.
+        guard after - before <= Self.clockRoundTripLimitSeconds else {
+            clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0.measuredAt = after }
+            logger.info("clock comparison with the database skipped: its round trip took \(after - before) s")
+            return
         }
         let lead = database - (before + after) / 2
         clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0 = (abs(lead) > 1 ? lead : 0, after) }

@@ -61,6 +61,9 @@ package final class SyncService: Sendable {
     /// Where the server logs (sessions, nowcast issues, request lines, failures).
     package let logger: Logger
     let tickEpoch: Double
+    /// The highest tick answered so far: ticks never step backwards, even when the database clock's measured lead
+    /// shrinks (a delta fetch asking from a tick the server later goes back before could miss reports).
+    private let highestTick = Atomic<Int>(0)
     let limiter: RateLimiter
     /// Faults queued through `POST /v1/_test/faults` (only consulted when `options.testHooks` is on).
     package let faults = FaultQueue()
@@ -93,9 +96,11 @@ package final class SyncService: Sendable {
     }
 
     /// The current tick: whole `tickSeconds` since the database's epoch, on the database's clock (the storage's
-    /// `clockOffsetSeconds`: several PostgreSQL instances agree even when a host's clock drifts).
+    /// `clockOffsetSeconds`: several PostgreSQL instances agree even when a host's clock drifts), and never less than a
+    /// tick answered before.
     package func currentTick() -> Int {
-        max(0, Int(saturating: (clock.now() + database.clockOffsetSeconds - tickEpoch) / options.tickSeconds, rounding: .down))
+        let counted = max(0, Int(saturating: (clock.now() + database.clockOffsetSeconds - tickEpoch) / options.tickSeconds, rounding: .down))
+        return highestTick.max(counted, ordering: .relaxed).newValue
     }
 
     /// Runs the storage call `body`. A database failure (`ServerDatabaseError.failed`: a query, the connection or the

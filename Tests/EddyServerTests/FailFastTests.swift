@@ -101,6 +101,28 @@ import Testing
         await storage.shutdown()
     }
 
+    /// The clock comparison times its query on the connection it got: when the database comes back after an outage, the
+    /// seconds spent waiting for a connection do not show up as a lead of the database's clock (issue 30 logged "5.5 /
+    /// 13.7 / 27 s behind the database" after an outage, and ticks shifted with it).
+    @Test func theClockComparisonLeavesOutTheWaitForAConnection() async throws {
+        let cluster = try await PostgresFaultCluster.start()
+        defer { cluster.destroy() }
+        guard case .postgres(let server) = try DatabaseLocation(parsing: cluster.url) else { throw StorageTestError("not postgres") }
+        var patient = Self.timeouts
+        patient.connectionWaitSeconds = 30
+        let storage = try await PostgresServerStorage.open(server, now: Date().timeIntervalSince1970, logger: StorageBackend.quiet,
+                                                           maximumConnections: 2, timeouts: patient)
+        #expect(storage.clockOffsetSeconds == 0)   // one host, one clock
+        try await cluster.stopFast()
+        let measuring = Task { try await Self.timed { try await storage.measureClockOffset() } }
+        try await Task.sleep(for: .seconds(4))
+        try await cluster.startAgain()
+        let (_, seconds) = try await measuring.value
+        #expect(seconds > 4, "the comparison did not wait for the database: \(seconds) s")
+        #expect(storage.clockOffsetSeconds == 0, "an outage of \(seconds) s became a clock lead of \(storage.clockOffsetSeconds) s")
+        await storage.shutdown()
+    }
+
     /// A fetch waiting in the database (a lock held elsewhere) when the database stops ends — answered 503 — instead of
     /// hanging on its connection; the gauges show it holding its connection while it waits and nothing after.
     @Test func aRequestInFlightWhenTheDatabaseStopsEnds() async throws {
@@ -146,6 +168,25 @@ import Testing
             #expect(idle.connectionsInUse == 0 && idle.requestsWaiting == 0, "\(idle)")
         }
         try? await locker.close()
+        await storage.shutdown()
+    }
+}
+
+/// Ticks never step backwards (issue 30): a tick already answered stays the floor, whatever the clock the ticks are
+/// counted on does next (the database clock's measured lead shrinking, here the server's own clock set back).
+@Suite struct MonotonicTickTests {
+    @Test(arguments: StorageBackend.allCases) func ticksNeverStepBackwards(backend: StorageBackend) async throws {
+        let clock = ManualEpochClock(start: 1_800_000_000)
+        let storage = try await backend.makeStorage(now: clock.now())
+        let service = try SyncService(database: storage, clock: clock, options: ServerOptions(), logger: StorageBackend.quiet)
+        clock.advance(by: 600)
+        #expect(service.currentTick() == 10)
+        clock.advance(by: -150)   // 7.5 ticks after the epoch
+        #expect(service.currentTick() == 10)
+        clock.advance(by: 200)    // 10.8
+        #expect(service.currentTick() == 10)
+        clock.advance(by: 20)     // 11.2
+        #expect(service.currentTick() == 11)
         await storage.shutdown()
     }
 }
