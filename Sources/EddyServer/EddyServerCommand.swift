@@ -127,6 +127,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Do not serve GET /metrics (Prometheus text; on by default, unauthenticated).") var noMetrics = false
     @Option(help: "Retention: reports that left their tile more than this many days ago are purged hourly (0 keeps every report).")
     var retentionDays: Double = 30
+    @Option(help: "Seconds a graceful shutdown (SIGTERM, SIGINT) may take; requests still running are then cancelled, and the process exits at the latest 10 s later.")
+    var shutdownTimeout: Double = 30
 
     mutating func validate() throws {
         guard WireVersion(minClientVersion) != nil else { throw ValidationError("--min-client-version must look like 1.2.3") }
@@ -137,6 +139,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--retention-days must be 0 (keep every report) or at least 0.25 (the 6-h history clients fetch)")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard shutdownTimeout.isFinite, shutdownTimeout > 0 else { throw ValidationError("--shutdown-timeout must be positive seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard thresholds.isValid else {
             throw ValidationError("client thresholds (--low-power-*, --in-air-*, --max-*-accuracy-meters) must be positive numbers")
@@ -178,7 +181,7 @@ struct Serve: AsyncParsableCommand {
         let app = EddyServerApplication.make(service: service, host: host, port: port, logger: logger) { bound in
             FileHandle.standardOutput.write(Data("eddy-server listening on \(host):\(bound)\n".utf8))
         }
-        do { try await app.runService() } catch {
+        do { try await EddyServerApplication.runUntilSignalled(app, shutdownTimeoutSeconds: shutdownTimeout, logger: logger) } catch {
             await storage.shutdown()
             throw error
         }

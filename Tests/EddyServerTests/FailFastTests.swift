@@ -101,6 +101,92 @@ import Testing
         await storage.shutdown()
     }
 
+    /// `eddy-server serve` ends within its shutdown timeout after SIGTERM, whatever the database does: with a request held
+    /// in the database by a lock, and with the database stopped while a request waits for a connection (issue 30 saw
+    /// SIGTERM wait 13 minutes, then for the database to come back). The limits to wait for the database are long here
+    /// (120 s), so only the shutdown's bound can end those requests.
+    @Test func gracefulShutdownIsBoundedWhateverTheDatabaseDoes() async throws {
+        let cluster = try await PostgresFaultCluster.start()
+        defer { cluster.destroy() }
+        let binary = PostgresFaultCluster.root.appendingPathComponent(".build/debug/eddy-server").path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build eddy-server first (swift build)")
+        guard case .postgres(let server) = try DatabaseLocation(parsing: cluster.url) else { throw StorageTestError("not postgres") }
+        let name = "eddy_fault_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let location = try await PostgresServerStorage.createDatabase(named: name, on: server, logger: StorageBackend.quiet)
+        let setup = try await PostgresServerStorage.open(location, now: Date().timeIntervalSince1970, logger: StorageBackend.quiet)
+        let key = try await setup.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
+        await setup.shutdown()
+        let shutdownTimeout = 3.0
+        let fetchBody = String(decoding: try JSONEncoder().encode(DeltaFetchRequest(dataType: .turbulence, area: .global)), as: UTF8.self)
+        let sessionBody = String(decoding: try JSONEncoder().encode(
+            SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0")), as: UTF8.self)
+
+        /// Starts the server, opens a session, starts a fetch that will wait in the database after `stall`, sends SIGTERM;
+        /// returns how long the server took to exit, its status, and whether the fetch ended.
+        func shutDown(while stall: () async throws -> Void) async throws -> (seconds: Double, status: Int32?, fetchEnded: Bool) {
+            let serve = try Subprocess([binary, "serve", "--database", "postgres://\(location.username)@\(location.host):\(location.port)/\(location.database)", "--port", "0", "--log-level", "error",
+                                        "--shutdown-timeout", String(shutdownTimeout), "--database-wait-timeout", "120",
+                                        "--database-query-timeout", "120"])
+            defer { serve.send(SIGKILL); _ = serve.exitStatus(); serve.removeFiles() }
+            var port: String?
+            for _ in 0..<600 where port == nil {   // ≤ 30 s
+                port = serve.standardOutput.firstMatch(of: /listening on [0-9.]+:([0-9]+)/).map { String($0.1) }
+                if port == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let base = "http://127.0.0.1:\(try #require(port, "eddy-server did not start: \(serve.standardError)"))"
+            func curl(_ path: String, _ body: String, token: String? = nil) throws -> Subprocess {
+                try Subprocess(["curl", "-s", "-m", "150", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json",
+                                "-H", "X-Eddy-Client-Version: 1.0.0"] + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? [])
+                               + ["-d", body, base + path])
+            }
+            let sessionCall = try Subprocess(["curl", "-s", "-m", "30", "-H", "Content-Type: application/json", "-d", sessionBody,
+                                              base + "/v1/session"])
+            _ = sessionCall.waitForExit()
+            let token = try JSONDecoder().decode(SessionStartResponse.self, from: Data(sessionCall.standardOutput.utf8)).token
+            sessionCall.removeFiles()
+            try await stall()
+            let fetch = try curl("/v1/fetch", fetchBody, token: token)
+            defer { fetch.send(SIGKILL); _ = fetch.exitStatus(); fetch.removeFiles() }
+            try await Task.sleep(for: .seconds(1.5))   // the fetch reaches the database and waits there
+            #expect(fetch.exitStatus() == nil, "the fetch did not wait: \(fetch.standardOutput)")
+            serve.send(SIGTERM)
+            let (status, seconds) = try await Self.timed { () async throws -> Int32? in
+                var status: Int32?
+                for _ in 0..<600 where status == nil {   // ≤ 30 s
+                    status = serve.exitStatus()
+                    if status == nil { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                return status
+            }
+            var fetchEnded = false
+            for _ in 0..<100 where !fetchEnded {
+                fetchEnded = fetch.exitStatus() != nil
+                if !fetchEnded { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            return (seconds, status, fetchEnded)
+        }
+
+        // A request held by a lock in the database.
+        let locker = try await PostgresConnection.connect(
+            on: PostgresClient.defaultEventLoopGroup.next(), configuration: PostgresConnection.Configuration(
+                host: location.host, port: location.port, username: location.username, password: nil, database: location.database,
+                tls: .disable), id: 1, logger: StorageBackend.quiet).get()
+        let locked = try await shutDown {
+            try await locker.query("BEGIN", logger: StorageBackend.quiet)
+            try await locker.query("LOCK TABLE observations IN ACCESS EXCLUSIVE MODE", logger: StorageBackend.quiet)
+        }
+        try? await locker.close()
+        #expect(locked.status == 0, "exit status \(String(describing: locked.status)) after \(locked.seconds) s")
+        #expect(locked.seconds < shutdownTimeout + 5, "shutdown with a request held by a lock took \(locked.seconds) s")
+        #expect(locked.fetchEnded)
+
+        // The database stopped while a request waits for a connection.
+        let stopped = try await shutDown { try await cluster.stopFast() }
+        #expect(stopped.status == 0, "exit status \(String(describing: stopped.status)) after \(stopped.seconds) s")
+        #expect(stopped.seconds < shutdownTimeout + 5, "shutdown with the database stopped took \(stopped.seconds) s")
+        #expect(stopped.fetchEnded)
+    }
+
     /// The clock comparison times its query on the connection it got: when the database comes back after an outage, the
     /// seconds spent waiting for a connection do not show up as a lead of the database's clock (issue 30 logged "5.5 /
     /// 13.7 / 27 s behind the database" after an outage, and ticks shifted with it).

@@ -70,32 +70,71 @@ final class PostgresFaultCluster: Sendable {
     }
 
     /// Runs a command in the checkout; returns its standard output, or throws with its standard error.
-    ///
-    /// With `posix_spawn` and `waitpid`: Foundation's `Process` never saw the script end here (the child stayed a zombie
-    /// and `isRunning` true), perhaps because pg_ctl's server outlives it in the same session.
     static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> String {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pg-fault-\(UUID().uuidString)")
-        let (out, err) = (scratch.path + ".out", scratch.path + ".err")
-        defer { try? FileManager.default.removeItem(atPath: out); try? FileManager.default.removeItem(atPath: err) }
+        let process = try Subprocess(arguments, environment: environment)
+        defer { process.removeFiles() }
+        let status = process.waitForExit()
+        guard status == 0 else {
+            throw StorageTestError("\(arguments.joined(separator: " ")) failed (status \(status)): \(process.standardError)")
+        }
+        return process.standardOutput
+    }
+}
+
+/// A command started in the checkout with `posix_spawn`, its output going to files, reaped with `waitpid`: Foundation's
+/// `Process` never saw pg_cluster.sh end here (the child stayed a zombie and `isRunning` true, perhaps because pg_ctl's
+/// server outlives it in the same session).
+final class Subprocess: Sendable {
+    /// Its process id.
+    let pid: pid_t
+    /// Where its standard output and error go.
+    let outputPath: String, errorPath: String
+
+    /// Starts `arguments` (found on the PATH) with `environment` added.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-subprocess-\(UUID().uuidString)").path
+        (outputPath, errorPath) = (scratch + ".out", scratch + ".err")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let command = ["/usr/bin/env", "-C", root.path] + environment.map { "\($0.key)=\($0.value)" } + arguments
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let command = ["/usr/bin/env", "-C", PostgresFaultCluster.root.path] + environment.map { "\($0.key)=\($0.value)" } + arguments
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ)
         guard spawned == 0 else { throw StorageTestError("cannot run \(arguments.joined(separator: " ")): errno \(spawned)") }
+        self.pid = pid
+    }
+
+    /// What it printed so far.
+    var standardOutput: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    /// What it complained about so far.
+    var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+    /// Waits for it to end; its exit status (or 128 + the signal that ended it).
+    func waitForExit() -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let printed = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-        guard status == 0 else {
-            let complaint = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
-            throw StorageTestError("\(arguments.joined(separator: " ")) failed (status \(status)): \(complaint)")
-        }
-        return printed
+        return Self.decoded(status)
     }
+
+    /// Its exit status once it has ended, nil while it runs (never blocks).
+    func exitStatus() -> Int32? {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == pid ? Self.decoded(status) : nil
+    }
+
+    /// Sends `signal` to it.
+    func send(_ signal: Int32) { kill(pid, signal) }
+
+    /// Removes the output files.
+    func removeFiles() {
+        try? FileManager.default.removeItem(atPath: outputPath)
+        try? FileManager.default.removeItem(atPath: errorPath)
+    }
+
+    static func decoded(_ status: Int32) -> Int32 { status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
 }
