@@ -76,6 +76,10 @@ import Testing
             #expect(upload.status == .serviceUnavailable)
             #expect(try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: upload.body)) == APIError.storageFailed.body)
             #expect(uploadSeconds < Self.failFastSeconds, "the upload took \(uploadSeconds) s")
+            // Every refused request is counted as the 5xx it was (the outage shows on the error-rate alert).
+            let scraped = try PrometheusText(String(buffer: try await client.execute(uri: "/metrics", method: .get).body))
+            #expect(scraped.value("eddy_http_requests_total", ["route": "/readyz", "method": "GET", "status": "503"]) == 1)
+            #expect(scraped.value("eddy_http_requests_total", ["route": "/v1/reports", "method": "POST", "status": "503"]) == 1)
             // Nothing is open and nothing waits once the requests have been answered (the calls that gave up are
             // cancelled; their lease requests end within moments).
             var idle = storage.poolLoad
