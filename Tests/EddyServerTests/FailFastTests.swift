@@ -39,6 +39,22 @@ import Testing
                                                     maximumConnections: 4, timeouts: timeouts)
     }
 
+    /// A fresh database on `cluster` with one key for DAL, and the in-process server on it.
+    static func server(on cluster: PostgresFaultCluster) async throws -> (PostgresServerStorage, String, some ApplicationProtocol) {
+        let storage = try await storage(on: cluster)
+        let key = try await storage.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
+        let service = try SyncService(database: storage, options: ServerOptions(), logger: StorageBackend.quiet)
+        return (storage, key, EddyServerApplication.make(service: service, logger: StorageBackend.quiet, checkpointInterval: nil))
+    }
+
+    /// A connection of its own to `location`, outside any storage's pool and meter (to hold locks).
+    static func locker(_ location: PostgresLocation) async throws -> PostgresConnection {
+        try await PostgresConnection.connect(
+            on: PostgresClient.defaultEventLoopGroup.next(), configuration: PostgresConnection.Configuration(
+                host: location.host, port: location.port, username: location.username, password: nil, database: location.database,
+                tls: .disable), id: 1, logger: StorageBackend.quiet).get()
+    }
+
     /// Seconds `body` took, and its result.
     static func timed<T>(_ body: () async throws -> T) async rethrows -> (T, Double) {
         let start = ContinuousClock.now
@@ -50,10 +66,7 @@ import Testing
     @Test func requestsAndReadyzAnswer503WithinSecondsOfTheDatabaseGoingAwayAndRecoverWhenItReturns() async throws {
         let cluster = try await PostgresFaultCluster.start()
         defer { cluster.destroy() }
-        let storage = try await Self.storage(on: cluster)
-        let key = try await storage.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
-        let service = try SyncService(database: storage, options: ServerOptions(), logger: StorageBackend.quiet)
-        let app = EddyServerApplication.make(service: service, logger: StorageBackend.quiet, checkpointInterval: nil)
+        let (storage, key, app) = try await Self.server(on: cluster)
         let exit = Date().timeIntervalSince1970 - 100
         let reports = (0..<3).map { _ in
             TileReport(id: UUID(), tile: TileID(h3: Self.cell, layer: 35), enterTime: exit - 60, exitTime: exit, edrPeak: 0.3,
@@ -171,10 +184,7 @@ import Testing
         }
 
         // A request held by a lock in the database.
-        let locker = try await PostgresConnection.connect(
-            on: PostgresClient.defaultEventLoopGroup.next(), configuration: PostgresConnection.Configuration(
-                host: location.host, port: location.port, username: location.username, password: nil, database: location.database,
-                tls: .disable), id: 1, logger: StorageBackend.quiet).get()
+        let locker = try await Self.locker(location)
         let locked = try await shutDown {
             try await locker.query("BEGIN", logger: StorageBackend.quiet)
             try await locker.query("LOCK TABLE observations IN ACCESS EXCLUSIVE MODE", logger: StorageBackend.quiet)
@@ -218,15 +228,8 @@ import Testing
     @Test func aRequestInFlightWhenTheDatabaseStopsEnds() async throws {
         let cluster = try await PostgresFaultCluster.start()
         defer { cluster.destroy() }
-        let storage = try await Self.storage(on: cluster)
-        let key = try await storage.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
-        let service = try SyncService(database: storage, options: ServerOptions(), logger: StorageBackend.quiet)
-        let app = EddyServerApplication.make(service: service, logger: StorageBackend.quiet, checkpointInterval: nil)
-        // The lock is taken on a connection of its own, outside the storage's pool and meter.
-        let locker = try await PostgresConnection.connect(
-            on: PostgresClient.defaultEventLoopGroup.next(), configuration: PostgresConnection.Configuration(
-                host: storage.location.host, port: storage.location.port, username: storage.location.username, password: nil,
-                database: storage.location.database, tls: .disable), id: 1, logger: StorageBackend.quiet).get()
+        let (storage, key, app) = try await Self.server(on: cluster)
+        let locker = try await Self.locker(storage.location)
         try await app.test(.router) { client in
             let session = try await client.execute(uri: "/v1/session", method: .post, body: Self.json(
                 SessionStartRequest(apiKey: key, airline: "DAL", userId: "u1", clientVersion: "1.0.0")))
