@@ -25,10 +25,31 @@ struct DatabaseOption: ParsableArguments {
         "Where the data lives: sqlite:PATH or postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default sqlite:eddy-server.sqlite).",
         valueName: "url"))
     var database: String?
+    @Option(help: "PostgreSQL: connections the pool of this instance may open.")
+    var databasePoolSize: Int = 16
+    @Option(help: "PostgreSQL: seconds to open one connection.")
+    var databaseConnectTimeout: Double = DatabaseTimeouts().connectSeconds
+    @Option(help: "PostgreSQL: seconds a request waits for a connection of the pool; then it is answered 503 (database down or pool full).")
+    var databaseWaitTimeout: Double = DatabaseTimeouts().connectionWaitSeconds
+    @Option(help: "PostgreSQL: seconds one statement may run (statement_timeout); a request that needs longer is answered 503.")
+    var databaseQueryTimeout: Double = DatabaseTimeouts().querySeconds
 
     mutating func validate() throws {
         if db != nil, database != nil { throw ValidationError("give --db or --database, not both") }
         do { _ = try location } catch { throw ValidationError(String(describing: error)) }
+        guard (1...1000).contains(databasePoolSize) else { throw ValidationError("--database-pool-size must be 1...1000") }
+        guard timeouts.isValid else {
+            throw ValidationError("--database-connect-timeout, --database-wait-timeout and --database-query-timeout must be positive seconds")
+        }
+    }
+
+    /// The timeouts from the command line.
+    var timeouts: DatabaseTimeouts {
+        var timeouts = DatabaseTimeouts()
+        timeouts.connectSeconds = databaseConnectTimeout
+        timeouts.connectionWaitSeconds = databaseWaitTimeout
+        timeouts.querySeconds = databaseQueryTimeout
+        return timeouts
     }
 
     /// The parsed location.
@@ -43,7 +64,9 @@ struct DatabaseOption: ParsableArguments {
     func open(logger: Logger) async throws -> any ServerStorage {
         switch try location {
         case .sqlite(let path): try SQLiteServerStorage(path: path)
-        case .postgres(let location): try await PostgresServerStorage.open(location, now: SystemEpochClock().now(), logger: logger)
+        case .postgres(let location):
+            try await PostgresServerStorage.open(
+                location, now: SystemEpochClock().now(), logger: logger, maximumConnections: databasePoolSize, timeouts: timeouts)
         }
     }
 }
@@ -104,6 +127,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Do not serve GET /metrics (Prometheus text; on by default, unauthenticated).") var noMetrics = false
     @Option(help: "Retention: reports that left their tile more than this many days ago are purged hourly (0 keeps every report).")
     var retentionDays: Double = 30
+    @Option(help: "Seconds a graceful shutdown (SIGTERM, SIGINT) may take; requests still running are then cancelled, and the process exits at the latest 10 s later.")
+    var shutdownTimeout: Double = 30
 
     mutating func validate() throws {
         guard WireVersion(minClientVersion) != nil else { throw ValidationError("--min-client-version must look like 1.2.3") }
@@ -114,6 +139,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--retention-days must be 0 (keep every report) or at least 0.25 (the 6-h history clients fetch)")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard shutdownTimeout.isFinite, shutdownTimeout > 0 else { throw ValidationError("--shutdown-timeout must be positive seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard thresholds.isValid else {
             throw ValidationError("client thresholds (--low-power-*, --in-air-*, --max-*-accuracy-meters) must be positive numbers")
@@ -155,7 +181,7 @@ struct Serve: AsyncParsableCommand {
         let app = EddyServerApplication.make(service: service, host: host, port: port, logger: logger) { bound in
             FileHandle.standardOutput.write(Data("eddy-server listening on \(host):\(bound)\n".utf8))
         }
-        do { try await app.runService() } catch {
+        do { try await EddyServerApplication.runUntilSignalled(app, shutdownTimeoutSeconds: shutdownTimeout, logger: logger) } catch {
             await storage.shutdown()
             throw error
         }

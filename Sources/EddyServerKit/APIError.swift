@@ -39,6 +39,10 @@ package struct APIError: Error, Sendable {
     package static func rateLimited(_ seconds: Double) -> APIError {
         APIError(status: 429, body: ErrorBody(error: "rateLimited", message: "too many requests for this session", retryAfterSeconds: seconds.rounded(.up)))
     }
+    /// 503 `storageFailed`: the database did not complete the request (a query, the connection or the commit failed);
+    /// nothing of it is acknowledged, and the client retries later (uploads are idempotent). The cause goes to the log.
+    package static let storageFailed = APIError(status: 503, body: ErrorBody(
+        error: "storageFailed", message: "the server's database could not complete the request; nothing of it was stored or acknowledged; retry later"))
     /// 500 for any failure that is not an `APIError` (details go to the log, never to the client).
     package static let internalError = APIError(status: 500, body: ErrorBody(error: "internal", message: "internal server error"))
     /// 500 answered by an injected `status500` fault (test hooks).

@@ -2,7 +2,8 @@ import Foundation
 package import Hummingbird
 package import Logging
 import NIOCore
-import ServiceLifecycle
+package import ServiceLifecycle
+import UnixSignals
 
 /// Builds the Hummingbird application `eddy-server serve` runs (and the in-process router tests test).
 package enum EddyServerApplication {
@@ -32,6 +33,48 @@ package enum EddyServerApplication {
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger
         )
+    }
+}
+
+extension EddyServerApplication {
+    /// Seconds the process may take after the graceful-shutdown limit (cancelled requests ending, the storage closing)
+    /// before the watchdog ends it.
+    package static let shutdownGraceSeconds = 10.0
+
+    /// Runs `application` until SIGTERM or SIGINT, then shuts it down within bounds (`eddy-server serve`): requests
+    /// still running after `shutdownTimeoutSeconds` are cancelled (storage calls end at once: `StorageDeadline`), and
+    /// if the process has not finished `shutdownGraceSeconds` after that, whatever the database does, a watchdog logs
+    /// it and exits with status 1. Only for the `eddy-server` process: the watchdog ends the whole process.
+    package static func runUntilSignalled(_ application: some Service, shutdownTimeoutSeconds: Double, logger: Logger) async throws {
+        let watchdog = ShutdownWatchdog(limitSeconds: shutdownTimeoutSeconds + shutdownGraceSeconds, logger: logger)
+        // Shut down in reverse order: the watchdog starts its clock first, then the server drains.
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: application), .init(service: watchdog)], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(shutdownTimeoutSeconds)
+        try await ServiceGroup(configuration: configuration).run()
+    }
+}
+
+/// Ends the process `limitSeconds` after graceful shutdown began, if it is still running then.
+struct ShutdownWatchdog: Service, CustomStringConvertible {
+    /// The longest a shutdown may take, seconds.
+    let limitSeconds: Double
+    /// Where the overrun is logged.
+    let logger: Logger
+
+    /// The name ServiceLifecycle logs.
+    var description: String { "ShutdownWatchdog" }
+
+    /// Waits for graceful shutdown, then arms a timer on a thread of its own (not one the stuck work could hold).
+    func run() async throws {
+        try? await gracefulShutdown()
+        let (limit, logger) = (limitSeconds, logger)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: limit)
+            logger.critical("shutdown did not finish within \(limit) s; exiting")
+            exit(1)
+        }
     }
 }
 

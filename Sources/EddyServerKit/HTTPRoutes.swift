@@ -56,7 +56,7 @@ package struct HTTPRoutes: Sendable {
                 return JSONResponse.make(tickResponse(), request: request)
             }
             hooks.post("/v1/_test/expire-sessions") { request, _ in
-                try await service.database.expireAllSessions(now: service.clock.now())
+                try await service.stored(await service.database.expireAllSessions(now: service.clock.now()))
                 return JSONResponse.make(tickResponse(), request: request)
             }
             api.add(middleware: FaultInjectionMiddleware(faults: service.faults))

@@ -41,7 +41,8 @@ struct MapRoute: Sendable {
             return Self.unauthorized("no session: open /map?key=YOUR_API_KEY once (the server then keeps a session cookie)")
         }
         let session: SessionRecord
-        do { session = try await service.authenticate(authorization: authorization) } catch let error as APIError where error.status == .unauthorized {
+        do { session = try await service.authenticate(authorization: authorization) } catch {
+            guard error.status == .unauthorized else { throw error }
             return Self.unauthorized("the session has expired or is unknown: open /map?key=YOUR_API_KEY again")
         }
         let hours = try Self.double(query["hours"], name: "hours") ?? 6
@@ -54,8 +55,8 @@ struct MapRoute: Sendable {
             throw APIError.badRequest("min_layer ≤ max_layer, both in -2...99 (thousands of feet)")
         }
         let now = service.clock.now()
-        let observations = try await service.database.observations(ObservationFilter(
-            polygon: nil, minExitTime: now - hours * 3600, minLayer: minLayer, maxLayer: maxLayer, minTick: nil))
+        let filter = ObservationFilter(polygon: nil, minExitTime: now - hours * 3600, minLayer: minLayer, maxLayer: maxLayer, minTick: nil)
+        let observations = try await service.stored(await service.domain.observations(filter))
         let page = Self.page(observations: observations, viewer: viewer, hours: hours, now: now, airline: session.airline,
                              geometry: service.geometry)
         var headers = HTTPFields()
@@ -67,13 +68,14 @@ struct MapRoute: Sendable {
 
     /// Checks the key, opens a session and answers 303 to `/map` (other query parameters kept) with the cookie.
     func exchange(key: String, request: Request) async throws -> Response {
-        guard !key.isEmpty, key.unicodeScalars.count <= 200, let record = try await service.database.lookupKey(key) else {
+        guard !key.isEmpty, key.unicodeScalars.count <= 200, let record = try await service.stored(await service.database.lookupKey(key)) else {
             return Self.unauthorized("the API key is not known to this server")
         }
         guard record.active else { throw APIError.keyRevoked }
         let ttl = service.options.sessionTTLSeconds
-        let session = try await service.database.openSession(
-            keyId: record.id, airline: record.airline, userId: Self.userId, now: service.clock.now(), ttl: ttl)
+        let now = service.clock.now()
+        let session = try await service.stored(
+            await service.database.openSession(keyId: record.id, airline: record.airline, userId: Self.userId, now: now, ttl: ttl))
         service.logger.info("map session started", metadata: ["airline": "\(record.airline)", "key": "\(record.id)"])
         var kept: [String] = []
         for (name, value) in request.uri.queryParameters where name != "key" {

@@ -93,6 +93,7 @@ paths:
         '403': {$ref: '#/components/responses/Error'}
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
+        '503': {$ref: '#/components/responses/StorageFailed'}
   /v1/reports:
     post:
       summary: Upload own tile reports (idempotent by report id).
@@ -103,7 +104,7 @@ paths:
             schema: {$ref: '#/components/schemas/ReportBatch'}
       responses:
         '200':
-          description: Which reports the server now holds.
+          description: Which reports the server now holds (sent only after the database committed them).
           content:
             application/json:
               schema: {$ref: '#/components/schemas/ReportBatchAck'}
@@ -113,6 +114,7 @@ paths:
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
         '429': {$ref: '#/components/responses/RateLimited'}
+        '503': {$ref: '#/components/responses/StorageFailed'}
   /v1/fetch:
     post:
       summary: Delta fetch of one data type for one area since a server tick.
@@ -133,6 +135,7 @@ paths:
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
         '429': {$ref: '#/components/responses/RateLimited'}
+        '503': {$ref: '#/components/responses/StorageFailed'}
   /v1/position:
     post:
       summary: Upload own position for the live-flights layer, optionally with the aircraft's fleet altitude offset.
@@ -153,6 +156,7 @@ paths:
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
         '429': {$ref: '#/components/responses/RateLimited'}
+        '503': {$ref: '#/components/responses/StorageFailed'}
   /map:
     get:
       summary: The fleet map page, self-contained HTML (docs/maps.md).
@@ -191,6 +195,7 @@ paths:
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
         '429': {$ref: '#/components/responses/RateLimited'}
+        '503': {$ref: '#/components/responses/StorageFailed'}
 components:
   securitySchemes:
     bearer:
@@ -207,6 +212,13 @@ components:
   responses:
     Error:
       description: Error (see `error` for the code).
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/ErrorBody'}
+    StorageFailed:
+      description: |
+        `storageFailed`: the server's database did not complete the request (a query, the connection or the commit
+        failed). Nothing of the request was acknowledged; retry later with back-off (uploads are idempotent by report id).
       content:
         application/json:
           schema: {$ref: '#/components/schemas/ErrorBody'}

@@ -1,6 +1,6 @@
-package import EddyProtocol
+import EddyProtocol
 import EddySupport
-package import EddyVocabulary
+import EddyVocabulary
 package import Foundation
 package import Logging
 import NIOCore
@@ -24,7 +24,9 @@ package struct PostgresStorageError: Error, CustomStringConvertible {
 /// with B-trees on (tick) for delta fetches and (lat, lng) for area fetches in every partition. Report ids are made
 /// unique across instances by `report_ids` (a plain table: a unique index on a partitioned table must contain the
 /// partition key); an upload inserts there with `ON CONFLICT DO NOTHING` and stores only the ids that were new, in
-/// one statement. The tick epoch is a row of `meta` (first instance wins), so instances count the same ticks.
+/// one statement. Every write runs in an explicit transaction and returns only after `COMMIT` succeeded (`write`), so
+/// nothing is acknowledged that is not committed. The tick epoch is a row of `meta` (first instance wins), so
+/// instances count the same ticks.
 package final class PostgresServerStorage: ServerStorage {
     let client: PostgresClient
     let location: PostgresLocation
@@ -33,20 +35,25 @@ package final class PostgresServerStorage: ServerStorage {
     private let runTask: Task<Void, Never>
     /// Storage calls in progress (each holds or waits for one of the pool's connections), for `/metrics`.
     let meter: StorageLoadMeter
+    /// How long calls wait for the database.
+    let timeouts: DatabaseTimeouts
     /// The day (Unix day number) up to which partitions exist, so `maintain` acts once a day.
     private let partitionsReadyThrough = Mutex<Int>(Int.min)
     /// The database clock's lead over the system clock (0 within the 1-s dead band) and when it was last measured.
     private let clockOffset = Mutex<(seconds: Double, measuredAt: Double)>((0, -Double.infinity))
     /// Time between clock-offset measurements, seconds.
     static let clockOffsetIntervalSeconds = 30.0
+    /// A clock comparison whose query took longer than this (seconds) is not used: its midpoint could be off by half.
+    static let clockRoundTripLimitSeconds = 1.0
     /// Days of partitions created ahead of today.
     static let partitionDaysAhead = 2
     /// Seconds in a partition.
     static let partitionSeconds = 86_400.0
 
     private init(client: PostgresClient, location: PostgresLocation, logger: Logger, epoch: Double, runTask: Task<Void, Never>,
-                 maximumConnections: Int) {
+                 maximumConnections: Int, timeouts: DatabaseTimeouts) {
         self.client = client
+        self.timeouts = timeouts
         self.meter = StorageLoadMeter(poolSize: maximumConnections)
         self.location = location
         self.logger = logger
@@ -55,18 +62,18 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     /// Connects (failing fast with what to do when the server is unreachable or refuses the login), migrates, creates
-    /// the partitions around `now` and reads (or sets) the tick epoch. `maximumConnections` sizes the pool.
+    /// the partitions around `now` and reads (or sets) the tick epoch. `maximumConnections` sizes the pool; `timeouts`
+    /// bound every wait for the database.
     package static func open(
-        _ location: PostgresLocation, now: Double, logger: Logger, maximumConnections: Int = 16
-    ) async throws -> PostgresServerStorage {
-        let tls: PostgresConnection.Configuration.TLS =
-            location.requireTLS ? .require(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable
+        _ location: PostgresLocation, now: Double, logger: Logger, maximumConnections: Int = 16, timeouts: DatabaseTimeouts = .init()
+    ) async throws(PostgresStorageError) -> PostgresServerStorage {
+        let tls = try Self.connectionTLS(location)
         // One direct connection first: PostgresClient's pool retries an unreachable server forever, which would make a
         // typo in --database hang instead of fail.
         var probeConfiguration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: tls)
-        probeConfiguration.options.connectTimeout = .seconds(5)
+        probeConfiguration.options.connectTimeout = .milliseconds(Int64(timeouts.connectSeconds * 1000))
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(
@@ -91,11 +98,14 @@ package final class PostgresServerStorage: ServerStorage {
             database: location.database, tls: clientTLS)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = 0
+        configuration.options.connectTimeout = .seconds(timeouts.connectSeconds)
+        // The server ends any statement that runs longer (SQLSTATE 57014), on every connection of the pool.
+        configuration.options.additionalStartupParameters = [("statement_timeout", String(Int(timeouts.querySeconds * 1000)))]
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         // Started immediately, so the pool is running before the first query below leases from it.
         let runTask = Task.immediate { await client.run() }
         let storage = PostgresServerStorage(client: client, location: location, logger: logger, epoch: epoch, runTask: runTask,
-                                            maximumConnections: maximumConnections)
+                                            maximumConnections: maximumConnections, timeouts: timeouts)
         storage.partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: storage) { $0 = Self.lastPartitionDay(around: now) }
         do { try await storage.measureClockOffset() } catch {
             logger.warning("could not compare this host's clock with the database's (ticks use this host's clock): \(error)")
@@ -105,14 +115,14 @@ package final class PostgresServerStorage: ServerStorage {
 
     /// Creates an empty database `name` on the server of `location` (tests and benchmarks: one per test) and returns
     /// its location. `name` must be a plain identifier (letters, digits, underscores).
-    package static func createDatabase(named name: String, on location: PostgresLocation, logger: Logger) async throws -> PostgresLocation {
+    package static func createDatabase(named name: String, on location: PostgresLocation, logger: Logger) async throws(PostgresStorageError)
+        -> PostgresLocation {
         guard !name.isEmpty, name.count <= 63, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
             throw PostgresStorageError(location: location.redacted, problem: "database name \(name) must be letters, digits and _")
         }
         let configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database,
-            tls: location.requireTLS ? .require(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable)
+            database: location.database, tls: try Self.connectionTLS(location))
         do {
             let connection = try await PostgresConnection.connect(
                 on: PostgresClient.defaultEventLoopGroup.next(), configuration: configuration, id: 0, logger: logger).get()
@@ -131,6 +141,14 @@ package final class PostgresServerStorage: ServerStorage {
         var created = location
         created.database = name
         return created
+    }
+
+    /// The TLS of a direct connection to `location` (`sslmode=require`: TLS with the system's trust store).
+    static func connectionTLS(_ location: PostgresLocation) throws(PostgresStorageError) -> PostgresConnection.Configuration.TLS {
+        guard location.requireTLS else { return .disable }
+        do { return .require(try NIOSSLContext(configuration: .makeClientConfiguration())) } catch {
+            throw PostgresStorageError(location: location.redacted, problem: "cannot set up TLS: \(error)")
+        }
     }
 
     /// What an error from connecting or migrating means, with what to do.
@@ -152,10 +170,75 @@ package final class PostgresServerStorage: ServerStorage {
         return "\(error); is PostgreSQL running and listening on that host and port? Start it, or fix --database"
     }
 
-    package func tickEpoch(now: Double) throws -> Double { epoch }
+    package func tickEpoch(now: Double) -> Double { epoch }
 
     /// The pool now: storage calls in progress, against `maximumConnections`.
     package var poolLoad: ServerMetrics.DatabasePoolLoad { meter.load }
+
+    /// Runs `body` inside a transaction on one pooled connection and returns only after `COMMIT` succeeded, counted
+    /// by the pool meter. Every write goes through here: in autocommit mode the commit happens after the statement's
+    /// rows have been read, and an error it raises (a deferred constraint, a full disk) never reached the caller, so
+    /// ids an upload returned were acknowledged although nothing was stored (issue 30). Failures become
+    /// `ServerDatabaseError.failed` naming `operation` and the database's own message.
+    func write<Result: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws(ServerDatabaseError) -> Result {
+        let logger = self.logger
+        return try await withConnection(operation) { connection in
+            try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+        }
+    }
+
+    /// Runs the reads of `body` (one statement each: nothing to commit) on one pooled connection; failures become
+    /// `ServerDatabaseError.failed`.
+    func read<Result: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws(ServerDatabaseError) -> Result {
+        try await withConnection(operation, body)
+    }
+
+    /// Runs `body` on a connection of the pool within the deadlines of `timeouts` (`StorageDeadline`: a connection
+    /// within `connectionWaitSeconds`, the work within `querySeconds` plus a grace after), counted by the pool meter
+    /// from the moment the pool hands the connection over.
+    func withConnection<Result: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws(ServerDatabaseError) -> Result {
+        let client = self.client
+        do {
+            return try await StorageDeadline.run(
+                connectionWaitSeconds: timeouts.connectionWaitSeconds, workSeconds: timeouts.querySeconds + DatabaseTimeouts.graceSeconds,
+                meter: meter
+            ) { connected in
+                try await client.withConnection { connection in
+                    connected()
+                    return try await body(connection)
+                }
+            }
+        } catch {
+            throw .wrapping(error, operation: operation, cause: Self.cause(of:))
+        }
+    }
+
+    /// What went wrong in the database, for the error log: the server's message and SQLSTATE, or what happened to the
+    /// connection. Never the query's values (PostgresNIO's own descriptions leave them out on purpose; so does this).
+    static func cause(of error: any Error) -> String {
+        if let transaction = error as? PostgresTransactionError {
+            if let commit = transaction.commitError { return "COMMIT failed: \(cause(of: commit))" }
+            if let begin = transaction.beginError { return "BEGIN failed: \(cause(of: begin))" }
+            if let closure = transaction.closureError {
+                let rollback = transaction.rollbackError.map { "; ROLLBACK failed too: \(cause(of: $0))" } ?? ""
+                return cause(of: closure) + rollback
+            }
+            return "transaction failed"
+        }
+        if let psql = error as? PSQLError {
+            if let message = psql.serverInfo?[.message] {
+                return "\(message) (SQLSTATE \(psql.serverInfo?[.sqlState] ?? "?"))"
+            }
+            return "connection: \(psql.code)"
+        }
+        return String(describing: error)
+    }
 
     deinit { runTask.cancel() }
 
@@ -307,39 +390,51 @@ package final class PostgresServerStorage: ServerStorage {
 
     /// Measures the database clock against the system clock: the midpoint of the round trip against the server's
     /// `clock_timestamp()`. Within ±1 s (hosts kept by NTP) the offset is taken as 0, so ticks never flicker.
-    func measureClockOffset() async throws {
-        let before = Date().timeIntervalSince1970
-        let rows = try await client.query("SELECT extract(epoch FROM clock_timestamp())::float8", logger: logger)
-        var database = before
-        for try await value in rows.decode(Double.self) { database = value }
-        let after = Date().timeIntervalSince1970
+    func measureClockOffset() async throws(ServerDatabaseError) {
+        let logger = self.logger
+        // Timed on the connection, once the pool has handed it over: the wait for a connection (long after an outage)
+        // is not a difference between the clocks.
+        let (before, database, after) = try await read("compare the clocks") { connection in
+            let before = Date().timeIntervalSince1970
+            let rows = try await connection.query("SELECT extract(epoch FROM clock_timestamp())::float8", logger: logger)
+            var database = before
+            for try await value in rows.decode(Double.self) { database = value }
+            return (before, database, Date().timeIntervalSince1970)
+        }
+        // The midpoint is within half the round trip of the truth; beyond the 1-s dead band it could invent a lead, so a
+        // slow round trip keeps the offset measured before.
+        guard after - before <= Self.clockRoundTripLimitSeconds else {
+            clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0.measuredAt = after }
+            logger.info("clock comparison with the database skipped: its round trip took \(after - before) s")
+            return
+        }
         let lead = database - (before + after) / 2
         clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0 = (abs(lead) > 1 ? lead : 0, after) }
         if abs(lead) > 1 { logger.warning("this host's clock is \(lead) s behind the database's: ticks follow the database") }
     }
 
     /// Creates tomorrow's partitions once a day; measures the clock offset every 30 s.
-    package func maintain(now: Double) async throws {
-        meter.enter(); defer { meter.leave() }
+    package func maintain(now: Double) async throws(ServerDatabaseError) {
         let measuredAt = clockOffset.withLock(visibleToThreadSanitizerAs: self) { $0.measuredAt }
-        if Date().timeIntervalSince1970 - measuredAt >= Self.clockOffsetIntervalSeconds { try await measureClockOffset() }
+        if Date().timeIntervalSince1970 - measuredAt >= Self.clockOffsetIntervalSeconds {
+            try await measureClockOffset()
+        }
         let last = Self.lastPartitionDay(around: now)
         if partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: self, { $0 >= last }) { return }
         let logger = self.logger
-        try await client.withConnection { connection in try await Self.createPartitions(connection, around: now, logger: logger) }
+        try await read("create partitions ahead") { connection in try await Self.createPartitions(connection, around: now, logger: logger) }
         partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: self) { $0 = max($0, last) }
     }
 
     /// Retention: drops the daily partitions that end before `exitBefore` whole (no row-by-row delete, no bloat),
     /// deletes older rows from the partition it cuts and from the default partition, and forgets the upload ids of
     /// everything deleted.
-    package func purgeReports(exitBefore: Double) async throws -> Int {
-        meter.enter(); defer { meter.leave() }
+    package func purgeReports(exitBefore: Double) async throws(ServerDatabaseError) -> Int {
         guard exitBefore.isFinite else { return 0 }
         let logger = self.logger
         // Saturating: `--retention-days 1e300` puts the horizon at -8.6e304 s, beyond Int.
         let lastWholeDay = Int(saturating: exitBefore / Self.partitionSeconds, rounding: .down) - 1
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await write("purge old reports") { connection in
             var total = 0
             let partitions = try await connection.query("""
                 SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -370,52 +465,60 @@ package final class PostgresServerStorage: ServerStorage {
 
     // MARK: keys
 
-    package func addKey(airline: String, label: String, now: Double) async throws -> (key: String, record: APIKeyRecord) {
-        meter.enter(); defer { meter.leave() }
+    package func addKey(airline: String, label: String, now: Double) async throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {
         let key = StorageSupport.newAPIKey()
-        let rows = try await client.query("""
-            INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at)
-            VALUES (\(StorageSupport.apiKeyHash(key)), \(StorageSupport.apiKeyPrefix(key)), \(airline), \(label), TRUE, \(now)) RETURNING id
-            """, logger: logger)
-        var id: Int64 = 0
-        for try await value in rows.decode(Int64.self) { id = value }
+        let logger = self.logger
+        let id = try await write("add an API key") { connection -> Int64 in
+            let rows = try await connection.query("""
+                INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at)
+                VALUES (\(StorageSupport.apiKeyHash(key)), \(StorageSupport.apiKeyPrefix(key)), \(airline), \(label), TRUE, \(now))
+                RETURNING id
+                """, logger: logger)
+            var id: Int64 = 0
+            for try await value in rows.decode(Int64.self) { id = value }
+            return id
+        }
         return (key, APIKeyRecord(id: id, airline: airline, label: label, prefix: StorageSupport.apiKeyPrefix(key), active: true,
                                   createdAt: now))
     }
 
-    package func listKeys() async throws -> [APIKeyRecord] {
-        meter.enter(); defer { meter.leave() }
-        var result: [APIKeyRecord] = []
-        let rows = try await client.query("SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id", logger: logger)
-        for try await (id, prefix, airline, label, active, createdAt) in rows.decode((Int64, String, String, String, Bool, Double).self) {
-            result.append(APIKeyRecord(id: id, airline: airline, label: label, prefix: prefix, active: active, createdAt: createdAt))
+    package func listKeys() async throws(ServerDatabaseError) -> [APIKeyRecord] {
+        try await read("list the API keys") { connection in
+            var result: [APIKeyRecord] = []
+            let rows = try await connection.query("SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id", logger: self.logger)
+            for try await (id, prefix, airline, label, active, createdAt) in rows.decode((Int64, String, String, String, Bool, Double).self) {
+                result.append(APIKeyRecord(id: id, airline: airline, label: label, prefix: prefix, active: active, createdAt: createdAt))
+            }
+            return result
         }
-        return result
     }
 
-    package func revokeKey(id: Int64) async throws {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("UPDATE api_keys SET active = FALSE WHERE id = \(id) RETURNING id", logger: logger)
-        var found = false
-        for try await _ in rows.decode(Int64.self) { found = true }
-        if !found { throw ServerDatabaseError.unknownKey(id) }
+    package func revokeKey(id: Int64) async throws(ServerDatabaseError) {
+        let logger = self.logger
+        try await write("revoke an API key") { connection in
+            let rows = try await connection.query("UPDATE api_keys SET active = FALSE WHERE id = \(id) RETURNING id", logger: logger)
+            var found = false
+            for try await _ in rows.decode(Int64.self) { found = true }
+            if !found { throw ServerDatabaseError.unknownKey(id) }
+        }
     }
 
-    package func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("SELECT id, airline, active FROM api_keys WHERE key = \(StorageSupport.apiKeyHash(key))", logger: logger)
-        for try await (id, airline, active) in rows.decode((Int64, String, Bool).self) { return (id, airline, active) }
-        return nil
+    package func lookupKey(_ key: String) async throws(ServerDatabaseError) -> (id: Int64, airline: String, active: Bool)? {
+        try await read("look up an API key") { connection in
+            let rows = try await connection.query(
+                "SELECT id, airline, active FROM api_keys WHERE key = \(StorageSupport.apiKeyHash(key))", logger: self.logger)
+            for try await (id, airline, active) in rows.decode((Int64, String, Bool).self) { return (id, airline, active) }
+            return nil
+        }
     }
 
     // MARK: sessions
 
-    package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord {
-        meter.enter(); defer { meter.leave() }
+    package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws(ServerDatabaseError) -> SessionRecord {
         let token = StorageSupport.randomHex(bytes: 32)
         let candidate = "r_" + StorageSupport.randomHex(bytes: 8)
         let logger = self.logger
-        let reporterId: String = try await client.withTransaction(logger: logger) { connection in
+        let reporterId: String = try await write("open a session") { connection in
             try await connection.query("""
                 INSERT INTO reporters (airline, user_id, reporter_id) VALUES (\(airline), \(userId), \(candidate))
                 ON CONFLICT (airline, user_id) DO NOTHING
@@ -424,7 +527,7 @@ package final class PostgresServerStorage: ServerStorage {
             let rows = try await connection.query(
                 "SELECT reporter_id FROM reporters WHERE airline = \(airline) AND user_id = \(userId)", logger: logger)
             for try await value in rows.decode(String.self) { reporter = value }
-            try await connection.query("DELETE FROM sessions WHERE expires_at < \(now - 86_400)", logger: logger)
+            try await connection.query("DELETE FROM sessions WHERE expires_at < \(now - StorageSupport.forgetSessionsExpiredSeconds)", logger: logger)
             try await connection.query("""
                 INSERT INTO sessions (token, key_id, airline, reporter_id, expires_at, created_at)
                 VALUES (\(token), \(keyId), \(airline), \(reporter), \(now + ttl), \(now))
@@ -434,32 +537,70 @@ package final class PostgresServerStorage: ServerStorage {
         return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporterId, expiresAt: now + ttl, keyActive: true)
     }
 
-    package func session(token: String) async throws -> SessionRecord? {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("""
-            SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
-            FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = \(token)
-            """, logger: logger)
-        for try await (token, keyId, airline, reporter, expires, active) in rows.decode((String, Int64, String, String, Double, Bool).self) {
-            return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporter, expiresAt: expires, keyActive: active)
+    package func session(token: String) async throws(ServerDatabaseError) -> SessionRecord? {
+        try await read("look up a session") { connection in
+            let rows = try await connection.query("""
+                SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
+                FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = \(token)
+                """, logger: self.logger)
+            for try await (token, keyId, airline, reporter, expires, active) in rows.decode((String, Int64, String, String, Double, Bool).self) {
+                return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporter, expiresAt: expires, keyActive: active)
+            }
+            return nil
         }
-        return nil
     }
 
-    package func expireAllSessions(now: Double) async throws {
-        meter.enter(); defer { meter.leave() }
-        try await client.query("UPDATE sessions SET expires_at = \(now - 1)", logger: logger)
+    package func expireAllSessions(now: Double) async throws(ServerDatabaseError) {
+        let logger = self.logger
+        try await write("expire the sessions") { connection in
+            _ = try await connection.query("UPDATE sessions SET expires_at = \(now - 1)", logger: logger)
+        }
     }
 
     // MARK: observations
 
     /// One statement: the served reporter id (the uploader's live flight, else a fresh random id), the new ids claimed
     /// in `report_ids` (`ON CONFLICT DO NOTHING`, so a report uploaded to two instances is stored once), and the rows
-    /// of those ids inserted from arrays (one round trip per batch). Nullable columns travel as sentinels ('' , NaN,
-    /// -1) turned back into NULL by NULLIF.
-    package func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID> {
-        meter.enter(); defer { meter.leave() }
+    /// of those ids inserted from arrays (one statement per batch, between `BEGIN` and `COMMIT`; the new ids are
+    /// returned only once the commit succeeded). Nullable columns travel as sentinels ('' , NaN, -1) turned back into
+    /// NULL by NULLIF.
+    package func insertReports(_ upload: ReportUpload) async throws(ServerDatabaseError) -> Set<UUID> {
+        let rows = upload.rows
         if rows.isEmpty { return [] }
+        let (ids, h3, layer, lat, lng, enter, exit, peak, median, classes, sources, u90, uncertain) = Self.columns(of: rows)
+        let (reporterId, since, fallback) = (upload.reporterId, upload.liveFlightUpdatedSince, upload.fallbackPublicId)
+        let (tick, now) = (Int64(upload.tick), upload.receivedAt)
+        let logger = self.logger
+        // In a transaction: the ids are returned (and acknowledged) only once COMMIT has succeeded.
+        return try await write("store uploaded reports") { connection -> Set<UUID> in
+            let result = try await connection.query("""
+                WITH served AS (
+                    SELECT COALESCE((SELECT public_id FROM flights WHERE reporter_id = \(reporterId) AND updated_at >= \(since)
+                                     ORDER BY updated_at DESC LIMIT 1), \(fallback)) AS id),
+                fresh AS (INSERT INTO report_ids (id) SELECT unnest(\(ids)::uuid[]) ON CONFLICT DO NOTHING RETURNING id)
+                INSERT INTO observations (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class,
+                    reporter_id, tick, received_at, altitude_source, altitude_u90_ft, layer_uncertain)
+                SELECT t.id, t.h3, t.layer, t.lat, t.lng, t.enter_time, t.exit_time, t.edr_peak, t.edr_median, t.class,
+                    (SELECT id FROM served), \(tick), \(now), NULLIF(t.source, ''), NULLIF(t.u90, 'NaN'::float8),
+                    CASE t.uncertain WHEN -1 THEN NULL ELSE t.uncertain = 1 END
+                FROM unnest(\(ids)::uuid[], \(h3)::int8[], \(layer)::int8[], \(lat)::float8[], \(lng)::float8[], \(enter)::float8[],
+                            \(exit)::float8[], \(peak)::float8[], \(median)::float8[], \(classes)::text[], \(sources)::text[],
+                            \(u90)::float8[], \(uncertain)::int8[])
+                    AS t(id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, class, source, u90, uncertain)
+                WHERE t.id IN (SELECT id FROM fresh)
+                RETURNING id
+                """, logger: logger)
+            var fresh = Set<UUID>()
+            for try await id in result.decode(UUID.self) { fresh.insert(id) }
+            return fresh
+        }
+    }
+
+    /// The upload's rows as one array per column (bound with `unnest`).
+    static func columns(of rows: [IngestRow]) -> (
+        ids: [UUID], h3: [Int64], layer: [Int64], lat: [Double], lng: [Double], enter: [Double], exit: [Double], peak: [Double],
+        median: [Double], classes: [String], sources: [String], u90: [Double], uncertain: [Int64]
+    ) {
         var ids: [UUID] = [], h3: [Int64] = [], layer: [Int64] = [], lat: [Double] = [], lng: [Double] = []
         var enter: [Double] = [], exit: [Double] = [], peak: [Double] = [], median: [Double] = [], classes: [String] = []
         var sources: [String] = [], u90: [Double] = [], uncertain: [Int64] = []
@@ -471,42 +612,21 @@ package final class PostgresServerStorage: ServerStorage {
             sources.append(r.altitudeSource?.rawValue ?? ""); u90.append(r.altitudeU90Feet ?? .nan)
             uncertain.append(r.layerUncertain.map { $0 ? 1 : 0 } ?? -1)
         }
-        let fallback = StorageSupport.publicFlightID()
-        let result = try await client.query("""
-            WITH served AS (
-                SELECT COALESCE((SELECT public_id FROM flights WHERE reporter_id = \(reporterId) AND updated_at >= \(now - flightExpiry)
-                                 ORDER BY updated_at DESC LIMIT 1), \(fallback)) AS id),
-            fresh AS (INSERT INTO report_ids (id) SELECT unnest(\(ids)::uuid[]) ON CONFLICT DO NOTHING RETURNING id)
-            INSERT INTO observations (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class,
-                reporter_id, tick, received_at, altitude_source, altitude_u90_ft, layer_uncertain)
-            SELECT t.id, t.h3, t.layer, t.lat, t.lng, t.enter_time, t.exit_time, t.edr_peak, t.edr_median, t.class,
-                (SELECT id FROM served), \(Int64(tick)), \(now), NULLIF(t.source, ''), NULLIF(t.u90, 'NaN'::float8),
-                CASE t.uncertain WHEN -1 THEN NULL ELSE t.uncertain = 1 END
-            FROM unnest(\(ids)::uuid[], \(h3)::int8[], \(layer)::int8[], \(lat)::float8[], \(lng)::float8[], \(enter)::float8[],
-                        \(exit)::float8[], \(peak)::float8[], \(median)::float8[], \(classes)::text[], \(sources)::text[],
-                        \(u90)::float8[], \(uncertain)::int8[])
-                AS t(id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, class, source, u90, uncertain)
-            WHERE t.id IN (SELECT id FROM fresh)
-            RETURNING id
-            """, logger: logger)
-        var fresh = Set<UUID>()
-        for try await id in result.decode(UUID.self) { fresh.insert(id) }
-        return fresh
+        return (ids, h3, layer, lat, lng, enter, exit, peak, median, classes, sources, u90, uncertain)
     }
 
     /// The fetch query and its binds (shared by `observations` and `hasObservations`).
-    func observationQuery(_ filter: ObservationFilter, columns: String, suffix: String) -> PostgresQuery {
+    func observationQuery(_ query: ObservationQuery, columns: String, suffix: String) -> PostgresQuery {
         var binds = PostgresBindings()
-        binds.append(filter.minExitTime)
-        binds.append(Int64(filter.minLayer))
-        binds.append(Int64(filter.maxLayer))
+        binds.append(query.minExitTime)
+        binds.append(Int64(query.minLayer))
+        binds.append(Int64(query.maxLayer))
         var sql = "SELECT \(columns) FROM observations WHERE exit_time >= $1 AND layer BETWEEN $2 AND $3"
-        if let minTick = filter.minTick {
+        if let minTick = query.minTick {
             binds.append(Int64(minTick))
             sql += " AND tick >= $\(binds.count)"
         }
-        if let polygon = filter.polygon {
-            let box = AreaGeometry.boundingBox(polygon)
+        if let box = query.boundingBox {
             for value in [box.minLat, box.maxLat, box.minLng, box.maxLng] { binds.append(value) }
             let n = binds.count
             sql += " AND lat BETWEEN $\(n - 3) AND $\(n - 2) AND lng BETWEEN $\(n - 1) AND $\(n)"
@@ -514,65 +634,66 @@ package final class PostgresServerStorage: ServerStorage {
         return PostgresQuery(unsafeSQL: sql + suffix, binds: binds)
     }
 
-    package func observations(_ filter: ObservationFilter) async throws -> [Observation] {
-        meter.enter(); defer { meter.leave() }
-        let query = observationQuery(filter, columns: """
+    package func observations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> [StoredObservation] {
+        let statement = observationQuery(query, columns: """
             id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
             altitude_source, altitude_u90_ft, layer_uncertain
             """, suffix: " ORDER BY tick, seq")
-        let rows = try await client.query(query, logger: logger)
-        var result: [Observation] = []
-        for try await row in rows {
-            let (id, h3, layer, lat, lng, enter, exit, peak, median, className, reporter, tick, source, u90, uncertain) = try row.decode(
-                (UUID, Int64, Int, Double, Double, Double, Double, Double, Double, String, String, Int64, String?, Double?, Bool?).self)
-            if let polygon = filter.polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: lat, lng: lng)) { continue }
-            guard let reporterClass = AircraftClass(rawValue: className) else { continue }
-            let report = TileReport(
-                id: id, tile: TileID(h3: UInt64(bitPattern: h3), layer: layer), enterTime: enter, exitTime: exit,
-                edrPeak: peak, edrMedian: median, reporterClass: reporterClass,
-                altitudeSource: source.flatMap(AltitudeSource.init(rawValue:)), altitudeU90Feet: u90, layerUncertain: uncertain)
-            result.append(Observation(report: report, reporterId: reporter, tick: Int(tick)))
+        return try await read("read observations") { connection in
+            let rows = try await connection.query(statement, logger: self.logger)
+            var result: [StoredObservation] = []
+            for try await row in rows {
+                let (id, h3, layer, lat, lng, enter, exit, peak, median, className, reporter, tick, source, u90, uncertain) = try row.decode(
+                    (UUID, Int64, Int, Double, Double, Double, Double, Double, Double, String, String, Int64, String?, Double?, Bool?).self)
+                guard let reporterClass = AircraftClass(rawValue: className) else { continue }
+                let report = TileReport(
+                    id: id, tile: TileID(h3: UInt64(bitPattern: h3), layer: layer), enterTime: enter, exitTime: exit,
+                    edrPeak: peak, edrMedian: median, reporterClass: reporterClass,
+                    altitudeSource: source.flatMap(AltitudeSource.init(rawValue:)), altitudeU90Feet: u90, layerUncertain: uncertain)
+                result.append(StoredObservation(observation: Observation(report: report, reporterId: reporter, tick: Int(tick)),
+                                                center: GeoPoint(lat: lat, lng: lng)))
+            }
+            return result
         }
-        return result
     }
 
-    package func hasObservations(_ filter: ObservationFilter) async throws -> Bool {
-        meter.enter(); defer { meter.leave() }
-        if filter.polygon == nil {
-            let rows = try await client.query(observationQuery(filter, columns: "1", suffix: " LIMIT 1"), logger: logger)
+    package func hasObservations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> Bool {
+        let statement = observationQuery(query, columns: "1", suffix: " LIMIT 1")
+        return try await read("read observations") { connection in
+            let rows = try await connection.query(statement, logger: self.logger)
             for try await _ in rows { return true }
             return false
         }
-        return try await !observations(filter).isEmpty
     }
 
-    package func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput] {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query(
-            "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN \(from) AND \(to)", logger: logger)
-        var result: [StoredNowcastInput] = []
-        for try await (h3, layer, exit, peak) in rows.decode((Int64, Int, Double, Double).self) {
-            result.append(StoredNowcastInput(cell: UInt64(bitPattern: h3), layer: layer, exitTime: exit, edrPeak: peak))
+    package func nowcastInputs(from: Double, to: Double) async throws(ServerDatabaseError) -> [StoredNowcastInput] {
+        try await read("read the nowcast's inputs") { connection in
+            let rows = try await connection.query(
+                "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN \(from) AND \(to)", logger: self.logger)
+            var result: [StoredNowcastInput] = []
+            for try await (h3, layer, exit, peak) in rows.decode((Int64, Int, Double, Double).self) {
+                result.append(StoredNowcastInput(cell: UInt64(bitPattern: h3), layer: layer, exitTime: exit, edrPeak: peak))
+            }
+            return result
         }
-        return result
     }
 
     // MARK: nowcast
 
-    package func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)? {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1", logger: logger)
-        for try await (time, tick) in rows.decode((Double, Int64).self) { return (time, Int(tick)) }
-        return nil
+    package func latestNowcastIssue() async throws(ServerDatabaseError) -> (issueTime: Double, tick: Int)? {
+        try await read("read the latest nowcast issue") { connection in
+            let rows = try await connection.query("SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1", logger: self.logger)
+            for try await (time, tick) in rows.decode((Double, Int64).self) { return (time, Int(tick)) }
+            return nil
+        }
     }
 
-    package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws {
-        meter.enter(); defer { meter.leave() }
+    package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws(ServerDatabaseError) {
         let h3 = cells.map { Int64(bitPattern: $0.cell) }, layer = cells.map { Int64($0.layer) }
         let lat = cells.map(\.center.lat), lng = cells.map(\.center.lng)
         let hour = cells.map { Int64($0.forecastHour) }, edr = cells.map(\.edr)
         let logger = self.logger
-        try await client.withTransaction(logger: logger) { connection in
+        try await write("store a nowcast issue") { connection in
             // One issuer at a time across instances; the others find the issue stored and leave.
             try await connection.query("SELECT pg_advisory_xact_lock(1701077114)", logger: logger)
             let rows = try await connection.query("SELECT count(*) FROM nowcast_issues WHERE issue_time >= \(issueTime)", logger: logger)
@@ -590,51 +711,47 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    package func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("""
-            SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast
-            WHERE layer BETWEEN \(Int64(minLayer)) AND \(Int64(maxLayer)) ORDER BY h3, layer, forecast_hour
-            """, logger: logger)
-        var result: [NowcastCell] = []
-        for try await (issueTime, h3, layer, lat, lng, hour, edr) in rows.decode((Double, Int64, Int, Double, Double, Int, Double).self) {
-            if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: lat, lng: lng)) { continue }
-            result.append(NowcastCell(
-                tile: TileID(h3: UInt64(bitPattern: h3), layer: layer), validTime: issueTime + Double(hour) * 3600,
-                forecastHour: hour, edr: edr, issueTime: issueTime))
+    package func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
+        try await read("read the nowcast") { connection in
+            let rows = try await connection.query("""
+                SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast
+                WHERE layer BETWEEN \(Int64(minLayer)) AND \(Int64(maxLayer)) ORDER BY h3, layer, forecast_hour
+                """, logger: self.logger)
+            var result: [IssuedNowcastCell] = []
+            for try await (issueTime, h3, layer, lat, lng, hour, edr) in rows.decode((Double, Int64, Int, Double, Double, Int, Double).self) {
+                result.append(IssuedNowcastCell(issueTime: issueTime, cell: StoredNowcastCell(
+                    cell: UInt64(bitPattern: h3), layer: layer, forecastHour: hour, edr: edr, center: GeoPoint(lat: lat, lng: lng))))
+            }
+            return result
         }
-        return result
     }
 
     // MARK: flights
 
-    package func upsertFlight(
-        _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
-        altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
-    ) async throws {
-        meter.enter(); defer { meter.leave() }
-        let publicId = StorageSupport.publicFlightID()
+    package func storePosition(_ write: PositionWrite) async throws(ServerDatabaseError) {
         let logger = self.logger
-        try await client.withTransaction(logger: logger) { connection in
+        let flight = write.flight
+        try await self.write("store a live position") { connection in
             try await connection.query("""
                 INSERT INTO flights (reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet,
                     heading, speed_knots, time, updated_at)
-                VALUES (\(reporterId), \(flight.flightID), \(publicId), \(airline), \(flight.flightNumber), \(flight.aircraftType ?? ""),
-                    \(flight.latitude), \(flight.longitude), \(flight.altitudeFeet), \(flight.headingDegrees ?? 0),
-                    \(flight.groundSpeedKnots ?? 0), \(flight.time), \(now))
+                VALUES (\(flight.reporterId), \(flight.clientFlightId), \(flight.publicId), \(flight.airline), \(flight.flightNumber),
+                    \(flight.aircraftType), \(flight.latitude), \(flight.longitude), \(flight.altitudeFeet), \(flight.headingDegrees),
+                    \(flight.speedKnots), \(flight.time), \(flight.updatedAt))
                 ON CONFLICT (reporter_id, flight_id) DO UPDATE SET airline = excluded.airline,
                     flight_number = excluded.flight_number, aircraft_type = excluded.aircraft_type,
                     lat = excluded.lat, lng = excluded.lng, altitude_feet = excluded.altitude_feet, heading = excluded.heading,
                     speed_knots = excluded.speed_knots, time = excluded.time, updated_at = excluded.updated_at
                 """, logger: logger)
-            try await connection.query("DELETE FROM flights WHERE updated_at < \(now - expiry)", logger: logger)
-            if let altitudeOffset {
-                let o = altitudeOffset.observation
+            try await connection.query("DELETE FROM flights WHERE updated_at < \(write.dropFlightsUpdatedBefore)", logger: logger)
+            if let offset = write.altitudeOffset {
+                let o = offset.observation
                 try await connection.query("""
                     INSERT INTO altitude_offsets (reporter_id, h3, layer, time, lat, lng, pressure_altitude_feet, offset_feet,
                         uncertainty_feet, received_at)
-                    VALUES (\(reporterId), \(Int64(bitPattern: altitudeOffset.cell)), \(Int64(altitudeOffset.layer)), \(o.time),
-                        \(o.latitudeDegrees), \(o.longitudeDegrees), \(o.pressureAltitudeFeet), \(o.offsetFeet), \(o.uncertaintyFeet), \(now))
+                    VALUES (\(offset.reporterId), \(Int64(bitPattern: offset.cell)), \(Int64(offset.layer)), \(o.time),
+                        \(o.latitudeDegrees), \(o.longitudeDegrees), \(o.pressureAltitudeFeet), \(o.offsetFeet), \(o.uncertaintyFeet),
+                        \(offset.receivedAt))
                     ON CONFLICT (reporter_id, h3, layer) DO UPDATE SET time = excluded.time, lat = excluded.lat,
                         lng = excluded.lng, pressure_altitude_feet = excluded.pressure_altitude_feet,
                         offset_feet = excluded.offset_feet, uncertainty_feet = excluded.uncertainty_feet,
@@ -642,35 +759,36 @@ package final class PostgresServerStorage: ServerStorage {
                     WHERE excluded.time >= altitude_offsets.time
                     """, logger: logger)
             }
-            if let cutoff = altitudeOffsetsOlderThan {
+            if let cutoff = write.dropAltitudeOffsetsMeasuredBefore {
                 try await connection.query("DELETE FROM altitude_offsets WHERE time < \(cutoff)", logger: logger)
             }
         }
     }
 
-    package func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight] {
-        meter.enter(); defer { meter.leave() }
-        let rows = try await client.query("""
-            SELECT public_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, airline, flight_number FROM flights
-            WHERE updated_at >= \(now - expiry) AND reporter_id <> \(excludingReporter) ORDER BY public_id
-            """, logger: logger)
-        var result: [LiveFlight] = []
-        for try await (publicId, type, lat, lng, altitude, heading, speed, time, airline, number)
-            in rows.decode((String, String, Double, Double, Double, Double, Double, Double, String, String?).self) {
-            if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: lat, lng: lng)) { continue }
-            result.append(LiveFlight(
-                flightID: publicId, latitude: lat, longitude: lng, altitudeFeet: altitude, headingDegrees: heading,
-                groundSpeedKnots: speed, aircraftType: type, flightNumber: airline == viewerAirline ? number : nil, time: time))
+    package func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight] {
+        try await read("read live flights") { connection in
+            let rows = try await connection.query("""
+                SELECT reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet, heading,
+                    speed_knots, time, updated_at
+                FROM flights WHERE updated_at >= \(updatedSince) ORDER BY public_id
+                """, logger: self.logger)
+            var result: [StoredFlight] = []
+            for try await (reporter, clientId, publicId, airline, number, type, lat, lng, altitude, heading, speed, time, updatedAt)
+                in rows.decode((String, String, String, String, String?, String, Double, Double, Double, Double, Double, Double, Double).self) {
+                result.append(StoredFlight(
+                    reporterId: reporter, clientFlightId: clientId, publicId: publicId, airline: airline, flightNumber: number,
+                    aircraftType: type, latitude: lat, longitude: lng, altitudeFeet: altitude, headingDegrees: heading, speedKnots: speed,
+                    time: time, updatedAt: updatedAt))
+            }
+            return result
         }
-        return result
     }
 
     // MARK: fleet altitude offsets
 
     package func altitudeOffsetObservations(
         cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double
-    ) async throws -> [AltitudeOffsetAggregation.Input] {
-        meter.enter(); defer { meter.leave() }
+    ) async throws(ServerDatabaseError) -> [AltitudeOffsetAggregation.Input] {
         var binds = PostgresBindings()
         binds.append(Int64(minLayer))
         binds.append(Int64(maxLayer))
@@ -681,12 +799,15 @@ package final class PostgresServerStorage: ServerStorage {
             binds.append(cells.map { Int64(bitPattern: $0) })
             sql += " AND h3 = ANY($4::int8[])"
         }
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
-        var result: [AltitudeOffsetAggregation.Input] = []
-        for try await (h3, layer, offset, uncertainty, time) in rows.decode((Int64, Int, Double, Double, Double).self) {
-            result.append(AltitudeOffsetAggregation.Input(
-                cell: UInt64(bitPattern: h3), layer: layer, offsetFeet: offset, uncertaintyFeet: uncertainty, time: time))
+        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        return try await read("read fleet altitude offsets") { connection in
+            let rows = try await connection.query(query, logger: self.logger)
+            var result: [AltitudeOffsetAggregation.Input] = []
+            for try await (h3, layer, offset, uncertainty, time) in rows.decode((Int64, Int, Double, Double, Double).self) {
+                result.append(AltitudeOffsetAggregation.Input(
+                    cell: UInt64(bitPattern: h3), layer: layer, offsetFeet: offset, uncertaintyFeet: uncertainty, time: time))
+            }
+            return result
         }
-        return result
     }
 }

@@ -1,53 +1,9 @@
-package import EddyProtocol
+import EddyProtocol
 import EddySupport
-package import EddyVocabulary
+import EddyVocabulary
 package import Foundation
 import GRDB
 import Synchronization
-
-/// An API key as the operator sees it (`eddy-server keys list`).
-package struct APIKeyRecord: Sendable, Equatable {
-    /// Row id (what `keys revoke` takes).
-    package var id: Int64
-    /// Company ICAO code the key belongs to.
-    package var airline: String
-    /// Operator's label.
-    package var label: String
-    /// First characters of the key (safe to show).
-    package var prefix: String
-    /// False once revoked.
-    package var active: Bool
-    /// Creation time, Unix seconds.
-    package var createdAt: Double
-}
-
-/// A live session (bearer token → who).
-package struct SessionRecord: Sendable {
-    /// Bearer token (secret).
-    package var token: String
-    /// Key the session was opened with.
-    package var keyId: Int64
-    /// Company ICAO code.
-    package var airline: String
-    /// Anonymised reporter id.
-    package var reporterId: String
-    /// Expiry, Unix seconds.
-    package var expiresAt: Double
-    /// Whether the key is still active.
-    package var keyActive: Bool
-}
-
-/// Errors of the server database layer.
-package enum ServerDatabaseError: Error, CustomStringConvertible {
-    /// The key id given to `keys revoke` does not exist.
-    case unknownKey(Int64)
-    /// Description.
-    package var description: String {
-        switch self {
-        case .unknownKey(let id): "no API key with id \(id); run `eddy-server keys list` to see the ids"
-        }
-    }
-}
 
 /// The server's SQLite storage (WAL; one writer, concurrent readers): one file, one server process.
 /// Schema is the server's own.
@@ -59,7 +15,7 @@ package final class SQLiteServerStorage: ServerStorage {
     private let checkpointConnection = Mutex<DatabaseQueue?>(nil)
 
     /// Opens (creating and migrating when needed) the database at `path`.
-    package init(path: String) throws {
+    package init(path: String) throws(ServerDatabaseError) {
         var config = Configuration()
         config.busyMode = .timeout(5)
         // WAL + synchronous NORMAL: a commit survives a crash of the server process; only an OS crash or
@@ -72,25 +28,66 @@ package final class SQLiteServerStorage: ServerStorage {
             try db.execute(sql: "PRAGMA page_size = 1024; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864")
         }
         self.path = path
-        pool = try DatabasePool(path: path, configuration: config)
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw .wrapping(error, operation: "open \(path)")
+        }
         meter = StorageLoadMeter(poolSize: 1 + config.maximumReaderCount)
-        try Self.migrator.migrate(pool)
         try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     }
 
     /// The pool now: storage calls in progress against the writer and the readers.
     package var poolLoad: ServerMetrics.DatabasePoolLoad { meter.load }
 
+    /// Runs `updates` in one transaction on the writer, counted by the pool meter (waiting for the writer, then holding
+    /// it). GRDB returns only after the commit succeeded (a failed commit throws and rolls back), so what the caller
+    /// reports is committed; any failure becomes `ServerDatabaseError.failed` naming `operation`.
+    func write<T: Sendable>(_ operation: String, _ updates: @Sendable (Database) throws -> T) async throws(ServerDatabaseError) -> T {
+        let call = meter.call()
+        defer { call.end() }
+        do { return try await pool.write { db in call.connected(); return try updates(db) } } catch {
+            throw .wrapping(error, operation: operation)
+        }
+    }
+
+    /// `write` for the synchronous callers (`eddy-server keys`, the tick epoch at start).
+    func writeNow<T>(_ operation: String, _ updates: (Database) throws -> T) throws(ServerDatabaseError) -> T {
+        let call = meter.call()
+        defer { call.end() }
+        do { return try pool.write { db in call.connected(); return try updates(db) } } catch {
+            throw .wrapping(error, operation: operation)
+        }
+    }
+
+    /// Runs `value` on a reader, counted by the pool meter; failures become `ServerDatabaseError.failed`.
+    func read<T: Sendable>(_ operation: String, _ value: @Sendable (Database) throws -> T) async throws(ServerDatabaseError) -> T {
+        let call = meter.call()
+        defer { call.end() }
+        do { return try await pool.read { db in call.connected(); return try value(db) } } catch {
+            throw .wrapping(error, operation: operation)
+        }
+    }
+
+    /// `read` for the synchronous callers.
+    func readNow<T>(_ operation: String, _ value: (Database) throws -> T) throws(ServerDatabaseError) -> T {
+        let call = meter.call()
+        defer { call.end() }
+        do { return try pool.read { db in call.connected(); return try value(db) } } catch {
+            throw .wrapping(error, operation: operation)
+        }
+    }
+
     /// Upkeep: a passive WAL checkpoint.
-    package func maintain(now: Double) async throws { try checkpoint() }
+    package func maintain(now: Double) throws(ServerDatabaseError) { try checkpoint() }
 
     /// Retention: deletes reports that left their tile before `exitBefore`, 10,000 a transaction so uploads wait
     /// for at most one short write.
-    package func purgeReports(exitBefore: Double) async throws -> Int {
-        meter.enter(); defer { meter.leave() }
+    package func purgeReports(exitBefore: Double) async throws(ServerDatabaseError) -> Int {
         var total = 0
         while true {
-            let deleted = try await pool.write { db -> Int in
+            let deleted = try await write("purge old reports") { db -> Int in
                 try db.execute(sql: """
                     DELETE FROM observations WHERE rowid IN (SELECT rowid FROM observations WHERE exit_time < ? LIMIT 10000)
                     """, arguments: [exitBefore])
@@ -109,8 +106,10 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Copies committed WAL frames into the database file without blocking writers (PASSIVE checkpoint),
     /// on a connection of its own so uploads never wait for it.
-    package func checkpoint() throws {
-        try checkpointer.inDatabase { db in _ = try db.checkpoint(.passive) }
+    package func checkpoint() throws(ServerDatabaseError) {
+        do { try checkpointer.inDatabase { db in _ = try db.checkpoint(.passive) } } catch {
+            throw .wrapping(error, operation: "checkpoint the WAL")
+        }
     }
 
     private var checkpointer: DatabaseQueue {
@@ -203,8 +202,8 @@ package final class SQLiteServerStorage: ServerStorage {
     // MARK: meta
 
     /// The tick epoch (Unix seconds), set once when the database is created.
-    package func tickEpoch(now: Double) throws -> Double {
-        try pool.write { db in
+    package func tickEpoch(now: Double) throws(ServerDatabaseError) -> Double {
+        try writeNow("read the tick epoch") { db in
             if let value = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'tick_epoch'"), let epoch = Double(value) {
                 return epoch
             }
@@ -217,10 +216,9 @@ package final class SQLiteServerStorage: ServerStorage {
     // MARK: keys
 
     /// Adds a key for `airline`; returns the key (shown once) and its record.
-    package func addKey(airline: String, label: String, now: Double) throws -> (key: String, record: APIKeyRecord) {
-        meter.enter(); defer { meter.leave() }
+    package func addKey(airline: String, label: String, now: Double) throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {
         let key = StorageSupport.newAPIKey()
-        let id = try pool.write { db -> Int64 in
+        let id = try writeNow("add an API key") { db -> Int64 in
             try db.execute(
                 sql: "INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
                 arguments: [StorageSupport.apiKeyHash(key), StorageSupport.apiKeyPrefix(key), airline, label, now])
@@ -231,9 +229,8 @@ package final class SQLiteServerStorage: ServerStorage {
     }
 
     /// Every key, oldest first.
-    package func listKeys() throws -> [APIKeyRecord] {
-        meter.enter(); defer { meter.leave() }
-        return try pool.read { db in
+    package func listKeys() throws(ServerDatabaseError) -> [APIKeyRecord] {
+        try readNow("list the API keys") { db in
             try Row.fetchAll(db, sql: "SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id").map { row in
                 APIKeyRecord(
                     id: row["id"], airline: row["airline"], label: row["label"], prefix: row["key_prefix"],
@@ -243,19 +240,17 @@ package final class SQLiteServerStorage: ServerStorage {
     }
 
     /// Revokes a key: its sessions get 403 from now on.
-    package func revokeKey(id: Int64) throws {
-        meter.enter(); defer { meter.leave() }
-        try pool.write { db in
+    package func revokeKey(id: Int64) throws(ServerDatabaseError) {
+        try writeNow("revoke an API key") { db in
             try db.execute(sql: "UPDATE api_keys SET active = 0 WHERE id = ?", arguments: [id])
             if db.changesCount == 0 { throw ServerDatabaseError.unknownKey(id) }
         }
     }
 
     /// Looks a key up by its hash: (id, airline, active) or nil.
-    package func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)? {
-        meter.enter(); defer { meter.leave() }
+    package func lookupKey(_ key: String) async throws(ServerDatabaseError) -> (id: Int64, airline: String, active: Bool)? {
         let hash = StorageSupport.apiKeyHash(key)
-        return try await pool.read { db in
+        return try await read("look up an API key") { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT id, airline, active FROM api_keys WHERE key = ?", arguments: [hash]) else {
                 return nil
             }
@@ -266,10 +261,10 @@ package final class SQLiteServerStorage: ServerStorage {
     // MARK: sessions
 
     /// Opens a session; the reporter id is random per airline × user and kept (not derived from the user id).
-    package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord {
-        meter.enter(); defer { meter.leave() }
+    package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws(ServerDatabaseError)
+        -> SessionRecord {
         let token = StorageSupport.randomHex(bytes: 32)
-        return try await pool.write { db in
+        return try await write("open a session") { db in
             let reporterId: String
             if let existing = try String.fetchOne(
                 db, sql: "SELECT reporter_id FROM reporters WHERE airline = ? AND user_id = ?", arguments: [airline, userId]) {
@@ -280,7 +275,7 @@ package final class SQLiteServerStorage: ServerStorage {
                     sql: "INSERT INTO reporters (airline, user_id, reporter_id) VALUES (?, ?, ?)",
                     arguments: [airline, userId, reporterId])
             }
-            try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [now - 86_400])
+            try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [now - StorageSupport.forgetSessionsExpiredSeconds])
             try db.execute(
                 sql: "INSERT INTO sessions (token, key_id, airline, reporter_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [token, keyId, airline, reporterId, now + ttl, now])
@@ -289,9 +284,8 @@ package final class SQLiteServerStorage: ServerStorage {
     }
 
     /// The session for a token, with its key's state; nil when unknown.
-    package func session(token: String) async throws -> SessionRecord? {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+    package func session(token: String) async throws(ServerDatabaseError) -> SessionRecord? {
+        try await read("look up a session") { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
                 FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = ?
@@ -302,22 +296,19 @@ package final class SQLiteServerStorage: ServerStorage {
     }
 
     /// Test hook: expires every session now.
-    package func expireAllSessions(now: Double) async throws {
-        meter.enter(); defer { meter.leave() }
-        try await pool.write { db in try db.execute(sql: "UPDATE sessions SET expires_at = ?", arguments: [now - 1]) }
+    package func expireAllSessions(now: Double) async throws(ServerDatabaseError) {
+        try await write("expire the sessions") { db in try db.execute(sql: "UPDATE sessions SET expires_at = ?", arguments: [now - 1]) }
     }
 
     // MARK: observations
 
-    /// Inserts reports (ignoring ids already held); returns the ids that were new. The reporter id stored (and served)
-    /// with them is the public id of the uploader's live flight updated within `flightExpiry` seconds, else a random id
-    /// for this batch: never the session's per-user reporter id, so reports of different flights cannot be linked.
-    package func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID> {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.write { db in
+    /// Inserts the upload's reports (ignoring ids already held) in one transaction, stored with the reporter id the
+    /// upload names (its live flight's public id, else its fallback id); returns the ids that were new.
+    package func insertReports(_ upload: ReportUpload) async throws(ServerDatabaseError) -> Set<UUID> {
+        try await write("store uploaded reports") { db in
             let served = try String.fetchOne(db, sql: """
                 SELECT public_id FROM flights WHERE reporter_id = ? AND updated_at >= ? ORDER BY updated_at DESC LIMIT 1
-                """, arguments: [reporterId, now - flightExpiry]) ?? StorageSupport.publicFlightID()
+                """, arguments: [upload.reporterId, upload.liveFlightUpdatedSince]) ?? upload.fallbackPublicId
             let statement = try db.cachedStatement(sql: """
                 INSERT OR IGNORE INTO observations
                 (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick, received_at,
@@ -325,11 +316,11 @@ package final class SQLiteServerStorage: ServerStorage {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             var fresh = Set<UUID>()
-            for row in rows {
+            for row in upload.rows {
                 let r = row.report
                 try statement.execute(arguments: [
                     Self.blob(r.id), Int64(bitPattern: r.tile.h3), r.tile.layer, row.center.lat, row.center.lng,
-                    r.enterTime, r.exitTime, r.edrPeak, r.edrMedian, r.reporterClass.rawValue, served, tick, now,
+                    r.enterTime, r.exitTime, r.edrPeak, r.edrMedian, r.reporterClass.rawValue, served, upload.tick, upload.receivedAt,
                     r.altitudeSource?.rawValue, r.altitudeU90Feet, r.layerUncertain,
                 ])
                 if db.changesCount > 0 { fresh.insert(r.id) }
@@ -338,34 +329,34 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    /// Observations matching `filter`, in arrival order.
-    ///
-    /// A delta reads through the tick index (few rows), a full area fetch through the latitude index
-    /// (the area's band), a global one scans.
-    package func observations(_ filter: ObservationFilter) async throws -> [Observation] {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
-            let index = filter.minTick != nil ? "INDEXED BY observations_tick" : filter.polygon != nil ? "INDEXED BY observations_lat" : ""
-            var sql = """
+    /// The `WHERE` clause and arguments of `query`, with the index to read: a delta reads through the tick index (few
+    /// rows), an area fetch through the latitude index (the box's band), a global one scans.
+    static func observationSelection(_ query: ObservationQuery) -> (sql: String, arguments: StatementArguments) {
+        let index = query.minTick != nil ? "INDEXED BY observations_tick" : query.boundingBox != nil ? "INDEXED BY observations_lat" : ""
+        var sql = "FROM observations \(index) WHERE exit_time >= ? AND layer BETWEEN ? AND ?"
+        var arguments: StatementArguments = [query.minExitTime, query.minLayer, query.maxLayer]
+        if let minTick = query.minTick {
+            sql += " AND tick >= ?"
+            arguments += [minTick]
+        }
+        if let box = query.boundingBox {
+            sql += " AND lat BETWEEN ? AND ? AND lng BETWEEN ? AND ?"
+            arguments += [box.minLat, box.maxLat, box.minLng, box.maxLng]
+        }
+        return (sql, arguments)
+    }
+
+    /// The observations `query` selects, in arrival order (tick, then rowid), with their tiles' centres.
+    package func observations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> [StoredObservation] {
+        let selection = Self.observationSelection(query)
+        return try await read("read observations") { db in
+            var result: [StoredObservation] = []
+            let cursor = try Row.fetchCursor(db, sql: """
                 SELECT id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
                     altitude_source, altitude_u90_ft, layer_uncertain
-                FROM observations \(index) WHERE exit_time >= ? AND layer BETWEEN ? AND ?
-                """
-            var arguments: StatementArguments = [filter.minExitTime, filter.minLayer, filter.maxLayer]
-            if let minTick = filter.minTick {
-                sql += " AND tick >= ?"
-                arguments += [minTick]
-            }
-            if let polygon = filter.polygon {
-                let box = AreaGeometry.boundingBox(polygon)
-                sql += " AND lat BETWEEN ? AND ? AND lng BETWEEN ? AND ?"
-                arguments += [box.minLat, box.maxLat, box.minLng, box.maxLng]
-            }
-            sql += " ORDER BY tick, rowid"
-            var result: [Observation] = []
-            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                \(selection.sql) ORDER BY tick, rowid
+                """, arguments: selection.arguments)
             while let row = try cursor.next() {
-                if let polygon = filter.polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: row[3], lng: row[4])) { continue }
                 let idBlob: Data = row[0]
                 guard let id = Self.uuid(idBlob), let reporterClass = AircraftClass(rawValue: row[9]) else { continue }
                 let h3: Int64 = row[1]
@@ -377,22 +368,24 @@ package final class SQLiteServerStorage: ServerStorage {
                     edrPeak: row[7], edrMedian: row[8], reporterClass: reporterClass,
                     altitudeSource: sourceName.flatMap(AltitudeSource.init(rawValue:)), altitudeU90Feet: row[13],
                     layerUncertain: layerUncertain.map { $0 != 0 })
-                result.append(Observation(report: report, reporterId: row[10], tick: row[11]))
+                result.append(StoredObservation(observation: Observation(report: report, reporterId: row[10], tick: row[11]),
+                                                center: GeoPoint(lat: row[3], lng: row[4])))
             }
             return result
         }
     }
 
-    /// Whether any observation matching `filter` exists (used to tell polygons unchanged).
-    package func hasObservations(_ filter: ObservationFilter) async throws -> Bool {
-        meter.enter(); defer { meter.leave() }
-        return try await !observations(filter).isEmpty
+    /// Whether `query` selects any observation.
+    package func hasObservations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> Bool {
+        let selection = Self.observationSelection(query)
+        return try await read("read observations") { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 \(selection.sql))", arguments: selection.arguments) ?? false
+        }
     }
 
     /// Tiles (cell, layer, edrPeak, exitTime) of observations with exit time in `[from, to]`, for the nowcast.
-    package func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput] {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+    package func nowcastInputs(from: Double, to: Double) async throws(ServerDatabaseError) -> [StoredNowcastInput] {
+        try await read("read the nowcast's inputs") { db in
             try Row.fetchAll(db, sql: "SELECT h3, layer, exit_time, edr_peak FROM observations WHERE exit_time BETWEEN ? AND ?",
                              arguments: [from, to]).map { row in
                 let h3: Int64 = row[0]
@@ -404,9 +397,8 @@ package final class SQLiteServerStorage: ServerStorage {
     // MARK: nowcast
 
     /// Latest issue (time, tick), nil before the first.
-    package func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)? {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+    package func latestNowcastIssue() async throws(ServerDatabaseError) -> (issueTime: Double, tick: Int)? {
+        try await read("read the latest nowcast issue") { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT issue_time, tick FROM nowcast_issues ORDER BY issue_time DESC LIMIT 1")
             else { return nil }
             return (row[0], row[1])
@@ -414,9 +406,8 @@ package final class SQLiteServerStorage: ServerStorage {
     }
 
     /// Stores an issue, replacing every older one.
-    package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws {
-        meter.enter(); defer { meter.leave() }
-        try await pool.write { db in
+    package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws(ServerDatabaseError) {
+        try await write("store a nowcast issue") { db in
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM nowcast_issues WHERE issue_time >= ?", arguments: [issueTime]) ?? 0 > 0 {
                 return   // another request issued it first
             }
@@ -433,39 +424,28 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    /// Nowcast cells of the latest issue inside an area and layer range.
-    package func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell] {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
-            var result: [NowcastCell] = []
-            let cursor = try Row.fetchCursor(db, sql: """
+    /// The stored nowcast cells in the layer range, ordered by cell, layer and forecast hour.
+    package func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
+        try await read("read the nowcast") { db in
+            try Row.fetchAll(db, sql: """
                 SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN ? AND ?
                 ORDER BY h3, layer, forecast_hour
-                """, arguments: [minLayer, maxLayer])
-            while let row = try cursor.next() {
-                if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: row[3], lng: row[4])) { continue }
+                """, arguments: [minLayer, maxLayer]).map { row in
                 let h3: Int64 = row[1]
-                let issueTime: Double = row[0]
-                let hour: Int = row[5]
-                result.append(NowcastCell(
-                    tile: TileID(h3: UInt64(bitPattern: h3), layer: row[2]), validTime: issueTime + Double(hour) * 3600,
-                    forecastHour: hour, edr: row[6], issueTime: issueTime))
+                return IssuedNowcastCell(issueTime: row[0], cell: StoredNowcastCell(
+                    cell: UInt64(bitPattern: h3), layer: row[2], forecastHour: row[5], edr: row[6], center: GeoPoint(lat: row[3], lng: row[4])))
             }
-            return result
         }
     }
 
     // MARK: flights
 
-    /// Stores a position (one row per uploader × flight id, with a random public id drawn at its first position) and
-    /// drops flights older than `expiry` seconds; in the same transaction stores `altitudeOffset` (see
-    /// `storeAltitudeOffset`) and drops fleet altitude offsets measured before `altitudeOffsetsOlderThan`.
-    package func upsertFlight(
-        _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
-        altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
-    ) async throws {
-        meter.enter(); defer { meter.leave() }
-        try await pool.write { db in
+    /// Writes a position upload in one transaction: the flight row (one per uploader × client flight id; an existing
+    /// row keeps its public id), the drop of expired flights, the altitude offset (see `storeAltitudeOffset`) and the
+    /// drop of old offsets.
+    package func storePosition(_ write: PositionWrite) async throws(ServerDatabaseError) {
+        try await self.write("store a live position") { db in
+            let flight = write.flight
             try db.execute(sql: """
                 INSERT INTO flights (reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet,
                     heading, speed_knots, time, updated_at)
@@ -475,48 +455,40 @@ package final class SQLiteServerStorage: ServerStorage {
                     lat = excluded.lat, lng = excluded.lng, altitude_feet = excluded.altitude_feet, heading = excluded.heading,
                     speed_knots = excluded.speed_knots, time = excluded.time, updated_at = excluded.updated_at
                 """, arguments: [
-                    reporterId, flight.flightID, StorageSupport.publicFlightID(), airline, flight.flightNumber, flight.aircraftType,
-                    flight.latitude, flight.longitude, flight.altitudeFeet, flight.headingDegrees, flight.groundSpeedKnots,
-                    flight.time, now,
+                    flight.reporterId, flight.clientFlightId, flight.publicId, flight.airline, flight.flightNumber, flight.aircraftType,
+                    flight.latitude, flight.longitude, flight.altitudeFeet, flight.headingDegrees, flight.speedKnots,
+                    flight.time, flight.updatedAt,
                 ])
-            try db.execute(sql: "DELETE FROM flights WHERE updated_at < ?", arguments: [now - expiry])
-            if let altitudeOffset {
-                try Self.storeAltitudeOffset(
-                    altitudeOffset.observation, cell: altitudeOffset.cell, layer: altitudeOffset.layer, reporterId: reporterId, now: now, db: db)
-            }
-            if let cutoff = altitudeOffsetsOlderThan {
+            try db.execute(sql: "DELETE FROM flights WHERE updated_at < ?", arguments: [write.dropFlightsUpdatedBefore])
+            if let offset = write.altitudeOffset { try Self.storeAltitudeOffset(offset, db: db) }
+            if let cutoff = write.dropAltitudeOffsetsMeasuredBefore {
                 try db.execute(sql: "DELETE FROM altitude_offsets WHERE time < ?", arguments: [cutoff])
             }
         }
     }
 
-    /// Flights updated in the last `expiry` seconds inside an area, excluding the asking reporter's own, under their
-    /// public ids; the flight number only for a viewer of the same airline.
-    package func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight] {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+    /// Every flight updated at or after `updatedSince`, ordered by public id.
+    package func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight] {
+        try await read("read live flights") { db in
             try Row.fetchAll(db, sql: """
-                SELECT public_id, aircraft_type, lat, lng, altitude_feet, heading, speed_knots, time, airline, flight_number FROM flights
-                WHERE updated_at >= ? AND reporter_id <> ? ORDER BY public_id
-                """, arguments: [now - expiry, excludingReporter]).compactMap { row in
-                let airline: String = row[8]
-                let flight = LiveFlight(
-                    flightID: row[0], latitude: row[2], longitude: row[3], altitudeFeet: row[4],
-                    headingDegrees: row[5], groundSpeedKnots: row[6], aircraftType: row[1],
-                    flightNumber: airline == viewerAirline ? row[9] : nil, time: row[7])
-                if let polygon, !AreaGeometry.contains(polygon, GeoPoint(lat: flight.latitude, lng: flight.longitude)) { return nil }
-                return flight
+                SELECT reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet, heading,
+                    speed_knots, time, updated_at
+                FROM flights WHERE updated_at >= ? ORDER BY public_id
+                """, arguments: [updatedSince]).map { row in
+                StoredFlight(
+                    reporterId: row[0], clientFlightId: row[1], publicId: row[2], airline: row[3], flightNumber: row[4],
+                    aircraftType: row[5], latitude: row[6], longitude: row[7], altitudeFeet: row[8], headingDegrees: row[9],
+                    speedKnots: row[10], time: row[11], updatedAt: row[12])
             }
         }
     }
 
     // MARK: fleet altitude offsets
 
-    /// Keeps `observation` as `reporterId`'s newest in its cell × layer (an older one there is replaced; a newer one
-    /// already held wins).
-    static func storeAltitudeOffset(
-        _ observation: AltitudeOffsetObservation, cell: UInt64, layer: Int, reporterId: String, now: Double, db: Database
-    ) throws {
+    /// Keeps `offset` as its reporter's newest in its cell × layer (an older one there is replaced; a newer one already
+    /// held wins).
+    static func storeAltitudeOffset(_ offset: StoredAltitudeOffset, db: Database) throws {
+        let observation = offset.observation
         try db.execute(sql: """
             INSERT INTO altitude_offsets (reporter_id, h3, layer, time, lat, lng, pressure_altitude_feet, offset_feet,
                 uncertainty_feet, received_at)
@@ -527,9 +499,9 @@ package final class SQLiteServerStorage: ServerStorage {
                 received_at = excluded.received_at
             WHERE excluded.time >= altitude_offsets.time
             """, arguments: [
-                reporterId, Int64(bitPattern: cell), layer, observation.time, observation.latitudeDegrees,
+                offset.reporterId, Int64(bitPattern: offset.cell), offset.layer, observation.time, observation.latitudeDegrees,
                 observation.longitudeDegrees, observation.pressureAltitudeFeet, observation.offsetFeet,
-                observation.uncertaintyFeet, now,
+                observation.uncertaintyFeet, offset.receivedAt,
             ])
     }
 
@@ -537,9 +509,8 @@ package final class SQLiteServerStorage: ServerStorage {
     /// layer range, measured at or after `oldestTime`.
     package func altitudeOffsetObservations(
         cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double
-    ) async throws -> [AltitudeOffsetAggregation.Input] {
-        meter.enter(); defer { meter.leave() }
-        return try await pool.read { db in
+    ) async throws(ServerDatabaseError) -> [AltitudeOffsetAggregation.Input] {
+        try await read("read fleet altitude offsets") { db in
             var sql = """
                 SELECT h3, layer, offset_feet, uncertainty_feet, time FROM altitude_offsets
                 WHERE layer BETWEEN ? AND ? AND time >= ?

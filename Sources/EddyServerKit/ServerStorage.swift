@@ -1,156 +1,138 @@
 import Crypto
-package import EddyProtocol
-package import EddyVocabulary
+import EddyProtocol
+import EddyVocabulary
 package import Foundation
 import Synchronization
 
 /// What the server keeps: keys, sessions, reports, nowcast issues, live flights and fleet altitude offsets.
 ///
-/// Two backends: `SQLiteServerStorage` (one file, one process; the default) and `PostgresServerStorage` (several
-/// stateless instances on one database; docs/fleet-server.md). Both answer every call identically.
+/// Three backends: `SQLiteServerStorage` (one file, one process; the default), `PostgresServerStorage` (several
+/// stateless instances on one database; docs/fleet-server.md) and `InMemoryServerStorage` (tests). They only store and
+/// fetch, and answer every call identically; the rules about what is stored and who sees what (areas, visibility,
+/// expiry) are `ServerDomain`'s. Every call that writes returns only after its write is committed, and throws only
+/// `ServerDatabaseError`.
 package protocol ServerStorage: Sendable {
     /// The tick epoch (Unix seconds) stored in the database when it was created, so every instance on it counts the
     /// same ticks; `now` is used only by the first instance to open a new database.
-    func tickEpoch(now: Double) throws -> Double
+    func tickEpoch(now: Double) throws(ServerDatabaseError) -> Double
 
     /// Adds a key for `airline`; returns the key (shown once) and its record.
-    func addKey(airline: String, label: String, now: Double) async throws -> (key: String, record: APIKeyRecord)
+    func addKey(airline: String, label: String, now: Double) async throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord)
     /// Every key, oldest first.
-    func listKeys() async throws -> [APIKeyRecord]
+    func listKeys() async throws(ServerDatabaseError) -> [APIKeyRecord]
     /// Revokes a key (throws `ServerDatabaseError.unknownKey` when there is none with that id).
-    func revokeKey(id: Int64) async throws
+    func revokeKey(id: Int64) async throws(ServerDatabaseError)
     /// Looks a key up: (id, airline, active) or nil.
-    func lookupKey(_ key: String) async throws -> (id: Int64, airline: String, active: Bool)?
+    func lookupKey(_ key: String) async throws(ServerDatabaseError) -> (id: Int64, airline: String, active: Bool)?
 
     /// Opens a session; the reporter id is random per airline × user and kept.
-    func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws -> SessionRecord
+    func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws(ServerDatabaseError)
+        -> SessionRecord
     /// The session for a token, with its key's state; nil when unknown.
-    func session(token: String) async throws -> SessionRecord?
+    func session(token: String) async throws(ServerDatabaseError) -> SessionRecord?
     /// Test hook: expires every session now.
-    func expireAllSessions(now: Double) async throws
+    func expireAllSessions(now: Double) async throws(ServerDatabaseError)
 
-    /// Inserts reports, ignoring ids already held (by any instance); returns the ids that were new.
-    func ingest(_ rows: [IngestRow], reporterId: String, flightExpiry: Double, tick: Int, now: Double) async throws -> Set<UUID>
-    /// Observations matching `filter`, in arrival order (tick, then insertion).
-    func observations(_ filter: ObservationFilter) async throws -> [Observation]
-    /// Whether any observation matches `filter`.
-    func hasObservations(_ filter: ObservationFilter) async throws -> Bool
+    /// Inserts the upload's reports whose ids are not held yet (by any instance), stored with the reporter id the
+    /// upload names (see `ReportUpload`); returns the ids that were new.
+    func insertReports(_ upload: ReportUpload) async throws(ServerDatabaseError) -> Set<UUID>
+    /// The observations `query` selects (window, layers, ticks, bounding box), in arrival order (tick, then insertion).
+    func observations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> [StoredObservation]
+    /// Whether `query` selects any observation.
+    func hasObservations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> Bool
     /// Tiles of observations with exit time in `[from, to]`, for the nowcast.
-    func nowcastInputs(from: Double, to: Double) async throws -> [StoredNowcastInput]
+    func nowcastInputs(from: Double, to: Double) async throws(ServerDatabaseError) -> [StoredNowcastInput]
 
     /// Latest nowcast issue (time, tick), nil before the first.
-    func latestNowcastIssue() async throws -> (issueTime: Double, tick: Int)?
+    func latestNowcastIssue() async throws(ServerDatabaseError) -> (issueTime: Double, tick: Int)?
     /// Stores an issue, replacing every older one (no-op when an issue at or after `issueTime` exists).
-    func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws
-    /// Nowcast cells of the latest issue inside an area and layer range.
-    func nowcast(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int) async throws -> [NowcastCell]
+    func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws(ServerDatabaseError)
+    /// The stored nowcast cells in the layer range, ordered by cell (as a signed 64-bit integer), layer and forecast hour.
+    func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell]
 
-    /// Stores a live position (and optionally the aircraft's altitude offset), dropping expired flights and offsets.
-    func upsertFlight(
-        _ flight: LiveFlight, reporterId: String, airline: String, now: Double, expiry: Double,
-        altitudeOffset: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?, altitudeOffsetsOlderThan: Double?
-    ) async throws
-    /// Live flights inside an area, excluding the asking reporter's own; flight numbers only for the same airline.
-    func flights(polygon: [GeoPoint]?, now: Double, expiry: Double, excludingReporter: String, viewerAirline: String) async throws -> [LiveFlight]
+    /// Writes a position upload in one transaction: the flight row, the drop of expired flights, the altitude offset
+    /// (unless a newer one is held) and the drop of old offsets (see `PositionWrite`).
+    func storePosition(_ write: PositionWrite) async throws(ServerDatabaseError)
+    /// Every stored flight updated at or after `updatedSince` (Unix seconds), ordered by public id.
+    func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight]
     /// Stored fleet altitude-offset observations in `cells` (all when nil) and the layer range, measured at or after `oldestTime`.
-    func altitudeOffsetObservations(cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double) async throws
+    func altitudeOffsetObservations(cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double) async throws(ServerDatabaseError)
         -> [AltitudeOffsetAggregation.Input]
 
     /// Background upkeep, called about once a second: WAL checkpoint (SQLite), partitions ahead (PostgreSQL).
-    func maintain(now: Double) async throws
+    func maintain(now: Double) async throws(ServerDatabaseError)
     /// How far the database's clock is ahead of this process's system clock, seconds, when that is more than 1 s (0
     /// otherwise, and always for SQLite): ticks are counted on the database's clock, so instances agree on them.
     var clockOffsetSeconds: Double { get }
     /// Retention: deletes the reports whose exit time is before `exitBefore` (Unix seconds), with what only served them
     /// (their upload ids); returns how many reports went.
-    func purgeReports(exitBefore: Double) async throws -> Int
+    func purgeReports(exitBefore: Double) async throws(ServerDatabaseError) -> Int
     /// Releases connections (PostgreSQL's pool); the storage is unusable afterwards.
     func shutdown() async
     /// The storage's connection pool now (the `eddy_database_*` gauges of `/metrics`, sampled at each scrape).
     var poolLoad: ServerMetrics.DatabasePoolLoad { get }
 }
 
-/// Counts the storage calls in progress, for the database-pool gauges (`ServerStorage.poolLoad`).
+/// Counts the storage calls in progress, for the database-pool gauges (`ServerStorage.poolLoad`): those holding a
+/// connection of the backend's pool and those still waiting for one.
 ///
-/// Every storage call holds (or waits for) one connection of the backend's pool for its whole length, so the calls in
-/// progress, capped at the pool's size, are the connections in use, and the rest are waiting. PostgresNIO and GRDB
-/// expose no pool statistics, so the count is taken here, at the storage's boundary: one `enter` and one `leave` (in a
-/// `defer`) per call.
+/// PostgresNIO and GRDB expose no pool statistics, so the count is taken at the storage's boundary: each call is a
+/// `Call` (`call()`), which reports `connected()` from inside the backend's connection closure (the moment the pool
+/// handed it a connection) and `end()` when the work really ends. A call that gave up waiting for the database (its
+/// deadline passed) but whose work still runs keeps counting, as its connection is still taken.
 package final class StorageLoadMeter: Sendable {
-    private let callsInProgress = Atomic<Int>(0)
+    private let waiting = Atomic<Int>(0)
+    private let holding = Atomic<Int>(0)
     /// Connections the pool may open (PostgreSQL: `maximumConnections`; SQLite: the writer plus GRDB's readers).
     package let poolSize: Int
 
     /// A meter for a pool of `poolSize` connections.
     package init(poolSize: Int) { self.poolSize = max(1, poolSize) }
 
-    /// A storage call starts.
-    package func enter() { callsInProgress.add(1, ordering: .relaxed) }
-    /// A storage call ends (pair with `enter`, in a `defer`).
-    package func leave() { callsInProgress.subtract(1, ordering: .relaxed) }
+    /// A storage call starts: it waits for a connection until it reports `connected()`; pair with `end()`.
+    package func call() -> Call { Call(meter: self) }
 
-    /// Connections in use and calls waiting for one, now.
+    /// Connections held by storage calls and calls waiting for one, now.
     package var load: ServerMetrics.DatabasePoolLoad {
-        let calls = max(0, callsInProgress.load(ordering: .relaxed))
-        return ServerMetrics.DatabasePoolLoad(connectionsInUse: min(calls, poolSize), requestsWaiting: calls - min(calls, poolSize),
-                                              poolSize: poolSize)
+        ServerMetrics.DatabasePoolLoad(connectionsInUse: max(0, holding.load(ordering: .relaxed)),
+                                       requestsWaiting: max(0, waiting.load(ordering: .relaxed)), poolSize: poolSize)
+    }
+
+    /// One storage call, counted as waiting, then (after `connected()`) as holding a connection, until `end()`.
+    package final class Call: Sendable {
+        private let meter: StorageLoadMeter
+        /// 0 waiting, 1 holding a connection, 2 ended.
+        private let phase = Atomic<Int>(0)
+
+        fileprivate init(meter: StorageLoadMeter) {
+            self.meter = meter
+            meter.waiting.add(1, ordering: .relaxed)
+        }
+
+        /// The call holds its connection now (later calls change nothing).
+        package func connected() {
+            guard phase.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged else { return }
+            meter.waiting.subtract(1, ordering: .relaxed)
+            meter.holding.add(1, ordering: .relaxed)
+        }
+
+        /// The call's work has ended (later calls change nothing).
+        package func end() {
+            switch phase.exchange(2, ordering: .relaxed) {
+            case 0: meter.waiting.subtract(1, ordering: .relaxed)
+            case 1: meter.holding.subtract(1, ordering: .relaxed)
+            default: break
+            }
+        }
     }
 }
 
-/// One validated report ready to insert.
-package struct IngestRow: Sendable {
-    /// The report as uploaded.
-    var report: TileReport
-    /// Its cell's centre (stored for area filters).
-    var center: GeoPoint
-}
-
-/// Area / window / layer / tick filter shared by the fetch queries.
-package struct ObservationFilter: Sendable {
-    /// Area (nil: everywhere).
-    var polygon: [GeoPoint]?
-    /// Oldest exit time, Unix seconds.
-    var minExitTime: Double
-    /// Lowest layer.
-    var minLayer: Int
-    /// Highest layer.
-    var maxLayer: Int
-    /// Delta fetches: only reports stored at or after this tick.
-    var minTick: Int?
-}
-
-/// A stored report as the nowcast reads it.
-package struct StoredNowcastInput: Sendable, Equatable {
-    /// H3 cell.
-    package var cell: UInt64
-    /// Layer (thousands of feet).
-    package var layer: Int
-    /// Exit time, Unix seconds.
-    package var exitTime: Double
-    /// Peak EDR.
-    package var edrPeak: Double
-}
-
-/// One nowcast cell to store.
-package struct StoredNowcastCell: Sendable, Equatable {
-    /// H3 cell.
-    package var cell: UInt64
-    /// Layer (thousands of feet).
-    package var layer: Int
-    /// Hours after the issue time.
-    package var forecastHour: Int
-    /// Forecast EDR.
-    package var edr: Double
-    /// The cell's centre (for area filters).
-    package var center: GeoPoint
-}
-
-/// Helpers both backends share.
+/// Helpers every backend shares.
 extension ServerStorage {
     /// Key rotation: a new key for the airline and label of key `id` (returned once, like `addKey`), and key `id`
     /// revoked when `revokingOld`; throws `ServerDatabaseError.unknownKey` when there is no such key.
-    package func rotateKey(id: Int64, revokingOld: Bool, now: Double) async throws -> (key: String, record: APIKeyRecord) {
-        guard let old = try await listKeys().first(where: { $0.id == id }) else { throw ServerDatabaseError.unknownKey(id) }
+    package func rotateKey(id: Int64, revokingOld: Bool, now: Double) async throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {
+        guard let old = try await listKeys().first(where: { $0.id == id }) else { throw .unknownKey(id) }
         let new = try await addKey(airline: old.airline, label: old.label, now: now)
         if revokingOld { try await revokeKey(id: id) }
         return new
@@ -160,6 +142,10 @@ extension ServerStorage {
 enum StorageSupport {
     /// A random public flight id: `f` and 16 hex digits (served instead of whatever id the uploader chose).
     static func publicFlightID() -> String { "f" + randomHex(bytes: 8) }
+
+    /// Sessions that expired more than this long ago (seconds) are deleted whenever a session opens (housekeeping: an
+    /// expired token and an unknown one both answer 401 `sessionExpired`).
+    static let forgetSessionsExpiredSeconds = 86_400.0
 
     /// A new API key (`eddy_` and 48 hex digits).
     static func newAPIKey() -> String { "eddy_" + randomHex(bytes: 24) }

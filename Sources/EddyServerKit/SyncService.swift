@@ -47,10 +47,13 @@ package struct ServerOptions: Sendable {
     package var metricsEnabled = true
 }
 
-/// The server's behaviour, independent of HTTP framing (the Hummingbird router calls these).
+/// The server's behaviour, independent of HTTP framing (the Hummingbird router calls these): it checks requests, asks
+/// the domain (`ServerDomain`: areas, visibility, expiry) for what to store and serve, and answers with `APIError`s only.
 package final class SyncService: Sendable {
-    /// The server's storage (SQLite or PostgreSQL).
+    /// The server's storage (SQLite, PostgreSQL or in memory).
     package let database: any ServerStorage
+    /// The domain rules over `database`.
+    package let domain: ServerDomain
     let geometry: any CellGeometry
     let clock: any EpochClock
     /// The settings the server runs with.
@@ -58,6 +61,9 @@ package final class SyncService: Sendable {
     /// Where the server logs (sessions, nowcast issues, request lines, failures).
     package let logger: Logger
     let tickEpoch: Double
+    /// The highest tick answered so far: ticks never step backwards, even when the database clock's measured lead
+    /// shrinks (a delta fetch asking from a tick the server later goes back before could miss reports).
+    private let highestTick = Atomic<Int>(0)
     let limiter: RateLimiter
     /// Faults queued through `POST /v1/_test/faults` (only consulted when `options.testHooks` is on).
     package let faults = FaultQueue()
@@ -69,8 +75,11 @@ package final class SyncService: Sendable {
     /// Most areas whose cells are remembered; the memory is cleared when it is full.
     static let offsetAreaCacheSize = 256
 
-    init(database: any ServerStorage, geometry: any CellGeometry, clock: any EpochClock, options: ServerOptions, logger: Logger) throws {
+    init(
+        database: any ServerStorage, geometry: any CellGeometry, clock: any EpochClock, options: ServerOptions, logger: Logger
+    ) throws(ServerDatabaseError) {
         self.database = database
+        self.domain = ServerDomain(storage: database)
         self.geometry = geometry
         self.clock = clock
         self.options = options
@@ -82,20 +91,41 @@ package final class SyncService: Sendable {
 
     /// A service on H3 cells and `clock` (the system clock for `eddy-server serve`; tests freeze time with a manual one).
     package convenience init(database: any ServerStorage, clock: any EpochClock = SystemEpochClock(), options: ServerOptions,
-                             logger: Logger) throws {
+                             logger: Logger) throws(ServerDatabaseError) {
         try self.init(database: database, geometry: H3CellGeometry(), clock: clock, options: options, logger: logger)
     }
 
     /// The current tick: whole `tickSeconds` since the database's epoch, on the database's clock (the storage's
-    /// `clockOffsetSeconds`: several PostgreSQL instances agree even when a host's clock drifts).
+    /// `clockOffsetSeconds`: several PostgreSQL instances agree even when a host's clock drifts), and never less than a
+    /// tick answered before.
     package func currentTick() -> Int {
-        max(0, Int(saturating: (clock.now() + database.clockOffsetSeconds - tickEpoch) / options.tickSeconds, rounding: .down))
+        let counted = max(0, Int(saturating: (clock.now() + database.clockOffsetSeconds - tickEpoch) / options.tickSeconds, rounding: .down))
+        return highestTick.max(counted, ordering: .relaxed).newValue
+    }
+
+    /// Runs the storage call `body`. A database failure (`ServerDatabaseError.failed`: a query, the connection or the
+    /// commit) is logged at error level with its cause and answered 503 `storageFailed`, so nothing that is not
+    /// committed is ever acknowledged and the client retries.
+    func stored<T>(_ body: @autoclosure () async throws(ServerDatabaseError) -> T) async throws(APIError) -> T {
+        do {
+            return try await body()
+        } catch {
+            switch error {
+            case .failed(let operation, let cause):
+                logger.error("storage failed: nothing of this request is acknowledged",
+                             metadata: ["operation": "\(operation)", "cause": "\(cause)"])
+            case .unknownKey:
+                // Only key management (`eddy-server keys`) throws it; no request reaches it.
+                logger.error("storage failed: \(error)")
+            }
+            throw .storageFailed
+        }
     }
 
     // MARK: sessions
 
     /// Starts a session.
-    func startSession(_ request: SessionStartRequest) async throws -> SessionStartResponse {
+    func startSession(_ request: SessionStartRequest) async throws(APIError) -> SessionStartResponse {
         guard let version = WireVersion(request.clientVersion) else {
             throw APIError.badRequest("clientVersion must look like 1.2.3")
         }
@@ -106,24 +136,24 @@ package final class SyncService: Sendable {
         guard (1...128).contains(request.userId.unicodeScalars.count) else { throw APIError.badRequest("userId must have 1 to 128 characters") }
         guard !request.apiKey.isEmpty, request.apiKey.unicodeScalars.count <= 200 else { throw APIError.badRequest("apiKey must have 1 to 200 characters") }
         guard version >= options.minimumClientVersion else { throw APIError.clientTooOld(options.minimumClientVersion) }
-        guard let key = try await database.lookupKey(request.apiKey) else {
+        guard let key = try await stored(await database.lookupKey(request.apiKey)) else {
             throw APIError.apiKeyInvalid
         }
         guard key.active else { throw APIError.keyRevoked }
         guard key.airline == airline else { throw APIError.airlineMismatch }
         let now = clock.now()
-        let session = try await database.openSession(
-            keyId: key.id, airline: airline, userId: request.userId, now: now, ttl: options.sessionTTLSeconds)
+        let session = try await stored(
+            await database.openSession(keyId: key.id, airline: airline, userId: request.userId, now: now, ttl: options.sessionTTLSeconds))
         metrics.recordSessionOpened()
         logger.info("session started", metadata: ["airline": "\(airline)", "reporter": "\(session.reporterId)", "key": "\(key.id)"])
         return SessionStartResponse(token: session.token, expiresAt: session.expiresAt, serverTick: currentTick(), settings: options.settings)
     }
 
     /// Resolves a bearer token to a session, or throws 401 / 403 / 429.
-    func authenticate(authorization: String?) async throws -> SessionRecord {
+    func authenticate(authorization: String?) async throws(APIError) -> SessionRecord {
         guard let authorization, authorization.hasPrefix("Bearer ") else { throw APIError.missingToken }
         let token = String(authorization.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty, token.count <= 200, let session = try await database.session(token: token) else {
+        guard !token.isEmpty, token.count <= 200, let session = try await stored(await database.session(token: token)) else {
             throw APIError.sessionExpired
         }
         guard session.keyActive else { throw APIError.keyRevoked }
@@ -135,7 +165,7 @@ package final class SyncService: Sendable {
     // MARK: uploads
 
     /// Ingests a batch (idempotent by report id).
-    func ingest(_ batch: ReportBatch, session: SessionRecord) async throws -> ReportBatchAck {
+    func ingest(_ batch: ReportBatch, session: SessionRecord) async throws(APIError) -> ReportBatchAck {
         guard batch.reports.count <= options.settings.maxReportsPerBatch else {
             throw APIError.badRequest("at most \(options.settings.maxReportsPerBatch) reports per batch")
         }
@@ -160,8 +190,10 @@ package final class SyncService: Sendable {
             rows.append(.init(report: report, center: geometry.center(of: report.tile.h3)))
         }
         let tick = currentTick()
-        let fresh = try await database.ingest(
-            rows, reporterId: session.reporterId, flightExpiry: options.settings.liveFlightExpirySeconds, tick: tick, now: clock.now())
+        // Acknowledged only after the commit: `ingest` returns once the database has committed the batch, and a failed
+        // commit is a 503 the client retries (issue 30).
+        let fresh = try await stored(await domain.ingest(
+            rows, reporterId: session.reporterId, flightExpiry: options.settings.liveFlightExpirySeconds, tick: tick, now: clock.now()))
         let accepted = rows.map(\.report.id)
         metrics.recordIngest(new: fresh.count, duplicate: accepted.count - fresh.count)
         return ReportBatchAck(
@@ -185,7 +217,7 @@ package final class SyncService: Sendable {
 
     /// Stores an own position for the live-flights layer and, when the upload carries one, the aircraft's fleet
     /// altitude offset (validated first: a bad offset refuses the whole upload with 400, nothing stored).
-    func uploadPosition(_ flight: LiveFlight, altitudeOffset: AltitudeOffsetObservation? = nil, session: SessionRecord) async throws {
+    func uploadPosition(_ flight: LiveFlight, altitudeOffset: AltitudeOffsetObservation? = nil, session: SessionRecord) async throws(APIError) {
         // A decoded upload always has aircraftType, headingDegrees and speedKnots (the wire requires them).
         guard (1...32).contains(flight.flightID.unicodeScalars.count), (1...8).contains((flight.aircraftType ?? "").unicodeScalars.count) else {
             throw APIError.badRequest("flightId must have 1–32 characters and aircraftType 1–8")
@@ -198,20 +230,20 @@ package final class SyncService: Sendable {
         else { throw APIError.badRequest("position out of range (lat, lng, altitudeFeet, headingDegrees, speedKnots)") }
         let now = clock.now()
         let oldest = now - options.altitudeOffsetWindowSeconds
-        var stored: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?
+        var kept: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?
         if let altitudeOffset {
             let place = try validatedPlace(altitudeOffset, now: now)
-            if altitudeOffset.time >= oldest { stored = (altitudeOffset, place.cell, place.layer) }
+            if altitudeOffset.time >= oldest { kept = (altitudeOffset, place.cell, place.layer) }
         }
         // Expired offsets go with the expired flights, on every position upload.
-        try await database.upsertFlight(
+        try await stored(await domain.upsertFlight(
             flight, reporterId: session.reporterId, airline: session.airline, now: now, expiry: options.settings.liveFlightExpirySeconds,
-            altitudeOffset: stored, altitudeOffsetsOlderThan: oldest)
+            altitudeOffset: kept, altitudeOffsetsOlderThan: oldest))
     }
 
     /// Checks an uploaded altitude offset (400 with what is wrong) and returns its H3 resolution-3 cell and layer.
     /// An observation older than the aggregation window passes but is not stored (it could never be served).
-    func validatedPlace(_ observation: AltitudeOffsetObservation, now: Double) throws -> (cell: UInt64, layer: Int) {
+    func validatedPlace(_ observation: AltitudeOffsetObservation, now: Double) throws(APIError) -> (cell: UInt64, layer: Int) {
         let o = observation
         guard o.latitudeDegrees.isFinite, o.longitudeDegrees.isFinite, (-90...90).contains(o.latitudeDegrees),
               (-180...180).contains(o.longitudeDegrees)
@@ -236,7 +268,7 @@ package final class SyncService: Sendable {
     }
 
     /// The current fleet altitude offsets of an area (nil polygon: everywhere) in a layer range.
-    func altitudeOffsets(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int, now: Double) async throws -> [AltitudeOffsetCell] {
+    func altitudeOffsets(polygon: [GeoPoint]?, minLayer: Int, maxLayer: Int, now: Double) async throws(APIError) -> [AltitudeOffsetCell] {
         var cells: [UInt64]?
         if let polygon {
             if let known = offsetAreaCells.withLock(visibleToThreadSanitizerAs: self, { $0[polygon] }) {
@@ -250,15 +282,15 @@ package final class SyncService: Sendable {
                 cells = computed
             }
         }
-        let inputs = try await database.altitudeOffsetObservations(
-            cells: cells, minLayer: minLayer, maxLayer: maxLayer, oldestTime: now - options.altitudeOffsetWindowSeconds)
+        let inputs = try await stored(await database.altitudeOffsetObservations(
+            cells: cells, minLayer: minLayer, maxLayer: maxLayer, oldestTime: now - options.altitudeOffsetWindowSeconds))
         return AltitudeOffsetAggregation.aggregate(inputs)
     }
 
     // MARK: fetch
 
     /// Answers a delta fetch.
-    func fetch(_ request: DeltaFetchRequest, session: SessionRecord) async throws -> DeltaFetchResponse {
+    func fetch(_ request: DeltaFetchRequest, session: SessionRecord) async throws(APIError) -> DeltaFetchResponse {
         let polygon = try validatedPolygon(request.area)
         guard EddyWire.historyWindowsHours.contains(request.historyHours) else {
             throw APIError.badRequest("historyHours must be one of 0.5, 1, 2, 4, 6")
@@ -277,17 +309,17 @@ package final class SyncService: Sendable {
             maxLayer: request.maxLayer, minTick: full ? nil : request.sinceTick)
         switch request.dataType {
         case .turbulence:
-            let observations = try await database.observations(filter)
+            let observations = try await stored(await domain.observations(filter))
             let offsets = try await altitudeOffsets(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer, now: now)
             return DeltaFetchResponse(
                 dataType: .turbulence, serverTick: tick, full: full, observations: observations,
                 altitudeOffsets: offsets.isEmpty ? nil : offsets)
         case .turbulencePolygons:
-            if !full, try await !database.hasObservations(filter) {
+            if !full, try await !stored(await domain.hasObservations(filter)) {
                 return DeltaFetchResponse(dataType: .turbulencePolygons, serverTick: tick, full: false, polygons: nil)
             }
             filter.minTick = nil
-            let tiles = try await database.observations(filter).map {
+            let tiles = try await stored(await domain.observations(filter)).map {
                 PolygonBuilder.TileEDR(cell: $0.report.tile.h3, layer: $0.report.tile.layer, edrPeak: $0.report.edrPeak)
             }
             let builder = PolygonBuilder(geometry: geometry, layersPerBand: options.polygonLayersPerBand)
@@ -298,24 +330,24 @@ package final class SyncService: Sendable {
             if !full, let since = request.sinceTick, issue.tick < since {
                 return DeltaFetchResponse(dataType: .nowcast, serverTick: tick, full: false)
             }
-            let cells = try await database.nowcast(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer)
+            let cells = try await stored(await domain.nowcast(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer))
             return DeltaFetchResponse(dataType: .nowcast, serverTick: tick, full: true, nowcast: cells)
         case .liveFlights:
-            let flights = try await database.flights(
+            let flights = try await stored(await domain.flights(
                 polygon: polygon, now: now, expiry: options.settings.liveFlightExpirySeconds, excludingReporter: session.reporterId,
-                viewerAirline: session.airline)
+                viewerAirline: session.airline))
             return DeltaFetchResponse(dataType: .liveFlights, serverTick: tick, full: true, liveFlights: flights)
         }
     }
 
     /// Issues the nowcast for the current interval if not yet issued; returns the latest issue.
-    func issueNowcastIfDue() async throws -> (issueTime: Double, tick: Int) {
+    func issueNowcastIfDue() async throws(APIError) -> (issueTime: Double, tick: Int) {
         let now = clock.now()
         let interval = options.nowcastIntervalSeconds
         let issueTime = (now / interval).rounded(.down) * interval
-        if let latest = try await database.latestNowcastIssue(), latest.issueTime >= issueTime { return latest }
+        if let latest = try await stored(await database.latestNowcastIssue()), latest.issueTime >= issueTime { return latest }
         let model = NowcastModel()
-        let inputs = try await database.nowcastInputs(from: issueTime - model.lookbackHours * 3600, to: issueTime + interval)
+        let inputs = try await stored(await database.nowcastInputs(from: issueTime - model.lookbackHours * 3600, to: issueTime + interval))
         let outputs = model.issue(at: issueTime, observations: inputs.map { input in
             // Reports of the current interval count as age 0.
             NowcastModel.Input(cell: input.cell, layer: input.layer, exitTime: min(input.exitTime, issueTime), edrPeak: input.edrPeak)
@@ -324,13 +356,13 @@ package final class SyncService: Sendable {
         let cells = outputs.map {
             StoredNowcastCell(cell: $0.cell, layer: $0.layer, forecastHour: $0.forecastHour, edr: $0.edr, center: geometry.center(of: $0.cell))
         }
-        try await database.storeNowcast(issueTime: issueTime, tick: tick, cells: cells)
+        try await stored(await database.storeNowcast(issueTime: issueTime, tick: tick, cells: cells))
         logger.info("nowcast issued", metadata: ["issueTime": "\(issueTime)", "cells": "\(cells.count)"])
-        return try await database.latestNowcastIssue() ?? (issueTime, tick)
+        return try await stored(await database.latestNowcastIssue()) ?? (issueTime, tick)
     }
 
     /// The area's polygon (nil for global), validated.
-    func validatedPolygon(_ area: SyncArea) throws -> [GeoPoint]? {
+    func validatedPolygon(_ area: SyncArea) throws(APIError) -> [GeoPoint]? {
         if area.type == .global {
             guard area.polygon.isEmpty else { throw APIError.badRequest("a global area takes no polygon") }
             return nil

@@ -333,7 +333,8 @@ private func offset(
             try queue.close()
         }
         let database = try SQLiteServerStorage(path: path)
-        let observations = try await database.observations(.init(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil))
+        let observations = try await ServerDomain(storage: database).observations(
+            .init(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil))
         #expect(observations.map(\.report) == [report])
         #expect(observations.first?.reporterId == "r_old")
     }

@@ -8,22 +8,32 @@ import Testing
 @testable import EddyServerKit
 
 /// The database-pool gauges of `/metrics` (`eddy_database_connections_in_use`, `_requests_waiting`, `_pool_size`)
-/// follow the storage calls really in progress, on both backends (`StorageLoadMeter`, `ServerStorage.poolLoad`).
+/// follow the storage calls really in progress, on both database backends (`StorageLoadMeter`, `ServerStorage.poolLoad`).
 @Suite struct DatabasePoolMetricsTests {
-    @Test func theMeterCapsInUseAtThePoolAndCountsTheRestAsWaiting() {
+    /// Calls count as waiting until the pool hands them a connection, then as using it, until they end; repeated
+    /// reports change nothing.
+    @Test func theMeterCountsCallsHoldingAConnectionAndCallsWaitingForOne() {
         let meter = StorageLoadMeter(poolSize: 4)
         #expect(meter.load == .init(connectionsInUse: 0, requestsWaiting: 0, poolSize: 4))
-        for _ in 0..<6 { meter.enter() }
+        let calls = (0..<6).map { _ in meter.call() }
+        #expect(meter.load == .init(connectionsInUse: 0, requestsWaiting: 6, poolSize: 4))
+        for call in calls.prefix(4) { call.connected(); call.connected() }
         #expect(meter.load == .init(connectionsInUse: 4, requestsWaiting: 2, poolSize: 4))
-        for _ in 0..<3 { meter.leave() }
-        #expect(meter.load == .init(connectionsInUse: 3, requestsWaiting: 0, poolSize: 4))
-        for _ in 0..<3 { meter.leave() }
+        for call in calls.prefix(3) { call.end(); call.end() }
+        #expect(meter.load == .init(connectionsInUse: 1, requestsWaiting: 2, poolSize: 4))
+        calls[5].end()   // gave up waiting
+        calls[5].connected()
+        #expect(meter.load == .init(connectionsInUse: 1, requestsWaiting: 1, poolSize: 4))
+        for call in calls { call.end() }
         #expect(meter.load == .init(connectionsInUse: 0, requestsWaiting: 0, poolSize: 4))
     }
 
-    /// A storage call blocked in the database shows as one connection in use in the service's `/metrics` text, and
-    /// as none once it has finished.
-    @Test(arguments: StorageBackend.allCases) func aBlockedStorageCallShowsInTheGauges(backend: StorageBackend) async throws {
+    /// A storage call blocked in the database shows in the service's `/metrics` text, and nothing once it has finished:
+    /// on PostgreSQL it holds its connection and waits for a table lock (one connection in use); on SQLite it waits for
+    /// the one writer, which the blocker holds (one request waiting: before the gauges were measured, every call in
+    /// progress counted as a connection in use). Not for `InMemoryServerStorage`: it has no connections, and a call holds its lock
+    /// only while it computes, so nothing can block it (its gauges: `theInMemoryStorageCountsItsCallsOnItsOneLock`).
+    @Test(arguments: StorageBackend.databases) func aBlockedStorageCallShowsInTheGauges(backend: StorageBackend) async throws {
         let storage = try await backend.makeStorage()
         let service = try SyncService(database: storage, clock: SystemEpochClock(), options: ServerOptions(), logger: StorageBackend.quiet)
         var idle = try PrometheusText(service.metrics.exposition())
@@ -33,17 +43,21 @@ import Testing
 
         let blocker = try await Blocker(holding: storage)
         let blocked = Task { try await storage.expireAllSessions(now: 1) }
+        let gauge = backend == .sqlite ? "eddy_database_requests_waiting" : "eddy_database_connections_in_use"
         var seen: Double?
         for _ in 0..<2000 {   // ≤ 20 s: the call reaches the database and waits on the blocker
-            seen = try PrometheusText(service.metrics.exposition()).value("eddy_database_connections_in_use")
+            seen = try PrometheusText(service.metrics.exposition()).value(gauge)
             if seen == 1 { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(seen == 1, "the blocked call never showed as a connection in use")
+        #expect(seen == 1, "the blocked call never showed in \(gauge)")
+        let other = backend == .sqlite ? "eddy_database_connections_in_use" : "eddy_database_requests_waiting"
+        #expect(try PrometheusText(service.metrics.exposition()).value(other) == 0)
         try await blocker.release()
         try await blocked.value
         idle = try PrometheusText(service.metrics.exposition())
         #expect(idle.value("eddy_database_connections_in_use") == 0)
+        #expect(idle.value("eddy_database_requests_waiting") == 0)
         await storage.shutdown()
     }
 
@@ -89,5 +103,24 @@ import Testing
             release.finish()
             try await holder.value
         }
+    }
+}
+
+/// `InMemoryServerStorage` has one lock and no connections: its gauges show a pool of one, and calls that have
+/// finished leave nothing in use.
+@Suite struct InMemoryPoolGaugeTests {
+    @Test func theInMemoryStorageCountsItsCallsOnItsOneLock() async throws {
+        let storage: any ServerStorage = InMemoryServerStorage()
+        let service = try SyncService(database: storage, clock: SystemEpochClock(), options: ServerOptions(), logger: StorageBackend.quiet)
+        #expect(storage.poolLoad == .init(connectionsInUse: 0, requestsWaiting: 0, poolSize: 1))
+        try await withThrowingTaskGroup { group in
+            for i in 0..<64 { group.addTask { _ = try await storage.addKey(airline: "DAL", label: "k\(i)", now: 1) } }
+            try await group.waitForAll()
+        }
+        #expect(try await storage.listKeys().count == 64)
+        let text = try PrometheusText(service.metrics.exposition())
+        #expect(text.value("eddy_database_pool_size") == 1)
+        #expect(text.value("eddy_database_connections_in_use") == 0)
+        #expect(text.value("eddy_database_requests_waiting") == 0)
     }
 }

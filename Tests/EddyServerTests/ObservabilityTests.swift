@@ -223,6 +223,7 @@ import Testing
 
 /// One log line as the capturing handler saw it (the provider's metadata merged in, as swift-log's handlers do).
 struct CapturedLine: Sendable, CustomStringConvertible {
+    var level: Logger.Level = .info
     var message: String
     var metadata: [String: String]
     var description: String { "\(message) \(metadata)" }
@@ -252,7 +253,7 @@ struct CapturingLogHandler: LogHandler {
         var merged = metadata
         merged.merge(metadataProvider?.get() ?? [:]) { $1 }
         merged.merge(event.metadata ?? [:]) { $1 }
-        lines.append(CapturedLine(message: event.message.description, metadata: merged.mapValues { "\($0)" }))
+        lines.append(CapturedLine(level: event.level, message: event.message.description, metadata: merged.mapValues { "\($0)" }))
     }
 }
 

@@ -310,18 +310,18 @@ struct SquareGrid: CellGeometry {
         do {
             _ = try await service.startSession(SessionStartRequest(apiKey: "nope", airline: "DAL", userId: "u", clientVersion: "1.2.0"))
             Issue.record("unknown key accepted")
-        } catch let error as APIError { #expect(error.status == 401) }
+        } catch { #expect(error.status == 401) }
         let token = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u", clientVersion: "1.2.0")).token
         clock.advance(by: 61)
         do {
             _ = try await service.authenticate(authorization: "Bearer \(token)")
             Issue.record("expired session accepted")
-        } catch let error as APIError { #expect(error.status == 401 && error.body.error == "sessionExpired") }
+        } catch { #expect(error.status == 401 && error.body.error == "sessionExpired") }
         let fresh = try await service.startSession(SessionStartRequest(apiKey: key, airline: "DAL", userId: "u", clientVersion: "1.2.0")).token
         try await service.database.revokeKey(id: 1)
         do {
             _ = try await service.authenticate(authorization: "Bearer \(fresh)")
             Issue.record("revoked key accepted")
-        } catch let error as APIError { #expect(error.status == 403) }
+        } catch { #expect(error.status == 403) }
     }
 }

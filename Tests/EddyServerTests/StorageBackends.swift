@@ -4,7 +4,8 @@ import Testing
 
 @testable import EddyServerKit
 
-/// The storage backends every server suite runs against (`@Test(arguments: StorageBackend.allCases)`).
+/// The storage backends every server suite runs against (`@Test(arguments: StorageBackend.allCases)`): SQLite, PostgreSQL
+/// and in memory.
 ///
 /// PostgreSQL cases need `EDDY_TEST_POSTGRES_URL` (a running server, e.g. `scripts/pg_cluster.sh start`; `make test`
 /// starts one). Without it they are skipped (cancelled, reported as skipped) — except under `CI=true`, where they fail.
@@ -13,13 +14,19 @@ enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
     case sqlite
     /// A fresh database per test on the server `EDDY_TEST_POSTGRES_URL` names (skipped when unset, failing under CI=true).
     case postgres
+    /// `InMemoryServerStorage`: this process's memory.
+    case memory
 
     var testDescription: String {
         switch self {
         case .sqlite: "sqlite"
         case .postgres: "postgres (EDDY_TEST_POSTGRES_URL; skipped when unset, fails when unset under CI=true)"
+        case .memory: "memory"
         }
     }
+
+    /// The backends that keep their data in a database (with connections, a pool and commits that can fail).
+    static let databases: [StorageBackend] = [.sqlite, .postgres]
 
     /// A logger that drops everything.
     static let quiet = Logger(label: "storage-test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -46,6 +53,8 @@ enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
             let name = "eddy_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             let fresh = try await PostgresServerStorage.createDatabase(named: name, on: server, logger: Self.quiet)
             return try await PostgresServerStorage.open(fresh, now: now, logger: Self.quiet, maximumConnections: 4)
+        case .memory:
+            return InMemoryServerStorage()
         }
     }
 }

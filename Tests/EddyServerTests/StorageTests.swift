@@ -115,7 +115,7 @@ import Testing
     }
 }
 
-/// What both backends must do alike, called directly on the storage.
+/// What every backend must do alike, called on the storage and through the domain rules above it (`ServerDomain`).
 @Suite struct StorageBehaviourTests {
     func report(_ cell: UInt64, time: Double) -> TileReport {
         TileReport(id: UUID(), tile: TileID(h3: cell, layer: 35), enterTime: time - 60, exitTime: time, edrPeak: 0.3, edrMedian: 0.1,
@@ -128,29 +128,30 @@ import Testing
     func ingestIsIdempotentAndFetchRoundTripsEveryField(backend: StorageBackend) async throws {
         let now = 1_800_000_000.0
         let storage = try await backend.makeStorage(now: now)
+        let domain = ServerDomain(storage: storage)
         let a = report(Self.cell, time: now - 100)
         var b = report(Self.cell, time: now - 50)
         b.altitudeSource = nil
         b.altitudeU90Feet = nil
         b.layerUncertain = nil
         let rows = [a, b].map { IngestRow(report: $0, center: GeoPoint(lat: 40, lng: -100)) }
-        let first = try await storage.ingest(rows, reporterId: "r_1", flightExpiry: 600, tick: 3, now: now)
+        let first = try await domain.ingest(rows, reporterId: "r_1", flightExpiry: 600, tick: 3, now: now)
         #expect(first == [a.id, b.id])
-        let again = try await storage.ingest(rows, reporterId: "r_1", flightExpiry: 600, tick: 4, now: now + 1)
+        let again = try await domain.ingest(rows, reporterId: "r_1", flightExpiry: 600, tick: 4, now: now + 1)
         #expect(again.isEmpty)
-        let all = try await storage.observations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil))
+        let all = try await domain.observations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil))
         #expect(all.map(\.report) == [a, b])
         #expect(all.map(\.tick) == [3, 3])
         #expect(Set(all.map(\.reporterId)).count == 1 && all[0].reporterId.hasPrefix("f"))
-        let delta = try await storage.observations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: 4))
+        let delta = try await domain.observations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: 4))
         #expect(delta.isEmpty)
-        #expect(try await !storage.hasObservations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: 4)))
-        #expect(try await storage.hasObservations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: 3)))
+        #expect(try await !domain.hasObservations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: 4)))
+        #expect(try await domain.hasObservations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: 3)))
         let square = [GeoPoint(lat: 39, lng: -101), GeoPoint(lat: 39, lng: -99), GeoPoint(lat: 41, lng: -99), GeoPoint(lat: 41, lng: -101)]
-        let inside = try await storage.observations(ObservationFilter(polygon: square, minExitTime: now - 60, minLayer: 30, maxLayer: 40, minTick: nil))
+        let inside = try await domain.observations(ObservationFilter(polygon: square, minExitTime: now - 60, minLayer: 30, maxLayer: 40, minTick: nil))
         #expect(inside.map(\.report.id) == [b.id])
         let elsewhere = square.map { GeoPoint(lat: $0.lat + 10, lng: $0.lng) }
-        #expect(try await storage.observations(ObservationFilter(polygon: elsewhere, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil)).isEmpty)
+        #expect(try await domain.observations(ObservationFilter(polygon: elsewhere, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil)).isEmpty)
         await storage.shutdown()
     }
 
@@ -173,7 +174,7 @@ import Testing
     }
 }
 
-/// API keys stored hashed, rotation, retention: on both backends (issue 14, deliverables 5 and 6).
+/// API keys stored hashed, rotation, retention: on every backend (issue 14, deliverables 5 and 6).
 @Suite struct KeyAndRetentionTests {
     @Test(arguments: StorageBackend.allCases)
     func keysAreStoredHashedAndRotate(backend: StorageBackend) async throws {
@@ -223,24 +224,26 @@ import Testing
         #expect(stored == [StorageSupport.apiKeyHash(plain)])
     }
 
-    /// Airline-private data on both backends: airline B sees A's aircraft but not its flight number, nor the id the
-    /// uploader chose (it may name the pilot), nor the reporter; a second reporter of A sees the number.
+    /// Airline-private data on every backend (the rule is `ServerDomain`'s, over each storage): airline B sees A's
+    /// aircraft but not its flight number, nor the id the uploader chose (it may name the pilot), nor the reporter; a
+    /// second reporter of A sees the number.
     @Test(arguments: StorageBackend.allCases)
     func anotherAirlineCannotReadPrivateFlightData(backend: StorageBackend) async throws {
         let now = 1_800_000_000.0
         let storage = try await backend.makeStorage(now: now)
+        let domain = ServerDomain(storage: storage)
         let flight = LiveFlight(flightID: "DAL-pilot-jane", latitude: 40, longitude: -100, altitudeFeet: 35_000,
                                 headingDegrees: 90, groundSpeedKnots: 450, aircraftType: "B738", flightNumber: "DL123", time: now)
-        try await storage.upsertFlight(flight, reporterId: "r_dal_1", airline: "DAL", now: now, expiry: 600, altitudeOffset: nil,
-                                       altitudeOffsetsOlderThan: nil)
-        let other = try await storage.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "r_ual_1", viewerAirline: "UAL")
-        let same = try await storage.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "r_dal_2", viewerAirline: "DAL")
+        try await domain.upsertFlight(flight, reporterId: "r_dal_1", airline: "DAL", now: now, expiry: 600, altitudeOffset: nil,
+                                      altitudeOffsetsOlderThan: nil)
+        let other = try await domain.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "r_ual_1", viewerAirline: "UAL")
+        let same = try await domain.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "r_dal_2", viewerAirline: "DAL")
         #expect(other.count == 1 && other[0].aircraftType == "B738" && other[0].flightNumber == nil)
         #expect(same.count == 1 && same[0].flightNumber == "DL123")
         for seen in other + same {
             #expect(!seen.flightID.contains("pilot") && !seen.flightID.contains("DAL") && !seen.flightID.contains("r_dal"))
         }
-        let own = try await storage.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "r_dal_1", viewerAirline: "DAL")
+        let own = try await domain.flights(polygon: nil, now: now, expiry: 600, excludingReporter: "r_dal_1", viewerAirline: "DAL")
         #expect(own.isEmpty)
         await storage.shutdown()
     }
@@ -250,21 +253,22 @@ import Testing
         let day = 86_400.0, now = 1_800_000_000.0, old = now - 40 * day
         // Opened 40 days ago (PostgreSQL made that day's partitions then), kept up until now.
         let storage = try await backend.makeStorage(now: old)
+        let domain = ServerDomain(storage: storage)
         func report(exit: Double) -> IngestRow {
             IngestRow(report: TileReport(id: UUID(), tile: TileID(h3: StorageBehaviourTests.cell, layer: 35), enterTime: exit - 60,
                                          exitTime: exit, edrPeak: 0.3, edrMedian: 0.1, reporterClass: .medium),
                       center: GeoPoint(lat: 40, lng: -100))
         }
         let rows = [report(exit: old - 2 * day), report(exit: old), report(exit: now - day), report(exit: now)]
-        _ = try await storage.ingest(Array(rows[..<2]), reporterId: "r_1", flightExpiry: 600, tick: 1, now: old)
+        _ = try await domain.ingest(Array(rows[..<2]), reporterId: "r_1", flightExpiry: 600, tick: 1, now: old)
         try await storage.maintain(now: now)
-        _ = try await storage.ingest(Array(rows[2...]), reporterId: "r_1", flightExpiry: 600, tick: 2, now: now)
+        _ = try await domain.ingest(Array(rows[2...]), reporterId: "r_1", flightExpiry: 600, tick: 2, now: now)
         #expect(try await storage.purgeReports(exitBefore: now - 30 * day) == 2)
         let all = ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil)
-        #expect(try await Set(storage.observations(all).map(\.report.id)) == Set(rows[2...].map(\.report.id)))
+        #expect(try await Set(domain.observations(all).map(\.report.id)) == Set(rows[2...].map(\.report.id)))
         #expect(try await storage.purgeReports(exitBefore: now - 30 * day) == 0)
         // The purged reports' upload ids are forgotten with them: a late re-upload is taken again (and purged next hour).
-        #expect(try await storage.ingest([rows[1]], reporterId: "r_1", flightExpiry: 600, tick: 3, now: now) == [rows[1].report.id])
+        #expect(try await domain.ingest([rows[1]], reporterId: "r_1", flightExpiry: 600, tick: 3, now: now) == [rows[1].report.id])
         await storage.shutdown()
     }
 }
@@ -277,19 +281,20 @@ import Testing
         let postgres = try #require(first as? PostgresServerStorage)
         // A second instance on the same database, opened later: same epoch, migrations not applied twice.
         let second = try await PostgresServerStorage.open(postgres.location, now: 1_800_009_999, logger: StorageBackend.quiet)
-        #expect(try second.tickEpoch(now: 0) == 1_800_000_000)
+        #expect(second.tickEpoch(now: 0) == 1_800_000_000)
         let reports = (0..<50).map { i in
             TileReport(id: UUID(), tile: TileID(h3: StorageBehaviourTests.cell, layer: i % 40), enterTime: 1_799_999_000,
                        exitTime: 1_799_999_100, edrPeak: 0.2, edrMedian: 0.1, reporterClass: .large)
         }
         let rows = reports.map { IngestRow(report: $0, center: GeoPoint(lat: 40, lng: -100)) }
         // The same batch to both instances at once: together they store each report once.
-        async let a = first.ingest(rows, reporterId: "r_a", flightExpiry: 600, tick: 1, now: 1_800_000_000)
-        async let b = second.ingest(rows, reporterId: "r_b", flightExpiry: 600, tick: 1, now: 1_800_000_000)
+        async let a = ServerDomain(storage: first).ingest(rows, reporterId: "r_a", flightExpiry: 600, tick: 1, now: 1_800_000_000)
+        async let b = ServerDomain(storage: second).ingest(rows, reporterId: "r_b", flightExpiry: 600, tick: 1, now: 1_800_000_000)
         let (freshA, freshB) = try await (a, b)
         #expect(freshA.isDisjoint(with: freshB))
         #expect(freshA.union(freshB) == Set(reports.map(\.id)))
-        let stored = try await second.observations(ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil))
+        let stored = try await ServerDomain(storage: second).observations(
+            ObservationFilter(polygon: nil, minExitTime: 0, minLayer: -2, maxLayer: 99, minTick: nil))
         #expect(stored.count == 50)
         await second.shutdown()
         await first.shutdown()
