@@ -319,6 +319,9 @@ package final class PostgresServerStorage: ServerStorage {
             WHERE key NOT LIKE 'sha256:%'
             """,
         ]),
+        // Fetches are served in pages in the order exit time, then seq (issue 30): a global fetch reads its window
+        // through this index in that order (an index range per page, in the partitions the window touches).
+        (3, ["CREATE INDEX observations_exit ON observations (exit_time, seq)"]),
     ]
 
     /// The newest schema version this build knows.
@@ -622,6 +625,11 @@ package final class PostgresServerStorage: ServerStorage {
         binds.append(Int64(query.minLayer))
         binds.append(Int64(query.maxLayer))
         var sql = "SELECT \(columns) FROM observations WHERE exit_time >= $1 AND layer BETWEEN $2 AND $3"
+        if let after = query.after {
+            binds.append(after.exitTime)
+            binds.append(after.sequence)
+            sql += " AND (exit_time, seq) > ($\(binds.count - 1), $\(binds.count))"
+        }
         if let minTick = query.minTick {
             binds.append(Int64(minTick))
             sql += " AND tick >= $\(binds.count)"
@@ -637,21 +645,22 @@ package final class PostgresServerStorage: ServerStorage {
     package func observations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> [StoredObservation] {
         let statement = observationQuery(query, columns: """
             id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
-            altitude_source, altitude_u90_ft, layer_uncertain
-            """, suffix: " ORDER BY tick, seq")
+            altitude_source, altitude_u90_ft, layer_uncertain, seq
+            """, suffix: " ORDER BY exit_time, seq" + (query.limit.map { " LIMIT \($0)" } ?? ""))
         return try await read("read observations") { connection in
             let rows = try await connection.query(statement, logger: self.logger)
             var result: [StoredObservation] = []
             for try await row in rows {
-                let (id, h3, layer, lat, lng, enter, exit, peak, median, className, reporter, tick, source, u90, uncertain) = try row.decode(
-                    (UUID, Int64, Int, Double, Double, Double, Double, Double, Double, String, String, Int64, String?, Double?, Bool?).self)
+                let (id, h3, layer, lat, lng, enter, exit, peak, median, className, reporter, tick, source, u90, uncertain, seq) = try row.decode(
+                    (UUID, Int64, Int, Double, Double, Double, Double, Double, Double, String, String, Int64, String?, Double?, Bool?, Int64).self)
                 guard let reporterClass = AircraftClass(rawValue: className) else { continue }
                 let report = TileReport(
                     id: id, tile: TileID(h3: UInt64(bitPattern: h3), layer: layer), enterTime: enter, exitTime: exit,
                     edrPeak: peak, edrMedian: median, reporterClass: reporterClass,
                     altitudeSource: source.flatMap(AltitudeSource.init(rawValue:)), altitudeU90Feet: u90, layerUncertain: uncertain)
                 result.append(StoredObservation(observation: Observation(report: report, reporterId: reporter, tick: Int(tick)),
-                                                center: GeoPoint(lat: lat, lng: lng)))
+                                                center: GeoPoint(lat: lat, lng: lng),
+                                                position: ObservationPosition(exitTime: exit, sequence: seq)))
             }
             return result
         }
@@ -711,12 +720,26 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    package func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
-        try await read("read the nowcast") { connection in
-            let rows = try await connection.query("""
-                SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast
-                WHERE layer BETWEEN \(Int64(minLayer)) AND \(Int64(maxLayer)) ORDER BY h3, layer, forecast_hour
-                """, logger: self.logger)
+    package func nowcastCells(minLayer: Int, maxLayer: Int, boundingBox: GeoBoundingBox?, after: NowcastPosition?, limit: Int?)
+        async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
+        var binds = PostgresBindings()
+        binds.append(Int64(minLayer))
+        binds.append(Int64(maxLayer))
+        var sql = "SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN $1 AND $2"
+        if let box = boundingBox {
+            for value in [box.minLat, box.maxLat, box.minLng, box.maxLng] { binds.append(value) }
+            sql += " AND lat BETWEEN $3 AND $4 AND lng BETWEEN $5 AND $6"
+        }
+        if let after {
+            binds.append(after.cell)
+            binds.append(Int64(after.layer))
+            binds.append(Int64(after.forecastHour))
+            sql += " AND (h3, layer, forecast_hour) > ($\(binds.count - 2), $\(binds.count - 1), $\(binds.count))"
+        }
+        sql += " ORDER BY h3, layer, forecast_hour" + (limit.map { " LIMIT \($0)" } ?? "")
+        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        return try await read("read the nowcast") { connection in
+            let rows = try await connection.query(query, logger: self.logger)
             var result: [IssuedNowcastCell] = []
             for try await (issueTime, h3, layer, lat, lng, hour, edr) in rows.decode((Double, Int64, Int, Double, Double, Int, Double).self) {
                 result.append(IssuedNowcastCell(issueTime: issueTime, cell: StoredNowcastCell(
@@ -765,12 +788,13 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    package func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight] {
-        try await read("read live flights") { connection in
+    package func liveFlights(updatedSince: Double, afterPublicId: String?, limit: Int?) async throws(ServerDatabaseError) -> [StoredFlight] {
+        let (after, limitClause) = (afterPublicId ?? "", limit.map { " LIMIT \($0)" } ?? "")
+        return try await read("read live flights") { connection in
             let rows = try await connection.query("""
                 SELECT reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet, heading,
                     speed_knots, time, updated_at
-                FROM flights WHERE updated_at >= \(updatedSince) ORDER BY public_id
+                FROM flights WHERE updated_at >= \(updatedSince) AND public_id > \(after) ORDER BY public_id\(unescaped: limitClause)
                 """, logger: self.logger)
             var result: [StoredFlight] = []
             for try await (reporter, clientId, publicId, airline, number, type, lat, lng, altitude, heading, speed, time, updatedAt)

@@ -196,6 +196,12 @@ package final class SQLiteServerStorage: ServerStorage {
                                arguments: [StorageSupport.apiKeyHash(key), StorageSupport.apiKeyPrefix(key), id])
             }
         }
+        // v5 (issue 30): fetches are served in pages in the order exit time, then rowid; a global fetch reads its 6-h
+        // window through this index in that order, page after page, instead of scanning the table (rowid is part of
+        // every SQLite index).
+        migrator.registerMigration("v5-observations-by-exit-time") { db in
+            try db.execute(sql: "CREATE INDEX observations_exit ON observations(exit_time)")
+        }
         return migrator
     }
 
@@ -329,12 +335,17 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    /// The `WHERE` clause and arguments of `query`, with the index to read: a delta reads through the tick index (few
-    /// rows), an area fetch through the latitude index (the box's band), a global one scans.
+    /// The `WHERE` clause and arguments of `query` (without its limit), with the index to read: a delta reads through the
+    /// tick index (few rows), an area fetch through the latitude index (the box's band), a global one through the
+    /// exit-time index (the window, already in the fetch order).
     static func observationSelection(_ query: ObservationQuery) -> (sql: String, arguments: StatementArguments) {
-        let index = query.minTick != nil ? "INDEXED BY observations_tick" : query.boundingBox != nil ? "INDEXED BY observations_lat" : ""
-        var sql = "FROM observations \(index) WHERE exit_time >= ? AND layer BETWEEN ? AND ?"
-        var arguments: StatementArguments = [query.minExitTime, query.minLayer, query.maxLayer]
+        let index = query.minTick != nil ? "observations_tick" : query.boundingBox != nil ? "observations_lat" : "observations_exit"
+        var sql = "FROM observations INDEXED BY \(index) WHERE exit_time >= ? AND layer BETWEEN ? AND ?"
+        var arguments: StatementArguments = [max(query.minExitTime, query.after?.exitTime ?? -.infinity), query.minLayer, query.maxLayer]
+        if let after = query.after {
+            sql += " AND (exit_time > ? OR rowid > ?)"
+            arguments += [after.exitTime, after.sequence]
+        }
         if let minTick = query.minTick {
             sql += " AND tick >= ?"
             arguments += [minTick]
@@ -346,15 +357,15 @@ package final class SQLiteServerStorage: ServerStorage {
         return (sql, arguments)
     }
 
-    /// The observations `query` selects, in arrival order (tick, then rowid), with their tiles' centres.
+    /// The observations `query` selects, in the fetch order (exit time, then rowid), with their tiles' centres.
     package func observations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> [StoredObservation] {
         let selection = Self.observationSelection(query)
         return try await read("read observations") { db in
             var result: [StoredObservation] = []
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
-                    altitude_source, altitude_u90_ft, layer_uncertain
-                \(selection.sql) ORDER BY tick, rowid
+                    altitude_source, altitude_u90_ft, layer_uncertain, rowid
+                \(selection.sql) ORDER BY exit_time, rowid\(query.limit.map { " LIMIT \($0)" } ?? "")
                 """, arguments: selection.arguments)
             while let row = try cursor.next() {
                 let idBlob: Data = row[0]
@@ -369,7 +380,8 @@ package final class SQLiteServerStorage: ServerStorage {
                     altitudeSource: sourceName.flatMap(AltitudeSource.init(rawValue:)), altitudeU90Feet: row[13],
                     layerUncertain: layerUncertain.map { $0 != 0 })
                 result.append(StoredObservation(observation: Observation(report: report, reporterId: row[10], tick: row[11]),
-                                                center: GeoPoint(lat: row[3], lng: row[4])))
+                                                center: GeoPoint(lat: row[3], lng: row[4]),
+                                                position: ObservationPosition(exitTime: row[6], sequence: row[15])))
             }
             return result
         }
@@ -424,13 +436,24 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    /// The stored nowcast cells in the layer range, ordered by cell, layer and forecast hour.
-    package func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
-        try await read("read the nowcast") { db in
-            try Row.fetchAll(db, sql: """
-                SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN ? AND ?
-                ORDER BY h3, layer, forecast_hour
-                """, arguments: [minLayer, maxLayer]).map { row in
+    /// The stored nowcast cells in the layer range and box, ordered by cell, layer and forecast hour: those after
+    /// `after`, at most `limit`.
+    package func nowcastCells(minLayer: Int, maxLayer: Int, boundingBox: GeoBoundingBox?, after: NowcastPosition?, limit: Int?)
+        async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
+        var sql = "SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN ? AND ?"
+        var arguments: StatementArguments = [minLayer, maxLayer]
+        if let box = boundingBox {
+            sql += " AND lat BETWEEN ? AND ? AND lng BETWEEN ? AND ?"
+            arguments += [box.minLat, box.maxLat, box.minLng, box.maxLng]
+        }
+        if let after {
+            sql += " AND (h3, layer, forecast_hour) > (?, ?, ?)"
+            arguments += [after.cell, after.layer, after.forecastHour]
+        }
+        sql += " ORDER BY h3, layer, forecast_hour" + (limit.map { " LIMIT \($0)" } ?? "")
+        let (statement, values) = (sql, arguments)
+        return try await read("read the nowcast") { db in
+            try Row.fetchAll(db, sql: statement, arguments: values).map { row in
                 let h3: Int64 = row[1]
                 return IssuedNowcastCell(issueTime: row[0], cell: StoredNowcastCell(
                     cell: UInt64(bitPattern: h3), layer: row[2], forecastHour: row[5], edr: row[6], center: GeoPoint(lat: row[3], lng: row[4])))
@@ -467,14 +490,14 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    /// Every flight updated at or after `updatedSince`, ordered by public id.
-    package func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight] {
+    /// The flights updated at or after `updatedSince`, ordered by public id: those after `afterPublicId`, at most `limit`.
+    package func liveFlights(updatedSince: Double, afterPublicId: String?, limit: Int?) async throws(ServerDatabaseError) -> [StoredFlight] {
         try await read("read live flights") { db in
             try Row.fetchAll(db, sql: """
                 SELECT reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet, heading,
                     speed_knots, time, updated_at
-                FROM flights WHERE updated_at >= ? ORDER BY public_id
-                """, arguments: [updatedSince]).map { row in
+                FROM flights WHERE updated_at >= ? AND public_id > ? ORDER BY public_id\(limit.map { " LIMIT \($0)" } ?? "")
+                """, arguments: [updatedSince, afterPublicId ?? ""]).map { row in
                 StoredFlight(
                     reporterId: row[0], clientFlightId: row[1], publicId: row[2], airline: row[3], flightNumber: row[4],
                     aircraftType: row[5], latitude: row[6], longitude: row[7], altitudeFeet: row[8], headingDegrees: row[9],
