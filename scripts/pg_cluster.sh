@@ -12,6 +12,10 @@
 # that the package creates (or `nobody` when it is missing) and the commands run through runuser.
 # EDDY_PG_DIR overrides the folder; EDDY_PG_FAST=1 turns fsync and synchronous_commit off (unit tests only:
 # benchmark figures are measured with PostgreSQL's durable defaults).
+# EDDY_PG_OPTIONS adds server options (e.g. "-c ssl=on -c ssl_cert_file=/abs/server.crt -c ssl_key_file=/abs/server.key");
+# EDDY_PG_HBA names a pg_hba.conf installed before the first start (e.g. password or TLS-only rules for a role); files
+# the options name inside the cluster's folder are handed to its owner with it. Both are for tests (docs/fleet-server.md
+# "Database TLS and secrets").
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -83,13 +87,17 @@ start() {
         rm -rf "$DATA"
         as_owner "$BIN/initdb" -D "$DATA" -U eddy --auth=trust -E UTF8 --no-locale >"$DIR/initdb.log" 2>&1 || {
             cat "$DIR/initdb.log" >&2; echo "pg_cluster.sh: initdb failed (log above)" >&2; exit 2; }
+        if [ -n "${EDDY_PG_HBA:-}" ]; then
+            cp "$EDDY_PG_HBA" "$DATA/pg_hba.conf" || { echo "pg_cluster.sh: cannot install EDDY_PG_HBA=$EDDY_PG_HBA" >&2; exit 2; }
+            owner_chown
+        fi
     fi
     local port fast=""
     port="$(free_port)"
     echo "$port" >"$PORT_FILE"
     if [ "${EDDY_PG_FAST:-0}" = 1 ]; then fast="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"; fi
     as_owner "$BIN/pg_ctl" -D "$DATA" -l "$DIR/server.log" -w -t 60 start \
-        -o "-p $port -c listen_addresses=127.0.0.1 -k $SOCK -c max_connections=200 -c shared_buffers=512MB -c max_wal_size=4GB $fast" \
+        -o "-p $port -c listen_addresses=127.0.0.1 -k $SOCK -c max_connections=200 -c shared_buffers=512MB -c max_wal_size=4GB $fast ${EDDY_PG_OPTIONS:-}" \
         >/dev/null || { tail -20 "$DIR/server.log" >&2; echo "pg_cluster.sh: PostgreSQL did not start (log above)" >&2; exit 2; }
     # The cluster's own `postgres` database is used (no createdb: CREATE DATABASE waits for a checkpoint, minutes on
     # a busy disk with durable settings); tests create their own databases from it.

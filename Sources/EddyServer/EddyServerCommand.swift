@@ -60,9 +60,18 @@ struct DatabaseOption: ParsableArguments {
         }
     }
 
+    /// The location with what PostgreSQL's URL leaves open taken from the environment as libpq does (`PGPASSWORD`,
+    /// `PGPASSFILE` or `~/.pgpass`, `PGSSLMODE`, `PGSSLROOTCERT`; `PostgresEnvironment`).
+    var completedLocation: DatabaseLocation {
+        get throws {
+            guard case .postgres(let location) = try location else { return try location }
+            return .postgres(try PostgresEnvironment.current.complete(location))
+        }
+    }
+
     /// Opens the storage (SQLite: creating the file; PostgreSQL: connecting, failing with what to do, and migrating).
     func open(logger: Logger) async throws -> any ServerStorage {
-        switch try location {
+        switch try completedLocation {
         case .sqlite(let path): try SQLiteServerStorage(path: path)
         case .postgres(let location):
             try await PostgresServerStorage.open(

@@ -67,7 +67,7 @@ package final class PostgresServerStorage: ServerStorage {
     package static func open(
         _ location: PostgresLocation, now: Double, logger: Logger, maximumConnections: Int = 16, timeouts: DatabaseTimeouts = .init()
     ) async throws(PostgresStorageError) -> PostgresServerStorage {
-        let tls = try Self.connectionTLS(location)
+        let tls = try PostgresConnectionSettings.connectionTLS(location)
         // One direct connection first: PostgresClient's pool retries an unreachable server forever, which would make a
         // typo in --database hang instead of fail.
         var probeConfiguration = PostgresConnection.Configuration(
@@ -79,7 +79,7 @@ package final class PostgresServerStorage: ServerStorage {
             connection = try await PostgresConnection.connect(
                 on: PostgresClient.defaultEventLoopGroup.next(), configuration: probeConfiguration, id: 0, logger: logger).get()
         } catch {
-            throw PostgresStorageError(location: location.redacted, problem: Self.explain(error))
+            throw PostgresStorageError(location: location.redacted, problem: PostgresConnectionSettings.explain(error, location: location))
         }
         // Schema, epoch and today's partitions on that connection, before the pool runs.
         let epoch: Double
@@ -90,9 +90,9 @@ package final class PostgresServerStorage: ServerStorage {
             try await connection.close()
         } catch {
             try? await connection.close()
-            throw PostgresStorageError(location: location.redacted, problem: Self.explain(error))
+            throw PostgresStorageError(location: location.redacted, problem: PostgresConnectionSettings.explain(error, location: location))
         }
-        let clientTLS: PostgresClient.Configuration.TLS = location.requireTLS ? .require(.makeClientConfiguration()) : .disable
+        let clientTLS = PostgresConnectionSettings.clientTLS(location)
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: clientTLS)
@@ -122,7 +122,7 @@ package final class PostgresServerStorage: ServerStorage {
         }
         let configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database, tls: try Self.connectionTLS(location))
+            database: location.database, tls: try PostgresConnectionSettings.connectionTLS(location))
         do {
             let connection = try await PostgresConnection.connect(
                 on: PostgresClient.defaultEventLoopGroup.next(), configuration: configuration, id: 0, logger: logger).get()
@@ -136,38 +136,11 @@ package final class PostgresServerStorage: ServerStorage {
         } catch let error as PostgresStorageError {
             throw error
         } catch {
-            throw PostgresStorageError(location: location.redacted, problem: Self.explain(error))
+            throw PostgresStorageError(location: location.redacted, problem: PostgresConnectionSettings.explain(error, location: location))
         }
         var created = location
         created.database = name
         return created
-    }
-
-    /// The TLS of a direct connection to `location` (`sslmode=require`: TLS with the system's trust store).
-    static func connectionTLS(_ location: PostgresLocation) throws(PostgresStorageError) -> PostgresConnection.Configuration.TLS {
-        guard location.requireTLS else { return .disable }
-        do { return .require(try NIOSSLContext(configuration: .makeClientConfiguration())) } catch {
-            throw PostgresStorageError(location: location.redacted, problem: "cannot set up TLS: \(error)")
-        }
-    }
-
-    /// What an error from connecting or migrating means, with what to do.
-    static func explain(_ error: any Error) -> String {
-        if let psql = error as? PSQLError {
-            if let message = psql.serverInfo?[.message] {
-                let code = psql.serverInfo?[.sqlState] ?? ""
-                let hint: String
-                switch code {
-                case "28P01", "28000": hint = "check the user and password in --database"
-                case "3D000": hint = "create the database first (createdb) or fix its name in --database"
-                default: hint = "check the server's log"
-                }
-                return "\(message) (SQLSTATE \(code)); \(hint)"
-            }
-            return "cannot connect (\(psql.code)); is PostgreSQL running and listening on that host and port? "
-                + "Start it, or fix host/port in --database"
-        }
-        return "\(error); is PostgreSQL running and listening on that host and port? Start it, or fix --database"
     }
 
     package func tickEpoch(now: Double) -> Double { epoch }
