@@ -28,6 +28,19 @@ package struct ReportBatchAck: Sendable, Codable, Equatable {
         self.acceptedIds = acceptedIds; self.newCount = newCount; self.duplicateCount = duplicateCount
         self.rejected = rejected; self.serverTick = serverTick
     }
+
+    private enum CodingKeys: String, CodingKey { case acceptedIds, newCount, duplicateCount, rejected, serverTick }
+
+    /// Encodes the ids lower-case, as clients send them (RFC 9562; `JSONEncoder` writes UUIDs upper-case, which made
+    /// clients comparing strings miss their own ids: issue 30).
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(acceptedIds.map { $0.uuidString.lowercased() }, forKey: .acceptedIds)
+        try container.encode(newCount, forKey: .newCount)
+        try container.encode(duplicateCount, forKey: .duplicateCount)
+        try container.encode(rejected, forKey: .rejected)
+        try container.encode(serverTick, forKey: .serverTick)
+    }
 }
 
 /// A report the server refused, and why.
@@ -38,4 +51,13 @@ package struct RejectedReport: Sendable, Codable, Equatable {
     package var reason: String
     /// Creates a rejection.
     package init(id: UUID, reason: String) { self.id = id; self.reason = reason }
+
+    private enum CodingKeys: String, CodingKey { case id, reason }
+
+    /// Encodes the id lower-case, like `ReportBatchAck.acceptedIds`.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(reason, forKey: .reason)
+    }
 }

@@ -12,7 +12,8 @@ struct EddyServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eddy-server",
         abstract: "Eddy reference sync server (Hummingbird 2; SQLite or PostgreSQL).",
-        subcommands: [Serve.self, Keys.self, PrintOpenAPI.self],
+        version: ServerVersion.description,
+        subcommands: [Serve.self, Keys.self, Migrate.self, PrintOpenAPI.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -33,10 +34,19 @@ struct DatabaseOption: ParsableArguments {
     var databaseWaitTimeout: Double = DatabaseTimeouts().connectionWaitSeconds
     @Option(help: "PostgreSQL: seconds one statement may run (statement_timeout); a request that needs longer is answered 503.")
     var databaseQueryTimeout: Double = DatabaseTimeouts().querySeconds
+    @Option(help: ArgumentHelp(
+        "Settings file: one `option = value` a line (also EDDY_SERVER_CONFIG); EDDY_SERVER_<OPTION> variables override it, flags override both.",
+        valueName: "path"))
+    var config: String?
 
     mutating func validate() throws {
         if db != nil, database != nil { throw ValidationError("give --db or --database, not both") }
-        do { _ = try location } catch { throw ValidationError(String(describing: error)) }
+        // Exit status 2 with the reason, as for a database that cannot be opened (docs/fleet-server.md; ArgumentParser's
+        // validation errors exit 64).
+        do { _ = try location } catch {
+            FileHandle.standardError.write(Data("eddy-server: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         guard (1...1000).contains(databasePoolSize) else { throw ValidationError("--database-pool-size must be 1...1000") }
         guard timeouts.isValid else {
             throw ValidationError("--database-connect-timeout, --database-wait-timeout and --database-query-timeout must be positive seconds")
@@ -119,6 +129,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Nowcast issue interval, seconds.") var nowcastInterval: Double = 3600
     @Option(help: "Largest request body, bytes.") var maxRequestBytes: Int = 1 << 20
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical).") var logLevel: String = "info"
+    @Option(help: "Log format: text (swift-log lines) or json (one JSON object a line, for log collectors).") var logFormat: String = "text"
+    @Flag(help: "Log every request at info (the access log: method, path, status, ms, reporter; API keys in queries as ***).")
+    var accessLog = false
     @Option(help: "Client threshold: below this ground speed after landing, clients may enter low power mode, knots.")
     var lowPowerSpeedKnots: Double = ClientThresholds.serverDefaults.lowPowerSpeedKnots ?? 30
     @Option(help: "Client threshold: time on the ground and slow before low power mode, seconds.")
@@ -165,6 +178,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--header-timeout, --body-timeout and --idle-timeout must be positive seconds")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be text or json, not \(logFormat)") }
         guard thresholds.isValid else {
             throw ValidationError("client thresholds (--low-power-*, --in-air-*, --max-*-accuracy-meters) must be positive numbers")
         }
@@ -186,8 +200,15 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "eddy-server")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let started = Date()
+        if LogFormat(rawValue: logFormat) == .json {
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        }
+        let logger = {
+            var logger = Logger(label: "eddy-server")
+            logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+            return logger
+        }()
         var options = ServerOptions()
         options.tickSeconds = tickSeconds
         options.sessionTTLSeconds = sessionTtl
@@ -206,6 +227,7 @@ struct Serve: AsyncParsableCommand {
         options.keyRateLimitPerMinute = keyRateLimit
         options.keyRateLimitBurst = keyRateBurst
         options.connectionTimeouts = connectionTimeouts
+        options.accessLog = accessLog
         let storage: any ServerStorage
         do { storage = try await database.open(logger: logger) } catch {
             FileHandle.standardError.write(Data("eddy-server: cannot open the database: \(error)\n".utf8))
@@ -213,14 +235,26 @@ struct Serve: AsyncParsableCommand {
         }
         let service = try SyncService(database: storage, options: options, logger: logger)
         let (host, port) = (host, port)
+        let startLine: Logger.Metadata = [
+            "version": "\(ServerVersion.number)", "database": "\((try? database.location.redacted) ?? "-")",
+            "pool_size": "\(database.databasePoolSize)", "max_answer_items": "\(maxAnswerItems)",
+            "key_rate_limit_per_minute": "\(keyRateLimit)", "session_rate_limit_per_minute": "\(rateLimit)",
+            "header_timeout_s": "\(headerTimeout)", "body_timeout_s": "\(bodyTimeout)", "idle_timeout_s": "\(idleTimeout)",
+            "shutdown_timeout_s": "\(shutdownTimeout)", "access_log": "\(accessLog)", "log_format": "\(logFormat)",
+        ]
         let app = EddyServerApplication.make(service: service, host: host, port: port, logger: logger) { bound in
             FileHandle.standardOutput.write(Data("eddy-server listening on \(host):\(bound)\n".utf8))
+            var metadata = startLine
+            metadata["address"] = "\(host):\(bound)"
+            logger.notice("eddy-server started", metadata: metadata)
         }
         do { try await EddyServerApplication.runUntilSignalled(app, shutdownTimeoutSeconds: shutdownTimeout, logger: logger) } catch {
             await storage.shutdown()
+            logger.error("eddy-server stopped by an error", metadata: ["error": "\(error)"])
             throw error
         }
         await storage.shutdown()
+        logger.notice("eddy-server stopped", metadata: ["uptime_s": "\(Int(Date().timeIntervalSince(started)))"])
     }
 }
 
@@ -235,27 +269,40 @@ struct Keys: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOption
         @Option(help: "Airline ICAO code (3 characters).") var airline: String
         @Option(help: "Label for the operator.") var label: String = ""
+        @Option(help: "Days until the key expires (its sessions then get 403 keyExpired); never when not given.")
+        var expiresInDays: Double?
 
         func run() async throws {
             guard airline.count == 3, airline.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
                 throw ValidationError("--airline must be a 3-character ICAO code in upper case, e.g. DAL")
             }
-            let (key, record) = try await database.with { try await $0.addKey(airline: airline, label: label, now: SystemEpochClock().now()) }
-            print("id \(record.id) airline \(record.airline) key \(key)")
+            if let days = expiresInDays, !(days.isFinite && days > 0) { throw ValidationError("--expires-in-days must be a positive number") }
+            let now = SystemEpochClock().now()
+            let expiresAt = expiresInDays.map { now + $0 * 86_400 }
+            let (key, record) = try await database.with { try await $0.addKey(airline: airline, label: label, now: now, expiresAt: expiresAt) }
+            print("id \(record.id) airline \(record.airline) key \(key)" + (expiresAt.map { " expires \(Keys.time($0))" } ?? ""))
         }
     }
 
     /// `keys list`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List keys (prefix only, never the full key).")
+        static let configuration = CommandConfiguration(
+            abstract: "List keys (prefix only, never the full key): id, airline, prefix, state, label, expiry, last use, sessions opened.")
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
+            let now = SystemEpochClock().now()
             for key in try await database.with({ try await $0.listKeys() }) {
-                print("\(key.id)\t\(key.airline)\t\(key.prefix)…\t\(key.active ? "active" : "revoked")\t\(key.label)")
+                let state = !key.active ? "revoked" : key.isUsable(at: now) ? "active" : "expired"
+                print("\(key.id)\t\(key.airline)\t\(key.prefix)…\t\(state)\t\(key.label)\t"
+                    + "expires \(key.expiresAt.map(Keys.time) ?? "never")\tlast used \(key.lastUsedAt.map(Keys.time) ?? "never")\t"
+                    + "sessions \(key.sessionsStarted)")
             }
         }
     }
+
+    /// A time as `keys` prints it: ISO 8601, UTC, to the second.
+    static func time(_ seconds: Double) -> String { Date(timeIntervalSince1970: seconds).formatted(.iso8601) }
 
     /// `keys rotate`.
     struct Rotate: AsyncParsableCommand {

@@ -27,6 +27,9 @@ package struct APIError: Error, Sendable {
     package static let apiKeyInvalid = APIError(status: 401, body: ErrorBody(error: "apiKeyInvalid", message: "the API key is not known to this server"))
     /// 403: the key was revoked.
     package static let keyRevoked = APIError(status: 403, body: ErrorBody(error: "keyRevoked", message: "the API key or company has been deactivated; recording must stop"))
+    /// 403: the key expired (`eddy-server keys add --expires-in-days`).
+    package static let keyExpired = APIError(status: 403, body: ErrorBody(
+        error: "keyExpired", message: "the API key has expired; recording must stop until the operator issues a new key"))
     /// 403: the key belongs to another airline.
     package static let airlineMismatch = APIError(status: 403, body: ErrorBody(error: "airlineMismatch", message: "the API key does not belong to this airline"))
     /// 426: the client is older than `minimum`.

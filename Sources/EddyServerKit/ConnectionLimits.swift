@@ -1,7 +1,7 @@
 import EddyProtocol
 import Foundation
 import HTTPTypes
-package import Logging
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
@@ -87,6 +87,9 @@ final class ConnectionLimitsHandler: ChannelDuplexHandler, RemovableChannelHandl
         case .end:
             readingRequest = false
             disarm()
+            // The response can end before the request's end is read (a pipelining handler ahead of this one may hand over
+            // a queued request's head and end in separate reads): the connection is idle from here then.
+            if requestsInProgress == 0 { armIdle(context) }
         }
         context.fireChannelRead(data)
     }
@@ -94,9 +97,7 @@ final class ConnectionLimitsHandler: ChannelDuplexHandler, RemovableChannelHandl
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             requestsInProgress = max(0, requestsInProgress - 1)
-            if requestsInProgress == 0, !readingRequest {
-                arm(context, seconds: timeouts.idleSeconds, what: "a next request within \(timeouts.idleSeconds) s (idle)")
-            }
+            if requestsInProgress == 0, !readingRequest { armIdle(context) }
         }
         context.write(data, promise: promise)
     }
@@ -126,6 +127,11 @@ final class ConnectionLimitsHandler: ChannelDuplexHandler, RemovableChannelHandl
                 error: "headerTooLarge", message: "the request's headers are over 80 KiB; send fewer or shorter headers"))
         }
         return APIError.badRequest("malformed HTTP request (\(error)); the connection is closed")
+    }
+
+    /// Arms the idle limit: no request in progress, none being read.
+    private func armIdle(_ context: ChannelHandlerContext) {
+        arm(context, seconds: timeouts.idleSeconds, what: "a next request within \(timeouts.idleSeconds) s (idle)")
     }
 
     /// Arms the header limit once, when the connection starts.

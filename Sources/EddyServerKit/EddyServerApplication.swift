@@ -75,11 +75,49 @@ struct ShutdownWatchdog: Service, CustomStringConvertible {
     func run() async throws {
         try? await gracefulShutdown()
         let (limit, logger) = (limitSeconds, logger)
+        logger.notice("eddy-server stopping: graceful shutdown began", metadata: [
+            "limit_seconds": "\(limit - EddyServerApplication.shutdownGraceSeconds)",
+        ])
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: limit)
             logger.critical("shutdown did not finish within \(limit) s; exiting")
             exit(1)
         }
+    }
+}
+
+/// Logs a run of upkeep failures without a line a second (issue 30: "storage upkeep failed" repeated every second of an
+/// outage, at warning): the first failure at error, then at most one reminder a minute with the count so far, and one
+/// notice when upkeep works again.
+struct UpkeepFailureLog {
+    /// Where the lines go.
+    let logger: Logger
+    /// Failures since the last success.
+    private(set) var count = 0
+    /// When the current run of failures started, and when it was last logged (Unix seconds).
+    private var since = 0.0, lastLogged = -Double.infinity
+    /// Least time between two reminders, seconds.
+    static let reminderSeconds = 60.0
+
+    /// Creates the log.
+    init(logger: Logger) { self.logger = logger }
+
+    /// A failed round.
+    mutating func failed(_ error: any Error, now: Double) {
+        count += 1
+        if count == 1 { since = now }
+        guard now - lastLogged >= Self.reminderSeconds else { return }
+        lastLogged = now
+        logger.error(count == 1 ? "storage upkeep failed" : "storage upkeep still failing", metadata: [
+            "error": "\(error)", "failures": "\(count)", "since_seconds": "\(Int(now - since))",
+        ])
+    }
+
+    /// A round that worked (one line when it ends a run of failures).
+    mutating func succeeded(now: Double) {
+        guard count > 0 else { return }
+        logger.notice("storage upkeep works again", metadata: ["failures": "\(count)", "seconds": "\(Int(now - since))"])
+        (count, lastLogged) = (0, -Double.infinity)
     }
 }
 
@@ -113,10 +151,16 @@ package struct WALCheckpointService: Service, CustomStringConvertible {
     package func run() async throws {
         try? await cancelWhenGracefulShutdown {
             var lastPurge = -Double.infinity
+            var failures = UpkeepFailureLog(logger: logger)
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
                 let now = Date().timeIntervalSince1970
-                do { try await database.maintain(now: now) } catch { logger.warning("storage upkeep failed: \(error)") }
+                do {
+                    try await database.maintain(now: now)
+                    failures.succeeded(now: now)
+                } catch {
+                    failures.failed(error, now: now)
+                }
                 if let retentionSeconds, now - lastPurge >= Self.purgeIntervalSeconds {
                     lastPurge = now
                     do {

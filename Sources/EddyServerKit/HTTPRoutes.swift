@@ -2,6 +2,7 @@ import EddyProtocol
 import EddySupport
 import Foundation
 import HTTPTypes
+import Logging
 package import Hummingbird
 import NIOCore
 import NIOFoundationEssentialsCompat
@@ -32,8 +33,10 @@ package struct HTTPRoutes: Sendable {
         // Request ids and request metrics around every route (Observability.swift); /healthz, /readyz, /metrics.
         let metrics = service.options.metricsEnabled ? service.metrics : nil
         router.add(middleware: ObservabilityMiddleware(metrics: metrics))
+        router.add(middleware: UnroutedMiddleware(methods: Self.methods(testHooks: service.options.testHooks, metrics: metrics != nil)))
         OperationsRoutes.add(
-            to: router, readiness: readiness ?? .database(service.database), metrics: metrics, logger: service.logger)
+            to: router, readiness: readiness ?? ReadinessProbe { [database = service.database] in try await database.checkReady() },
+            metrics: metrics, logger: service.logger)
         router.get("/health") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
         }
@@ -44,7 +47,7 @@ package struct HTTPRoutes: Sendable {
         let options = service.options
 
         let api = router.group()
-            .add(middleware: RequestLogMiddleware(logger: service.logger))
+            .add(middleware: RequestLogMiddleware(logger: service.logger, level: options.accessLog ? .info : .debug))
             .add(middleware: ErrorMappingMiddleware(logger: service.logger))
         if let metrics { api.add(middleware: RejectionMetricsMiddleware(metrics: metrics)) }
         if options.testHooks {
@@ -90,6 +93,18 @@ package struct HTTPRoutes: Sendable {
             return JSONResponse.make(tickResponse(), request: request)
         }
         return router
+    }
+
+    /// The methods of every path `router()` serves (a known path asked with another method is answered 405;
+    /// `RouterTests` checks the table against the routes).
+    static func methods(testHooks: Bool, metrics: Bool) -> [String: [HTTPRequest.Method]] {
+        var methods: [String: [HTTPRequest.Method]] = [
+            "/healthz": [.get], "/readyz": [.get], "/health": [.get], "/openapi.yaml": [.get], "/map": [.get], "/v1/tick": [.get],
+            "/v1/session": [.post], "/v1/reports": [.post], "/v1/fetch": [.post], "/v1/position": [.post],
+        ]
+        if metrics { methods["/metrics"] = [.get] }
+        if testHooks { (methods["/v1/_test/faults"], methods["/v1/_test/expire-sessions"]) = ([.post], [.post]) }
+        return methods
     }
 
     /// The current tick and server time (the answer of `/v1/tick`, `/v1/position` and the test hooks).

@@ -77,12 +77,12 @@ package final class InMemoryServerStorage: ServerStorage {
     // MARK: keys
 
     /// Adds a key for `airline`; returns the key (shown once) and its record.
-    package func addKey(airline: String, label: String, now: Double) -> (key: String, record: APIKeyRecord) {
+    package func addKey(airline: String, label: String, now: Double, expiresAt: Double?) -> (key: String, record: APIKeyRecord) {
         let key = StorageSupport.newAPIKey()
         let record = withState { state in
             state.lastKeyId += 1
             let record = APIKeyRecord(id: state.lastKeyId, airline: airline, label: label, prefix: StorageSupport.apiKeyPrefix(key),
-                                      active: true, createdAt: now)
+                                      active: true, createdAt: now, expiresAt: expiresAt)
             state.keys.append((record, StorageSupport.apiKeyHash(key)))
             return record
         }
@@ -100,12 +100,10 @@ package final class InMemoryServerStorage: ServerStorage {
         }
     }
 
-    /// Looks a key up by its hash: (id, airline, active) or nil.
-    package func lookupKey(_ key: String) -> (id: Int64, airline: String, active: Bool)? {
+    /// Looks a key up by its hash.
+    package func lookupKey(_ key: String) -> APIKeyRecord? {
         let hash = StorageSupport.apiKeyHash(key)
-        return withState { state in
-            state.keys.first { $0.hash == hash }.map { ($0.record.id, $0.record.airline, $0.record.active) }
-        }
+        return withState { state in state.keys.first { $0.hash == hash }?.record }
     }
 
     // MARK: sessions
@@ -119,6 +117,10 @@ package final class InMemoryServerStorage: ServerStorage {
             state.reporters[ReporterKey(airline: airline, userId: userId)] = reporter
             state.sessions = state.sessions.filter { $0.value.expiresAt >= now - StorageSupport.forgetSessionsExpiredSeconds }
             state.sessions[token] = (keyId, airline, reporter, now + ttl)
+            if let index = state.keys.firstIndex(where: { $0.record.id == keyId }) {
+                state.keys[index].record.lastUsedAt = now
+                state.keys[index].record.sessionsStarted += 1
+            }
             return reporter
         }
         return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporterId, expiresAt: now + ttl, keyActive: true)
@@ -131,7 +133,7 @@ package final class InMemoryServerStorage: ServerStorage {
                 return nil
             }
             return SessionRecord(token: token, keyId: session.keyId, airline: session.airline, reporterId: session.reporterId,
-                                 expiresAt: session.expiresAt, keyActive: key.record.active)
+                                 expiresAt: session.expiresAt, keyActive: key.record.active, keyExpiresAt: key.record.expiresAt)
         }
     }
 

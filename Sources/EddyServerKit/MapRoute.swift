@@ -74,6 +74,7 @@ struct MapRoute: Sendable {
         guard record.active else { throw APIError.keyRevoked }
         let ttl = service.options.sessionTTLSeconds
         let now = service.clock.now()
+        guard record.isUsable(at: now) else { throw APIError.keyExpired }
         let session = try await service.stored(
             await service.database.openSession(keyId: record.id, airline: record.airline, userId: Self.userId, now: now, ttl: ttl))
         service.logger.info("map session started", metadata: ["airline": "\(record.airline)", "key": "\(record.id)"])

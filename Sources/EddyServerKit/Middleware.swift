@@ -9,13 +9,19 @@ import NIOCore
 // RequestLogMiddleware → ErrorMappingMiddleware → FaultInjectionMiddleware (test hooks) → BodyLimitMiddleware
 // → ClientVersionMiddleware → AuthenticationMiddleware (authenticated routes) → route handler.
 
-/// Writes one debug log line per request (method, path, status, reporter, milliseconds; never a secret).
+/// Writes one log line per request, the access log: method, path, query (API keys and tokens shown as `***`), status,
+/// reporter, milliseconds. At debug by default, at info with `eddy-server serve --access-log`.
 package struct RequestLogMiddleware: RouterMiddleware {
     /// Where the lines go.
     let logger: Logger
+    /// The level of the lines.
+    let level: Logger.Level
 
     /// Creates the middleware.
-    package init(logger: Logger) { self.logger = logger }
+    package init(logger: Logger, level: Logger.Level = .debug) {
+        self.logger = logger
+        self.level = level
+    }
 
     /// Runs the request and logs how it ended.
     package func handle(
@@ -25,11 +31,13 @@ package struct RequestLogMiddleware: RouterMiddleware {
         var status = "error"
         defer {
             let elapsed = ContinuousClock.now - started
-            logger.debug("request", metadata: [
+            var metadata: Logger.Metadata = [
                 "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(status)",
                 "reporter": "\(context.notes.reporterId ?? "-")",
                 "ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
-            ])
+            ]
+            if let query = request.uri.query, !query.isEmpty { metadata["query"] = "\(SecretQuery.redacted(query))" }
+            logger.log(level: level, "request", metadata: metadata)
         }
         let response = try await next(request, context)
         status = "\(response.status.code)"
@@ -115,7 +123,9 @@ package struct BodyLimitMiddleware: RouterMiddleware {
     }
 }
 
-/// Answers 426 `clientTooOld` when the `Eddy-Client-Version` header names a version below the minimum.
+/// Answers 426 `clientTooOld` when the `X-Eddy-Client-Version` header names a version below the minimum, or is missing
+/// while the minimum is above 1.0.0 (every Eddy client sends it; with the default minimum, tools such as curl need not),
+/// and 400 when the header is not a version (issue 30: a missing or garbage header passed any minimum).
 package struct ClientVersionMiddleware: RouterMiddleware {
     /// Oldest accepted client version.
     let minimum: WireVersion
@@ -123,14 +133,57 @@ package struct ClientVersionMiddleware: RouterMiddleware {
     /// Creates the middleware.
     package init(minimum: WireVersion) { self.minimum = minimum }
 
-    /// Checks the header (absent or unparsable headers pass), then runs the rest of the chain.
+    /// The first client version: a request without the header passes only while this is the minimum.
+    static let firstVersion = WireVersion("1.0.0")!
+
+    /// Checks the header, then runs the rest of the chain.
     package func handle(
         _ request: Request, context: EddyRequestContext, next: (Request, EddyRequestContext) async throws -> Response
     ) async throws -> Response {
-        if let version = request.headers[HTTPField.Name(EddyWire.clientVersionHeader)!], let parsed = WireVersion(version), parsed < minimum {
-            throw APIError.clientTooOld(minimum)
-        }
+        try Self.check(request.headers[HTTPField.Name(EddyWire.clientVersionHeader)!], minimum: minimum)
         return try await next(request, context)
+    }
+
+    /// Throws the answer to a header value (nil: absent) under `minimum`, or returns when the request may go on.
+    static func check(_ header: String?, minimum: WireVersion) throws(APIError) {
+        guard let header else {
+            guard minimum <= firstVersion else { throw APIError.clientTooOld(minimum) }
+            return
+        }
+        guard let version = WireVersion(header.trimmingCharacters(in: .whitespaces)) else {
+            throw APIError.badRequest("\(EddyWire.clientVersionHeader) must look like 1.2.3, got '\(header.prefix(40))'")
+        }
+        guard version >= minimum else { throw APIError.clientTooOld(minimum) }
+    }
+}
+
+/// Answers requests no route takes with the API's JSON error body: 405 `methodNotAllowed` (with `Allow`) for a known
+/// path asked with another method, 404 `notFound` for any other path (issue 30: both were empty 404s).
+package struct UnroutedMiddleware: RouterMiddleware {
+    /// The methods of each path the router serves.
+    let methods: [String: [HTTPRequest.Method]]
+
+    /// Creates the middleware for the router's paths and their methods.
+    package init(methods: [String: [HTTPRequest.Method]]) { self.methods = methods }
+
+    /// Runs the request; Hummingbird's not-found error becomes the JSON 404 or 405.
+    package func handle(
+        _ request: Request, context: EddyRequestContext, next: (Request, EddyRequestContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            guard let allowed = methods[request.uri.path] else {
+                throw APIError(status: .notFound, body: ErrorBody(
+                    error: "notFound", message: "no such path: \(request.uri.path.prefix(200)); see /openapi.yaml"))
+            }
+            let names = allowed.map(\.rawValue).joined(separator: ", ")
+            var response = try APIError(status: .methodNotAllowed, body: ErrorBody(
+                error: "methodNotAllowed", message: "\(request.uri.path) takes \(names), not \(request.method.rawValue)"))
+                .response(from: request, context: context)
+            response.headers[.allow] = names
+            return response
+        }
     }
 }
 

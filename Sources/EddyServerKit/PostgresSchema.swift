@@ -82,6 +82,13 @@ extension PostgresServerStorage {
         // Fetches are served in pages in the order exit time, then seq (issue 30): a global fetch reads its window
         // through this index in that order (an index range per page, in the partitions the window touches).
         (3, ["CREATE INDEX observations_exit ON observations (exit_time, seq)"]),
+        // Key expiry, last use and the sessions a key opened (`keys list`; issue 30).
+        (4, [
+            """
+            ALTER TABLE api_keys ADD COLUMN expires_at DOUBLE PRECISION, ADD COLUMN last_used_at DOUBLE PRECISION,
+                ADD COLUMN sessions_started BIGINT NOT NULL DEFAULT 0
+            """,
+        ]),
     ]
 
     /// The newest schema version this build knows.

@@ -7,26 +7,37 @@ extension SQLiteServerStorage {
     // MARK: keys
 
     /// Adds a key for `airline`; returns the key (shown once) and its record.
-    package func addKey(airline: String, label: String, now: Double) throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {
+    package func addKey(airline: String, label: String, now: Double, expiresAt: Double?) throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {
         let key = StorageSupport.newAPIKey()
         let id = try writeNow("add an API key") { db -> Int64 in
             try db.execute(
-                sql: "INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
-                arguments: [StorageSupport.apiKeyHash(key), StorageSupport.apiKeyPrefix(key), airline, label, now])
+                sql: "INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at, expires_at) VALUES (?, ?, ?, ?, 1, ?, ?)",
+                arguments: [StorageSupport.apiKeyHash(key), StorageSupport.apiKeyPrefix(key), airline, label, now, expiresAt])
             return db.lastInsertedRowID
         }
         return (key, APIKeyRecord(id: id, airline: airline, label: label, prefix: StorageSupport.apiKeyPrefix(key), active: true,
-                                  createdAt: now))
+                                  createdAt: now, expiresAt: expiresAt))
+    }
+
+    /// A key that never expires (the synchronous callers: `eddy-server keys`, tests).
+    package func addKey(airline: String, label: String, now: Double) throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {
+        try addKey(airline: airline, label: label, now: now, expiresAt: nil)
+    }
+
+    /// The columns of an `APIKeyRecord`, in `record(_:)`'s order.
+    static let keyColumns = "id, key_prefix, airline, label, active, created_at, expires_at, last_used_at, sessions_started"
+
+    /// The record of a row of `keyColumns`.
+    static func record(_ row: Row) -> APIKeyRecord {
+        APIKeyRecord(
+            id: row["id"], airline: row["airline"], label: row["label"], prefix: row["key_prefix"], active: row["active"],
+            createdAt: row["created_at"], expiresAt: row["expires_at"], lastUsedAt: row["last_used_at"], sessionsStarted: row["sessions_started"])
     }
 
     /// Every key, oldest first.
     package func listKeys() throws(ServerDatabaseError) -> [APIKeyRecord] {
         try readNow("list the API keys") { db in
-            try Row.fetchAll(db, sql: "SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id").map { row in
-                APIKeyRecord(
-                    id: row["id"], airline: row["airline"], label: row["label"], prefix: row["key_prefix"],
-                    active: row["active"], createdAt: row["created_at"])
-            }
+            try Row.fetchAll(db, sql: "SELECT \(Self.keyColumns) FROM api_keys ORDER BY id").map(Self.record)
         }
     }
 
@@ -38,14 +49,11 @@ extension SQLiteServerStorage {
         }
     }
 
-    /// Looks a key up by its hash: (id, airline, active) or nil.
-    package func lookupKey(_ key: String) async throws(ServerDatabaseError) -> (id: Int64, airline: String, active: Bool)? {
+    /// Looks a key up by its hash.
+    package func lookupKey(_ key: String) async throws(ServerDatabaseError) -> APIKeyRecord? {
         let hash = StorageSupport.apiKeyHash(key)
         return try await read("look up an API key") { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, airline, active FROM api_keys WHERE key = ?", arguments: [hash]) else {
-                return nil
-            }
-            return (row["id"], row["airline"], row["active"])
+            try Row.fetchOne(db, sql: "SELECT \(Self.keyColumns) FROM api_keys WHERE key = ?", arguments: [hash]).map(Self.record)
         }
     }
 
@@ -70,6 +78,8 @@ extension SQLiteServerStorage {
             try db.execute(
                 sql: "INSERT INTO sessions (token, key_id, airline, reporter_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [token, keyId, airline, reporterId, now + ttl, now])
+            try db.execute(sql: "UPDATE api_keys SET last_used_at = ?, sessions_started = sessions_started + 1 WHERE id = ?",
+                           arguments: [now, keyId])
             return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporterId, expiresAt: now + ttl, keyActive: true)
         }
     }
@@ -78,11 +88,11 @@ extension SQLiteServerStorage {
     package func session(token: String) async throws(ServerDatabaseError) -> SessionRecord? {
         try await read("look up a session") { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
+                SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active, k.expires_at
                 FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = ?
                 """, arguments: [token]) else { return nil }
             return SessionRecord(
-                token: row[0], keyId: row[1], airline: row[2], reporterId: row[3], expiresAt: row[4], keyActive: row[5])
+                token: row[0], keyId: row[1], airline: row[2], reporterId: row[3], expiresAt: row[4], keyActive: row[5], keyExpiresAt: row[6])
         }
     }
 

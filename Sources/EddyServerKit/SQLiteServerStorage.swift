@@ -13,6 +13,9 @@ package final class SQLiteServerStorage: ServerStorage {
     /// Storage calls in progress against the pool (the writer and GRDB's readers), for `/metrics`.
     let meter: StorageLoadMeter
     private let checkpointConnection = Mutex<DatabaseQueue?>(nil)
+    /// Why the last write failed when the database or its disk refused it (full, read-only, I/O error); nil once a write
+    /// succeeds. While set, `/readyz` answers 503 (issue 30: a full disk failed every write while `/readyz` said 200).
+    private let unwritable = Mutex<String?>(nil)
 
     /// Opens (creating and migrating when needed) the database at `path`.
     package init(path: String) throws(ServerDatabaseError) {
@@ -47,8 +50,44 @@ package final class SQLiteServerStorage: ServerStorage {
     func write<T: Sendable>(_ operation: String, _ updates: @Sendable (Database) throws -> T) async throws(ServerDatabaseError) -> T {
         let call = meter.call()
         defer { call.end() }
-        do { return try await pool.write { db in call.connected(); return try updates(db) } } catch {
+        do {
+            let result = try await pool.write { db in call.connected(); return try updates(db) }
+            noteWrite(nil)
+            return result
+        } catch {
+            noteWrite(error)
             throw .wrapping(error, operation: operation)
+        }
+    }
+
+    /// Records how the last write ended: a refusal of the database or its disk marks the storage unwritable, a success
+    /// clears the mark (other failures, such as a constraint, say nothing about the disk).
+    func noteWrite(_ error: (any Error)?) {
+        guard let error else {
+            if unwritable.withLock(visibleToThreadSanitizerAs: self, { $0 }) != nil {
+                unwritable.withLock(visibleToThreadSanitizerAs: self) { $0 = nil }
+            }
+            return
+        }
+        guard let sqlite = error as? DatabaseError,
+              [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_CORRUPT, .SQLITE_NOTADB].contains(sqlite.resultCode)
+        else { return }
+        unwritable.withLock(visibleToThreadSanitizerAs: self) { $0 = "\(sqlite.message ?? "\(sqlite.resultCode)") (\(path))" }
+    }
+
+    /// Ready when a read works and, after a write was refused (full disk, read-only file), when a probe write of 64 KiB
+    /// commits again: the mark then clears, so `/readyz` recovers without waiting for traffic it turned away.
+    package func checkReady() async throws(ServerDatabaseError) {
+        _ = try await latestNowcastIssue()
+        guard let reason = unwritable.withLock(visibleToThreadSanitizerAs: self, { $0 }) else { return }
+        do {
+            try await write("probe a write") { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS readiness_probe (filler BLOB)")
+                try db.execute(sql: "INSERT INTO readiness_probe VALUES (zeroblob(65536))")
+            }
+            try await write("probe a write") { db in try db.execute(sql: "DELETE FROM readiness_probe") }
+        } catch {
+            throw .failed(operation: "write", cause: "the database refuses writes: \(reason)")
         }
     }
 
@@ -201,6 +240,14 @@ package final class SQLiteServerStorage: ServerStorage {
         // every SQLite index).
         migrator.registerMigration("v5-observations-by-exit-time") { db in
             try db.execute(sql: "CREATE INDEX observations_exit ON observations(exit_time)")
+        }
+        // v6 (issue 30): key expiry, last use and the sessions a key opened (`keys list`).
+        migrator.registerMigration("v6-api-key-expiry-and-use") { db in
+            try db.execute(sql: """
+                ALTER TABLE api_keys ADD COLUMN expires_at REAL;
+                ALTER TABLE api_keys ADD COLUMN last_used_at REAL;
+                ALTER TABLE api_keys ADD COLUMN sessions_started INTEGER NOT NULL DEFAULT 0
+                """)
         }
         return migrator
     }

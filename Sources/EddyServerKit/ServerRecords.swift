@@ -20,6 +20,15 @@ package struct APIKeyRecord: Sendable, Equatable {
     package var active: Bool
     /// Creation time, Unix seconds.
     package var createdAt: Double
+    /// When the key stops opening sessions and its sessions get 403 `keyExpired`, Unix seconds (nil: never).
+    package var expiresAt: Double? = nil
+    /// When the key last opened a session (its last use: requests then run on the session), Unix seconds.
+    package var lastUsedAt: Double? = nil
+    /// Sessions the key has opened.
+    package var sessionsStarted: Int = 0
+
+    /// Whether the key may be used at `now`: active and not expired.
+    package func isUsable(at now: Double) -> Bool { active && (expiresAt.map { now < $0 } ?? true) }
 }
 
 /// A live session (bearer token → who).
@@ -36,6 +45,8 @@ package struct SessionRecord: Sendable {
     package var expiresAt: Double
     /// Whether the key is still active.
     package var keyActive: Bool
+    /// When the key expires, Unix seconds (nil: never).
+    package var keyExpiresAt: Double? = nil
 }
 
 /// The storage's errors (every `ServerStorage` call throws only these).

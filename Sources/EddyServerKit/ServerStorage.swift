@@ -17,13 +17,13 @@ package protocol ServerStorage: Sendable {
     func tickEpoch(now: Double) throws(ServerDatabaseError) -> Double
 
     /// Adds a key for `airline`; returns the key (shown once) and its record.
-    func addKey(airline: String, label: String, now: Double) async throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord)
+    func addKey(airline: String, label: String, now: Double, expiresAt: Double?) async throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord)
     /// Every key, oldest first.
     func listKeys() async throws(ServerDatabaseError) -> [APIKeyRecord]
     /// Revokes a key (throws `ServerDatabaseError.unknownKey` when there is none with that id).
     func revokeKey(id: Int64) async throws(ServerDatabaseError)
     /// Looks a key up: (id, airline, active) or nil.
-    func lookupKey(_ key: String) async throws(ServerDatabaseError) -> (id: Int64, airline: String, active: Bool)?
+    func lookupKey(_ key: String) async throws(ServerDatabaseError) -> APIKeyRecord?
 
     /// Opens a session; the reporter id is random per airline × user and kept.
     func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws(ServerDatabaseError)
@@ -75,6 +75,8 @@ package protocol ServerStorage: Sendable {
     func shutdown() async
     /// The storage's connection pool now (the `eddy_database_*` gauges of `/metrics`, sampled at each scrape).
     var poolLoad: ServerMetrics.DatabasePoolLoad { get }
+    /// What `GET /readyz` asks: returns when the storage can serve reads and writes, throws the reason otherwise.
+    func checkReady() async throws(ServerDatabaseError)
 }
 
 /// Counts the storage calls in progress, for the database-pool gauges (`ServerStorage.poolLoad`): those holding a
@@ -133,6 +135,15 @@ package final class StorageLoadMeter: Sendable {
 
 /// Helpers every backend shares.
 extension ServerStorage {
+    /// A key that never expires (`addKey(airline:label:now:expiresAt:)`).
+    package func addKey(airline: String, label: String, now: Double) async throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {
+        try await addKey(airline: airline, label: label, now: now, expiresAt: nil)
+    }
+
+    /// Ready when the storage answers a trivial read (the latest nowcast issue: one indexed row); a database that is
+    /// down fails it (PostgreSQL: within the connection-wait deadline).
+    package func checkReady() async throws(ServerDatabaseError) { _ = try await latestNowcastIssue() }
+
     /// Every stored nowcast cell in the layer range (one read, no page).
     package func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
         try await nowcastCells(minLayer: minLayer, maxLayer: maxLayer, boundingBox: nil, after: nil, limit: nil)

@@ -57,6 +57,8 @@ package struct ServerOptions: Sendable {
     package var keyRateLimitBurst: Int = 1_000
     /// Header, body and idle limits of each connection (`ConnectionLimitsHandler`).
     package var connectionTimeouts = ConnectionTimeouts()
+    /// Logs every request at info (the access log, `eddy-server serve --access-log`); otherwise at debug.
+    package var accessLog = false
 }
 
 /// The server's behaviour, independent of HTTP framing (the Hummingbird router calls these): it checks requests, asks
@@ -155,6 +157,7 @@ package final class SyncService: Sendable {
             throw APIError.apiKeyInvalid
         }
         guard key.active else { throw APIError.keyRevoked }
+        guard key.isUsable(at: clock.now()) else { throw APIError.keyExpired }
         guard key.airline == airline else { throw APIError.airlineMismatch }
         try takeKeyQuota(keyId: key.id)
         let now = clock.now()
@@ -173,6 +176,7 @@ package final class SyncService: Sendable {
             throw APIError.sessionExpired
         }
         guard session.keyActive else { throw APIError.keyRevoked }
+        if let keyExpiry = session.keyExpiresAt, keyExpiry <= clock.now() { throw APIError.keyExpired }
         guard session.expiresAt > clock.now() else { throw APIError.sessionExpired }
         if let wait = limiter.take(session.token, now: clock.now()) { throw APIError.rateLimited(wait) }
         try takeKeyQuota(keyId: session.keyId)
@@ -252,6 +256,11 @@ package final class SyncService: Sendable {
               (0...360).contains(flight.headingDegrees ?? .nan), (0...2000).contains(flight.groundSpeedKnots ?? .nan), flight.time.isFinite
         else { throw APIError.badRequest("position out of range (lat, lng, altitudeFeet, headingDegrees, speedKnots)") }
         let now = clock.now()
+        // A fix from the future would stay "live" until then (issue 30 stored one at time 1e12, year 33658).
+        guard flight.time <= now + options.clockSkewSeconds else {
+            throw APIError.badRequest(
+                "position time must be at most \(Int(options.clockSkewSeconds)) s after the server's clock (Unix seconds), got \(flight.time)")
+        }
         let oldest = now - options.altitudeOffsetWindowSeconds
         var kept: (observation: AltitudeOffsetObservation, cell: UInt64, layer: Int)?
         if let altitudeOffset {

@@ -28,7 +28,7 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let database = try SQLiteServerStorage(path: dir.appendingPathComponent("s.sqlite").path)
-        let key = try database.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
+        let key = try await database.addKey(airline: "DAL", label: "test", now: Date().timeIntervalSince1970).key
         var options = ServerOptions()
         configure(&options)
         let service = try SyncService(database: database, clock: SystemEpochClock(), options: options, logger: logger)

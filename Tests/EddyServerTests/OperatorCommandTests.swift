@@ -1,0 +1,171 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import EddyServerKit
+
+/// What operators run (issue 30, deliverable 6), on the built `eddy-server` binary: `--version`, settings from a file and
+/// the environment (flag > environment > file > default), JSON logs with start-up and shutdown lines, `migrate --status`
+/// and `--dry-run`, and a malformed `--database` exiting 2.
+@Suite struct OperatorCommandTests {
+    static let binary = PostgresFaultCluster.root.appendingPathComponent(".build/debug/eddy-server").path
+
+    /// A scratch folder of this test.
+    static func scratch() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-operator-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs `eddy-server arguments` to its end (at most 60 s): exit status, standard output and error.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build eddy-server first (swift build)")
+        let process = try Subprocess([binary] + arguments, environment: environment)
+        defer { process.removeFiles() }
+        let start = Date()
+        var status = process.exitStatus()
+        while status == nil {
+            guard Date().timeIntervalSince(start) < 60 else {
+                process.send(SIGKILL)
+                throw StorageTestError("eddy-server \(arguments) still running after 60 s")
+            }
+            usleep(20_000)
+            status = process.exitStatus()
+        }
+        return (status ?? -1, process.standardOutput, process.standardError)
+    }
+
+    /// Starts `eddy-server serve` and waits for its "listening on" line: the process and its port.
+    static func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> (Subprocess, Int) {
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build eddy-server first (swift build)")
+        let process = try Subprocess([binary] + arguments, environment: environment)
+        let start = Date()
+        while Date().timeIntervalSince(start) < 60 {
+            if let port = process.standardOutput.firstMatch(of: /listening on [0-9.]+:([0-9]+)/).flatMap({ Int($0.1) }) { return (process, port) }
+            if process.exitStatus() != nil { throw StorageTestError("eddy-server ended: \(process.standardError)") }
+            usleep(20_000)
+        }
+        process.send(SIGKILL)
+        throw StorageTestError("eddy-server did not listen within 60 s: \(process.standardError)")
+    }
+
+    /// Stops a server with SIGTERM and waits for it.
+    static func stop(_ process: Subprocess) -> Int32 {
+        process.send(SIGTERM)
+        return process.waitForExit()
+    }
+
+    /// A loopback port free a moment ago.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw StorageTestError("cannot bind a loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test func versionNamesTheBuildTheProtocolAndTheSchemas() throws {
+        let result = try Self.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.out.hasPrefix("eddy-server \(ServerVersion.number) (wire protocol"), "\(result.out)")
+        #expect(result.out.contains("PostgreSQL version \(PostgresServerStorage.schemaVersion)"), "\(result.out)")
+    }
+
+    @Test func settingsComeFromFlagThenEnvironmentThenFile() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (filePort, environmentPort, flagPort) = (try Self.freePort(), try Self.freePort(), try Self.freePort())
+        let config = folder + "/eddy-server.conf"
+        try "# eddy-server settings\ndatabase = \"sqlite:\(folder)/db.sqlite\"\nport = \(filePort)\nlog-level = error\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        for (environment, flags, expected) in [
+            (["EDDY_SERVER_CONFIG": config], [String](), filePort),
+            (["EDDY_SERVER_CONFIG": config, "EDDY_SERVER_PORT": "\(environmentPort)"], [], environmentPort),
+            (["EDDY_SERVER_PORT": "\(environmentPort)"], ["--config", config, "--port", "\(flagPort)"], flagPort),
+        ] {
+            let (process, port) = try Self.serve(["serve"] + flags, environment: environment)
+            #expect(port == expected, "\(environment) \(flags)")
+            #expect(Self.stop(process) == 0)
+            process.removeFiles()
+        }
+        try "port = 1\nno-such-setting = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let bad = try Self.run(["serve", "--config", config])
+        #expect(bad.status == 2)
+        #expect(bad.err.contains("\(config) line 2") && bad.err.contains("no setting 'no-such-setting'"), "\(bad.err)")
+        let badFlag = try Self.run(["serve"], environment: ["EDDY_SERVER_NO_METRICS": "maybe"])
+        #expect(badFlag.status == 2 && badFlag.err.contains("EDDY_SERVER_NO_METRICS: no-metrics is a flag"), "\(badFlag.err)")
+    }
+
+    @Test func jsonLogsCarryStartUpAndShutdownLinesAndNoSecret() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (process, port) = try Self.serve(["serve", "--db", folder + "/db.sqlite", "--port", "0", "--log-format", "json", "--access-log"])
+        defer { process.removeFiles() }
+        #expect(Self.stop(process) == 0)
+        let lines = process.standardError.split(separator: "\n").map(String.init)
+        let objects = try lines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        }
+        let started = try #require(objects.first { $0["message"] as? String == "eddy-server started" }, "\(lines)")
+        #expect(started["level"] as? String == "notice" && started["address"] as? String == "127.0.0.1:\(port)")
+        #expect((started["database"] as? String)?.hasPrefix("sqlite:") == true && started["max_answer_items"] as? String == "10000")
+        #expect(objects.contains { $0["message"] as? String == "eddy-server stopping: graceful shutdown began" }, "\(lines)")
+        #expect(objects.last?["message"] as? String == "eddy-server stopped", "\(lines)")
+        #expect(objects.allSatisfy { ($0["time"] as? String)?.hasSuffix("Z") == true })
+    }
+
+    @Test func migrateStatusAndDryRunChangeNothingAndMigrateApplies() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/old.sqlite"
+        // A database of an older build: its first three migrations.
+        let queue = try DatabaseQueue(path: path)
+        let all = SQLiteServerStorage.migrator.migrations
+        try SQLiteServerStorage.migrator.migrate(queue, upTo: all[2])
+        try queue.close()
+        let pending = all.dropFirst(3).joined(separator: ", ")
+        let status = try Self.run(["migrate", "--status", "--db", path])
+        #expect(status.status == 0)
+        #expect(status.out.contains("applied: \(all.prefix(3).joined(separator: ", "))") && status.out.contains("pending: \(pending)"), "\(status.out)")
+        let dryRun = try Self.run(["migrate", "--dry-run", "--db", path])
+        #expect(dryRun.status == 0 && dryRun.out.contains("were undone; nothing changed"), "\(dryRun.out) \(dryRun.err)")
+        #expect(try Self.run(["migrate", "--status", "--db", path]).out.contains("pending: \(pending)"), "the dry run changed nothing")
+        let applied = try Self.run(["migrate", "--db", path])
+        #expect(applied.status == 0 && applied.out.contains("pending: none"), "\(applied.out) \(applied.err)")
+    }
+
+    @Test func aMalformedDatabaseValueExits2WithTheReason() throws {
+        let result = try Self.run(["serve", "--database", "mysql://u@h/db"])
+        #expect(result.status == 2)
+        #expect(result.err.contains("starts with neither sqlite: nor postgres://"), "\(result.err)")
+    }
+
+    @Test func theAccessLogShowsEveryRequestAtInfoWithKeysInQueriesRedacted() async throws {
+        #expect(SecretQuery.redacted("key=dal_abc&hours=6&TOKEN=x&keyboard=1") == "key=***&hours=6&TOKEN=***&keyboard=1")
+        let lines = CapturedLines()
+        var logger = Logger(label: "access-test") { _ in CapturingLogHandler(lines: lines) }
+        logger.logLevel = .info
+        var options = ServerOptions()
+        options.accessLog = true
+        let service = try SyncService(database: InMemoryServerStorage(), options: options, logger: logger)
+        let app = EddyServerApplication.make(service: service, logger: logger, checkpointInterval: nil)
+        try await app.test(.router) { client in
+            _ = try await client.execute(uri: "/map?key=dal_secret123456&hours=6", method: .get)
+            _ = try await client.execute(uri: "/v1/tick", method: .get)
+        }
+        let access = lines.all.filter { $0.message == "request" }
+        #expect(access.map(\.level) == [.info, .info])
+        #expect(access.first?.metadata["query"] == "key=***&hours=6" && access.first?.metadata["status"] == "401", "\(access)")
+        #expect(access.last?.metadata["path"] == "/v1/tick" && access.last?.metadata["status"] == "200", "\(access)")
+        #expect(!lines.all.contains { "\($0)".contains("secret123456") }, "no line shows the key")
+    }
+}
