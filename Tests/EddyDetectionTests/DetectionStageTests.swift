@@ -2,6 +2,7 @@ import EddySimulation
 import Foundation
 import Testing
 @testable import EddyDetection
+@testable import EddyNavigation
 @testable import EddyVocabulary
 
 @Suite struct BandPassFilterTests {
@@ -97,13 +98,16 @@ import Testing
 }
 
 @Suite struct SampleReorderBufferTests {
-    private func accel(_ t: Double) -> SensorSample { .accelerometer(AccelerometerSample(t: t, x: 0, y: 0, z: 1)) }
-    private func fix(_ t: Double) -> SensorSample { .location(LocationSample(t: t, latitudeDegrees: 0, longitudeDegrees: 0)) }
+    private func accel(_ t: Double) -> DetectionInput { .accelerometer(AccelerometerSample(t: t, x: 0, y: 0, z: 1)) }
+    /// A second source: barometer readings as navigation took them (what another thread's stream becomes).
+    private func fix(_ t: Double) -> DetectionInput {
+        .barometer(BarometerSample(t: t, pressureHectopascals: 1000), NavigatedPressure(accepted: true, warning: nil))
+    }
 
     @Test func twoSkewedStreamsComeOutInTimeOrder() {
-        var buffer = SampleReorderBuffer<SensorSample>(windowSeconds: 2)
-        var out: [SensorSample] = []
-        // Locations run 1.5 s ahead of the accelerometer stream.
+        var buffer = SampleReorderBuffer(windowSeconds: 2)
+        var out: [DetectionInput] = []
+        // The second stream runs 1.5 s ahead of the accelerometer stream.
         var motion = (0..<500).map { accel(Double($0) * 0.02) }
         var fixes = (0..<11).map { fix(Double($0)) }
         while !motion.isEmpty || !fixes.isEmpty {
@@ -122,8 +126,8 @@ import Testing
     }
 
     @Test func tiesKeepArrivalOrderAndLateSamplesPassThrough() {
-        var buffer = SampleReorderBuffer<SensorSample>(windowSeconds: 1)
-        var out: [SensorSample] = []
+        var buffer = SampleReorderBuffer(windowSeconds: 1)
+        var out: [DetectionInput] = []
         buffer.push(fix(1), releasingInto: &out)
         buffer.push(accel(1), releasingInto: &out)
         buffer.push(accel(3), releasingInto: &out)

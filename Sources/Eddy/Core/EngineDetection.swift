@@ -32,7 +32,7 @@ struct DetectionIdentity: Sendable, Equatable {
 /// events of every input a call released are in `events`, in order, until the next call.
 struct EngineDetection: Sendable {
     private var flight = FlightDetection()
-    private var reorder = SampleReorderBuffer<DetectionInput>()
+    private var reorder = SampleReorderBuffer()
     private var released: [DetectionInput] = []
     /// The events of the inputs released by the latest call, in order (in Unix seconds).
     private(set) var events: [DetectionEvent] = []
