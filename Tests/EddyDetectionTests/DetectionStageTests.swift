@@ -97,47 +97,6 @@ import Testing
     }
 }
 
-@Suite struct SampleReorderBufferTests {
-    private func accel(_ t: Double) -> DetectionInput { .accelerometer(AccelerometerSample(t: t, x: 0, y: 0, z: 1)) }
-    /// A second source: barometer readings as navigation took them (what another thread's stream becomes).
-    private func fix(_ t: Double) -> DetectionInput {
-        .barometer(BarometerSample(t: t, pressureHectopascals: 1000), NavigatedPressure(accepted: true, warning: nil))
-    }
-
-    @Test func twoSkewedStreamsComeOutInTimeOrder() {
-        var buffer = SampleReorderBuffer(windowSeconds: 2)
-        var out: [DetectionInput] = []
-        // The second stream runs 1.5 s ahead of the accelerometer stream.
-        var motion = (0..<500).map { accel(Double($0) * 0.02) }
-        var fixes = (0..<11).map { fix(Double($0)) }
-        while !motion.isEmpty || !fixes.isEmpty {
-            if let f = fixes.first, f.t <= (motion.first?.t ?? .infinity) + 1.5 {
-                buffer.push(fixes.removeFirst(), releasingInto: &out)
-            } else {
-                buffer.push(motion.removeFirst(), releasingInto: &out)
-            }
-        }
-        #expect(out.count < 511, "the last 2 s are still held")
-        buffer.flush(into: &out)
-        #expect(out.count == 511)
-        #expect(zip(out, out.dropFirst()).allSatisfy { $0.t <= $1.t })
-        #expect(buffer.lateCount == 0)
-        #expect(buffer.count == 0)
-    }
-
-    @Test func tiesKeepArrivalOrderAndLateSamplesPassThrough() {
-        var buffer = SampleReorderBuffer(windowSeconds: 1)
-        var out: [DetectionInput] = []
-        buffer.push(fix(1), releasingInto: &out)
-        buffer.push(accel(1), releasingInto: &out)
-        buffer.push(accel(3), releasingInto: &out)
-        #expect(out == [fix(1), accel(1)])
-        buffer.push(accel(0.5), releasingInto: &out)   // older than what was released
-        #expect(out.last == accel(0.5))
-        #expect(buffer.lateCount == 1)
-    }
-}
-
 @Test func aSampleTimeCanBeSetWhateverItsKind() {
     var samples: [SensorSample] = [
         .accelerometer(AccelerometerSample(t: 1, x: 0, y: 0, z: 1)), .gyroscope(GyroscopeSample(t: 1, x: 0, y: 0, z: 0)),
