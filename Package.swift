@@ -176,6 +176,7 @@ let package = Package(
             dependencies: [
                 "EddyVocabulary", "EddyH3", "EddyProtocol", "EddySupport", "EddyMap",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),

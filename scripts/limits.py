@@ -11,6 +11,14 @@
                 (bytes sent when the answer came), server RSS before, peak, after
   tiles-1m      a flight that crosses 10^6 tiles (synthesized, layer zig-zag) is the Swift test
                 `LimitsTests` (see docs/reliability.md), not run here
+  global-fetch  (issue 30) --reports reports (400,000) uploaded over the last 6 h, then 4 clients at once fetch the
+                global 6-h turbulence answer page by page (pageSize 10,000, gzip): each gets every report once; server
+                RSS before, peak, after; with --compare-unbounded the same with --max-answer-items 1000000 (one answer
+                per fetch, as before pages). A request without pageSize is answered 400 answerTooLarge
+  half-open     (issue 30) 1,001 connections opened and left silent: the server closes every one within its header
+                timeout (10 s) plus slack; seconds until the last closed
+  stalled-body  (issue 30) a POST whose body stops after 10 bytes: the connection is closed within the body timeout
+                (30 s) plus slack
 
 Prints `name: value` lines and exits 1 when a check fails. Python standard library only.
 """
@@ -24,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 from eddy_harness import AIRLINE, MIB, ServerProcess, log, rss_kib
@@ -282,12 +291,214 @@ def body_100mb(args, workdir):
         server.stop()
 
 
+def h3_cells(count, seed=20261127):
+    """`count` valid H3 resolution-5 cells without an H3 library: mode 1, resolution 5, a base cell that is not a
+    pentagon, five digits 0-6 and the unused digits 7 (any such index is a valid cell)."""
+    import random
+    rng = random.Random(seed)
+    pentagons = {4, 14, 24, 38, 49, 58, 63, 72, 83, 97, 107, 117}
+    bases = [b for b in range(122) if b not in pentagons]
+    cells = set()
+    while len(cells) < count:
+        index = (1 << 59) | (5 << 52) | (rng.choice(bases) << 45)
+        for digit in range(1, 16):
+            value = rng.randrange(7) if digit <= 5 else 7
+            index |= value << ((15 - digit) * 3)
+        cells.add(index)
+    return sorted(cells)
+
+
+def api(port, method, path, body=None, token=None, timeout=300, gzip_ok=False):
+    """One request to the server: (status, decoded JSON or None, bytes on the wire)."""
+    import gzip
+    headers = {"Content-Type": "application/json", "X-Eddy-Client-Version": "1.0.0"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if gzip_ok:
+        headers["Accept-Encoding"] = "gzip"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            raw = answer.read()
+            text = gzip.decompress(raw) if answer.headers.get("Content-Encoding") == "gzip" else raw
+            return answer.status, json.loads(text), len(raw)
+    except urllib.error.HTTPError as error:
+        raw = error.read()
+        return error.code, (json.loads(raw) if raw else None), len(raw)
+
+
+def seed_reports(port, token, count, now):
+    """Uploads `count` reports with exit times spread over the last 6 h, 1,000 a batch from 4 threads."""
+    import uuid
+    cells = h3_cells(min(count, 200_000))
+    batches = [list(range(start, min(start + 1000, count))) for start in range(0, count, 1000)]
+    errors = []
+
+    def worker(mine):
+        for batch in mine:
+            reports = []
+            for i in batch:
+                exit_time = now - 21_000 + (i * 20_000.0 / count)
+                reports.append({"id": str(uuid.uuid4()), "tile": {"h3": cells[i % len(cells)], "layer": 20 + i % 21},
+                                "enterTime": exit_time - 60, "exitTime": exit_time, "edrPeak": 0.2, "edrMedian": 0.1,
+                                "reporterClass": "medium"})
+            status, answer, _ = api(port, "POST", "/v1/reports", {"reports": reports}, token)
+            if status != 200 or answer["newCount"] != len(reports):
+                errors.append(f"{status} {answer}")
+                return
+
+    threads = [threading.Thread(target=worker, args=(batches[k::4],)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
+
+
+def paged_global_fetch(port, token, page_size):
+    """Every page of the global 6-h turbulence fetch: (report ids seen, pages, bytes on the wire, seconds)."""
+    request = {"dataType": "turbulence", "area": {"type": "global", "polygon": []}, "historyHours": 6,
+               "minLayer": -2, "maxLayer": 99, "viewerClass": "medium", "pageSize": page_size}
+    ids, pages, wire, started = [], 0, 0, time.time()
+    while True:
+        status, answer, size = api(port, "POST", "/v1/fetch", request, token, gzip_ok=True)
+        if status != 200:
+            raise RuntimeError(f"fetch page {pages + 1}: {status} {answer}")
+        pages, wire = pages + 1, wire + size
+        ids.extend(o["report"]["id"] for o in answer["observations"])
+        if "nextCursor" not in answer:
+            return ids, pages, wire, time.time() - started
+        request["cursor"] = answer["nextCursor"]
+
+
+def global_fetch_run(args, workdir, label, extra):
+    """Seeds a server, then 4 concurrent paged global fetches; logs and checks the figures."""
+    server = ServerProcess(args.server, ["--db", os.path.join(workdir, f"{label}.sqlite")], workdir, label,
+                           serve_args=["--rate-limit", "0", "--key-rate-limit", "0", *extra])
+    server.key = server.add_key(label)
+    server.start()
+    try:
+        now = time.time()
+        status, session, _ = api(server.port, "POST", "/v1/session",
+                                 {"apiKey": server.key, "airline": AIRLINE, "userId": "limits", "clientVersion": "1.0.0"})
+        token = session["token"]
+        started = time.time()
+        errors = seed_reports(server.port, token, args.reports, now)
+        check(not errors, f"{label}: seeding failed: {errors[:3]}")
+        log(f"limits_{label}_seeded: {args.reports} reports in {time.time() - started:.0f} s, server RSS "
+            f"{(rss_kib(server.process.pid) or 0) / 1024:.1f} MiB")
+        legacy = {"dataType": "turbulence", "area": {"type": "global", "polygon": []}, "historyHours": 6,
+                  "minLayer": -2, "maxLayer": 99, "viewerClass": "medium"}
+        status, answer, _ = api(server.port, "POST", "/v1/fetch", legacy, token)
+        log(f"limits_{label}_without_page_size: {status} {answer.get('error') if answer else ''}")
+        watch = RSSWatch(server.process.pid)
+        results = [None] * 4
+
+        def client(k):
+            try:
+                results[k] = paged_global_fetch(server.port, token, 10_000)
+            except Exception as error:   # noqa: BLE001 — reported as a failed check
+                results[k] = error
+
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        before, peak, after = watch.finish()
+        for k, result in enumerate(results):
+            if isinstance(result, Exception):
+                check(False, f"{label}: client {k}: {result}")
+                continue
+            ids, pages, wire, seconds = result
+            log(f"limits_{label}_client_{k}: {len(ids)} reports in {pages} pages, {wire / MIB:.1f} MiB on the wire, {seconds:.1f} s")
+            check(len(ids) == args.reports and len(set(ids)) == args.reports,
+                  f"{label}: client {k} got {len(ids)} reports ({len(set(ids))} distinct), expected {args.reports}")
+        log(f"limits_{label}_server_rss_mib: before {before:.1f}, peak {peak:.1f}, after {after:.1f}")
+        return status, peak - before
+    finally:
+        server.stop()
+
+
+def global_fetch(args, workdir):
+    status, growth = global_fetch_run(args, workdir, "global_fetch", [])
+    check(status == 400, f"global fetch without pageSize: {status}, expected 400 answerTooLarge")
+    check(growth <= args.fetch_rss_growth_mib, f"global fetch: server RSS grew {growth:.1f} MiB (bound {args.fetch_rss_growth_mib})")
+    if args.compare_unbounded:
+        _, unbounded = global_fetch_run(args, workdir, "global_fetch_unbounded", ["--max-answer-items", "1000000"])
+        log(f"limits_global_fetch_rss_growth_mib: paged {growth:.1f}, unbounded {unbounded:.1f}")
+
+
+def half_open(args, workdir):
+    """1,001 connections opened and left silent; seconds until the server has closed each."""
+    import selectors
+    import socket
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < args.half_open + 200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.half_open + 200), hard))
+    server = Server(args.server, workdir)
+    try:
+        selector = selectors.DefaultSelector()
+        started = time.time()
+        for _ in range(args.half_open):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+            sock.setblocking(False)
+            selector.register(sock, selectors.EVENT_READ)
+        closed_at = []
+        while selector.get_map() and time.time() - started < args.half_open_wait:
+            for key, _ in selector.select(timeout=0.5):
+                try:
+                    data = key.fileobj.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:
+                    closed_at.append(time.time() - started)
+                    selector.unregister(key.fileobj)
+                    key.fileobj.close()
+        left = len(selector.get_map())
+        for key in list(selector.get_map().values()):
+            key.fileobj.close()
+        closed_at.sort()
+        last = closed_at[-1] if closed_at else float("nan")
+        median = closed_at[len(closed_at) // 2] if closed_at else float("nan")
+        log(f"limits_half_open: {len(closed_at)} of {args.half_open} closed by the server, median {median:.1f} s, "
+            f"last {last:.1f} s after opening; {left} still open after {args.half_open_wait:.0f} s")
+        check(left == 0, f"half-open: {left} connections still open after {args.half_open_wait} s")
+        check(last <= 10 + args.close_slack, f"half-open: the last connection closed after {last:.1f} s")
+        check(server.answers_health(), "half-open: the server is not up afterwards")
+    finally:
+        server.stop()
+
+
+def stalled_body(args, workdir):
+    """A POST whose body stops after 10 of 100 bytes: seconds until the server closes the connection."""
+    import socket
+    server = Server(args.server, workdir)
+    try:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=120)
+        started = time.time()
+        sock.sendall(("POST /v1/reports HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      f"Authorization: Bearer {server.token}\r\nContent-Length: 100\r\n\r\n{{\"reports\"").encode())
+        try:
+            while sock.recv(4096):
+                pass
+        except OSError:
+            pass
+        seconds = time.time() - started
+        sock.close()
+        log(f"limits_stalled_body: closed by the server after {seconds:.1f} s")
+        check(seconds <= 30 + args.close_slack, f"stalled body: closed after {seconds:.1f} s")
+    finally:
+        server.stop()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--eddy", default=".build/debug/eddy")
     parser.add_argument("--server", default=".build/debug/eddy-server")
     parser.add_argument("--flight", default="Fixtures/flights/sim-medium-mixed")
-    parser.add_argument("--only", default="line-1mb,body-100mb,concurrent,log-2gb")
+    parser.add_argument("--only", default="line-1mb,body-100mb,concurrent,log-2gb,global-fetch,half-open,stalled-body")
     parser.add_argument("--log-gb", type=float, default=2.0)
     parser.add_argument("--log-rss-bound-mib", type=float, default=256)
     parser.add_argument("--line-rss-bound-mib", type=float, default=128)
@@ -298,6 +509,14 @@ def main():
     parser.add_argument("--server-rss-bound-mib", type=float, default=1024)
     parser.add_argument("--body-mb", type=int, default=100)
     parser.add_argument("--body-rss-growth-mib", type=float, default=16)
+    parser.add_argument("--reports", type=int, default=400_000, help="global-fetch: reports in the 6-h window")
+    parser.add_argument("--fetch-rss-growth-mib", type=float, default=256,
+                        help="global-fetch: most the server's RSS may grow during the 4 concurrent paged fetches")
+    parser.add_argument("--compare-unbounded", action="store_true",
+                        help="global-fetch: also measure one answer per fetch (--max-answer-items 1000000)")
+    parser.add_argument("--half-open", type=int, default=1001)
+    parser.add_argument("--half-open-wait", type=float, default=60)
+    parser.add_argument("--close-slack", type=float, default=5, help="seconds a close may come after its timeout")
     parser.add_argument("--workdir", default=None)
     args = parser.parse_args()
     workdir = args.workdir or f"/tmp/eddy-limits-{os.getpid()}"
@@ -306,7 +525,8 @@ def main():
     try:
         for name in args.only.split(","):
             log(f"limits: {name}")
-            {"log-2gb": log_2gb, "line-1mb": line_1mb, "concurrent": concurrent, "body-100mb": body_100mb}[name](args, workdir)
+            {"log-2gb": log_2gb, "line-1mb": line_1mb, "concurrent": concurrent, "body-100mb": body_100mb,
+             "global-fetch": global_fetch, "half-open": half_open, "stalled-body": stalled_body}[name](args, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     log("limits: " + ("ok" if not failures else f"FAILED ({len(failures)})"))

@@ -17,8 +17,11 @@
 # /usr/lib/postgresql/*/bin). initdb refuses to run as root, so as root the cluster belongs to the `postgres` user
 # that the package creates (or `nobody` when it is missing) and the commands run through runuser.
 # EDDY_PG_DIR overrides the folder; EDDY_PG_FAST=1 turns fsync and synchronous_commit off (unit tests only:
-# benchmark figures are measured with PostgreSQL's durable defaults); EDDY_PG_OPTIONS adds server options after the
-# script's own (`-c name=value ...`; later ones win).
+# benchmark figures are measured with PostgreSQL's durable defaults). EDDY_PG_OPTIONS adds server options after the
+# script's own (`-c name=value ...`; later ones win; e.g. "-c ssl=on -c ssl_cert_file=/abs/server.crt
+# -c ssl_key_file=/abs/server.key"); EDDY_PG_HBA names a pg_hba.conf installed before the first start (e.g. password or
+# TLS-only rules for a role); files the options name inside the cluster's folder are handed to its owner with it. Both
+# are for tests (docs/fleet-server.md "Database TLS and secrets").
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -97,6 +100,10 @@ start() {
         rm -rf "$DATA"
         as_owner "$BIN/initdb" -D "$DATA" -U eddy --auth=trust -E UTF8 --no-locale >"$DIR/initdb.log" 2>&1 || {
             cat "$DIR/initdb.log" >&2; echo "pg_cluster.sh: initdb failed (log above)" >&2; exit 2; }
+        if [ -n "${EDDY_PG_HBA:-}" ]; then
+            cp "$EDDY_PG_HBA" "$DATA/pg_hba.conf" || { echo "pg_cluster.sh: cannot install EDDY_PG_HBA=$EDDY_PG_HBA" >&2; exit 2; }
+            owner_chown
+        fi
     fi
     local port fast=""
     if [ -f "$PORT_FILE" ] && port_free "$(cat "$PORT_FILE")"; then port="$(cat "$PORT_FILE")"; else port="$(free_port)"; fi

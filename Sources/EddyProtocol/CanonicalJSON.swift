@@ -34,9 +34,15 @@ struct CanonicalScanner {
                 guard let cells = elements({ $0.altitudeOffsetCell() }) else { return nil }
                 offsets = cells
             }
+            var cursor: String?
+            if literal(#","nextCursor":""#) {
+                guard let text = plainString() else { return nil }
+                cursor = text
+            }
             guard literal("}"), position == count else { return nil }
             return DeltaFetchResponse(
-                dataType: .turbulence, serverTick: tick, full: full, observations: observations, altitudeOffsets: offsets)
+                dataType: .turbulence, serverTick: tick, full: full, observations: observations, altitudeOffsets: offsets,
+                nextCursor: cursor)
         }
 
         /// `{"h3":…,"layer":…,"offsetFeet":…,"uncertaintyFeet":…,"observationCount":…,"newestTime":…}`

@@ -18,13 +18,20 @@ package struct DeltaFetchRequest: Sendable, Codable, Equatable {
     package var maxLayer: Int
     /// Viewer aircraft class (polygons are drawn at this class's severity).
     package var viewerClass: AircraftClass
+    /// Most items (observations, nowcast cells, live flights) the client takes in one answer; a client that sends it
+    /// follows `nextCursor` until the last page. Nil (older clients): the whole answer at once, refused with 400
+    /// `answerTooLarge` when it would exceed the server's page limit (docs/protocol.md "Pages").
+    package var pageSize: Int?
+    /// The `nextCursor` of the previous page of this fetch; nil for the first page.
+    package var cursor: String?
     /// Creates a request.
     package init(
         dataType: DataType, area: SyncArea, sinceTick: Int? = nil, historyHours: Double = EddyWire.defaultHistoryHours,
-        minLayer: Int = 0, maxLayer: Int = 60, viewerClass: AircraftClass = .medium
+        minLayer: Int = 0, maxLayer: Int = 60, viewerClass: AircraftClass = .medium, pageSize: Int? = nil, cursor: String? = nil
     ) {
         self.dataType = dataType; self.area = area; self.sinceTick = sinceTick; self.historyHours = historyHours
         self.minLayer = minLayer; self.maxLayer = maxLayer; self.viewerClass = viewerClass
+        self.pageSize = pageSize; self.cursor = cursor
     }
 }
 
@@ -60,17 +67,20 @@ package struct DeltaFetchResponse: Sendable, Codable, Equatable {
     /// Live flights (liveFlights).
     package var liveFlights: [LiveFlight]
     /// The fleet's geometric − pressure altitude offsets of the area's H3 resolution-3 cells, current aggregate (sent
-    /// with turbulence answers, full or delta; nil: not sent, e.g. by an older server).
+    /// with the first page of turbulence answers, full or delta; nil: not sent, e.g. by an older server).
     package var altitudeOffsets: [AltitudeOffsetCell]?
+    /// More items follow: ask again with the same request and this as `cursor`. Nil on the last (or only) page. Every
+    /// page of one fetch carries the first page's `serverTick` and `full`; record the tick only after the last page.
+    package var nextCursor: String?
     /// Creates a response.
     package init(
         dataType: DataType, serverTick: Int, full: Bool, observations: [Observation] = [],
         nowcast: [NowcastCell] = [], polygons: PolygonCollection? = nil, liveFlights: [LiveFlight] = [],
-        altitudeOffsets: [AltitudeOffsetCell]? = nil
+        altitudeOffsets: [AltitudeOffsetCell]? = nil, nextCursor: String? = nil
     ) {
         self.dataType = dataType; self.serverTick = serverTick; self.full = full; self.observations = observations
         self.nowcast = nowcast; self.polygons = polygons; self.liveFlights = liveFlights
-        self.altitudeOffsets = altitudeOffsets
+        self.altitudeOffsets = altitudeOffsets; self.nextCursor = nextCursor
     }
 
     /// Number of items carried (observations, cells, features or flights).

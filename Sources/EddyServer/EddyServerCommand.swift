@@ -60,9 +60,18 @@ struct DatabaseOption: ParsableArguments {
         }
     }
 
+    /// The location with what PostgreSQL's URL leaves open taken from the environment as libpq does (`PGPASSWORD`,
+    /// `PGPASSFILE` or `~/.pgpass`, `PGSSLMODE`, `PGSSLROOTCERT`; `PostgresEnvironment`).
+    var completedLocation: DatabaseLocation {
+        get throws {
+            guard case .postgres(let location) = try location else { return try location }
+            return .postgres(try PostgresEnvironment.current.complete(location))
+        }
+    }
+
     /// Opens the storage (SQLite: creating the file; PostgreSQL: connecting, failing with what to do, and migrating).
     func open(logger: Logger) async throws -> any ServerStorage {
-        switch try location {
+        switch try completedLocation {
         case .sqlite(let path): try SQLiteServerStorage(path: path)
         case .postgres(let location):
             try await PostgresServerStorage.open(
@@ -129,6 +138,16 @@ struct Serve: AsyncParsableCommand {
     var retentionDays: Double = 30
     @Option(help: "Seconds a graceful shutdown (SIGTERM, SIGINT) may take; requests still running are then cancelled, and the process exits at the latest 10 s later.")
     var shutdownTimeout: Double = 30
+    @Option(help: "Most items (observations, nowcast cells, live flights) in one fetch answer; larger answers come in pages.")
+    var maxAnswerItems: Int = ServerOptions().maxItemsPerAnswer
+    @Option(help: "Requests per API key per minute, over all its sessions (0 disables).")
+    var keyRateLimit: Double = ServerOptions().keyRateLimitPerMinute
+    @Option(help: "Requests an API key may burst.") var keyRateBurst: Int = ServerOptions().keyRateLimitBurst
+    @Option(help: "Seconds a new connection has to send a whole request head.")
+    var headerTimeout: Double = ConnectionTimeouts().headerSeconds
+    @Option(help: "Seconds a request's body has to arrive, from its head.") var bodyTimeout: Double = ConnectionTimeouts().bodySeconds
+    @Option(help: "Seconds a kept-alive connection may wait for its next request (keep it above the load balancer's idle timeout).")
+    var idleTimeout: Double = ConnectionTimeouts().idleSeconds
 
     mutating func validate() throws {
         guard WireVersion(minClientVersion) != nil else { throw ValidationError("--min-client-version must look like 1.2.3") }
@@ -140,10 +159,22 @@ struct Serve: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard shutdownTimeout.isFinite, shutdownTimeout > 0 else { throw ValidationError("--shutdown-timeout must be positive seconds") }
+        guard maxAnswerItems >= 1 else { throw ValidationError("--max-answer-items must be at least 1") }
+        guard keyRateLimit.isFinite, keyRateBurst >= 1 else { throw ValidationError("--key-rate-limit must be a number and --key-rate-burst at least 1") }
+        guard connectionTimeouts.isValid else {
+            throw ValidationError("--header-timeout, --body-timeout and --idle-timeout must be positive seconds")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard thresholds.isValid else {
             throw ValidationError("client thresholds (--low-power-*, --in-air-*, --max-*-accuracy-meters) must be positive numbers")
         }
+    }
+
+    /// The connection limits from the command line.
+    var connectionTimeouts: ConnectionTimeouts {
+        var timeouts = ConnectionTimeouts()
+        (timeouts.headerSeconds, timeouts.bodySeconds, timeouts.idleSeconds) = (headerTimeout, bodyTimeout, idleTimeout)
+        return timeouts
     }
 
     /// The client thresholds from the command line.
@@ -171,6 +202,10 @@ struct Serve: AsyncParsableCommand {
         options.settings.fullRefreshAfterTicks = fullRefreshAfterTicks
         options.settings.maxRequestBytes = maxRequestBytes
         options.settings.thresholds = noClientThresholds ? nil : thresholds
+        options.maxItemsPerAnswer = maxAnswerItems
+        options.keyRateLimitPerMinute = keyRateLimit
+        options.keyRateLimitBurst = keyRateBurst
+        options.connectionTimeouts = connectionTimeouts
         let storage: any ServerStorage
         do { storage = try await database.open(logger: logger) } catch {
             FileHandle.standardError.write(Data("eddy-server: cannot open the database: \(error)\n".utf8))

@@ -35,10 +35,22 @@ package struct APIError: Error, Sendable {
     }
     /// 413: the body is over `limit` bytes.
     package static func tooLarge(_ limit: Int) -> APIError { APIError(status: 413, body: ErrorBody(error: "payloadTooLarge", message: "request body over \(limit) bytes")) }
-    /// 429: the session's bucket is empty; retry after `seconds` (rounded up, also sent as `Retry-After`).
-    package static func rateLimited(_ seconds: Double) -> APIError {
-        APIError(status: 429, body: ErrorBody(error: "rateLimited", message: "too many requests for this session", retryAfterSeconds: seconds.rounded(.up)))
+    /// 429: the bucket of `scope` (the session, or its API key) is empty; retry after `seconds` (rounded up, also sent as
+    /// `Retry-After`).
+    package static func rateLimited(_ seconds: Double, scope: String = "this session") -> APIError {
+        APIError(status: 429, body: ErrorBody(error: "rateLimited", message: "too many requests for \(scope)", retryAfterSeconds: seconds.rounded(.up)))
     }
+    /// 400 `answerTooLarge`: a fetch without `pageSize` (an older client) whose answer would carry more than `limit` items.
+    package static func answerTooLarge(_ limit: Int) -> APIError {
+        APIError(status: 400, body: ErrorBody(error: "answerTooLarge", message: "the answer would carry more than \(limit) items; "
+            + "send pageSize and fetch the pages by nextCursor (EddySync does), or narrow the area, layers or history window"))
+    }
+    /// 400 `badRequest`: a `cursor` this server did not give for this data type.
+    package static let badCursor = badRequest(
+        "cursor is not a nextCursor this server gave for this dataType (or it needs pageSize); fetch again without cursor")
+    /// 409 `cursorExpired`: the pages of a nowcast fetch outlived their issue (a new one was made between two pages).
+    package static let cursorExpired = APIError(status: 409, body: ErrorBody(
+        error: "cursorExpired", message: "a new nowcast issue replaced the one these pages belong to; fetch again from the first page"))
     /// 503 `storageFailed`: the database did not complete the request (a query, the connection or the commit failed);
     /// nothing of it is acknowledged, and the client retries later (uploads are idempotent). The cause goes to the log.
     package static let storageFailed = APIError(status: 503, body: ErrorBody(

@@ -39,14 +39,23 @@ package struct PostgresLocation: Sendable, Equatable {
     package var port: Int
     /// Role to log in as.
     package var username: String
-    /// Password, when the URL gives one.
+    /// Password, when the URL gives one (else `PostgresEnvironment.complete` fills it from `PGPASSWORD` or the password
+    /// file).
     package var password: String?
+    /// Where the password came from, for error messages ("the URL", "PGPASSWORD", a password file); nil: none given.
+    package var passwordSource: String?
     /// Database name.
     package var database: String
-    /// Whether to require TLS (`?sslmode=require`); off by default (loopback and private networks).
-    package var requireTLS: Bool
+    /// `?sslmode=` (nil: not given; `PGSSLMODE`, else libpq's default `prefer`).
+    package var sslMode: PostgresSSLMode?
+    /// `?sslrootcert=`: the PEM file of the CA(s) the server's certificate must chain to (`system`: the system's trust
+    /// store); nil: not given.
+    package var sslRootCertificatePath: String?
 
-    /// Parses `postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=disable|prefer|require]`.
+    /// The `sslmode` in force: the one given, else `prefer` (libpq's default: TLS when the server offers it).
+    package var effectiveSSLMode: PostgresSSLMode { sslMode ?? .prefer }
+
+    /// Parses `postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=MODE&sslrootcert=PATH]`.
     package init(parsing text: String) throws(DatabaseLocationError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
               scheme == "postgres" || scheme == "postgresql"
@@ -61,24 +70,33 @@ package struct PostgresLocation: Sendable, Equatable {
         }
         let port = components.port ?? 5432
         guard (1...65535).contains(port) else { throw DatabaseLocationError(text: text, problem: "the port must be 1…65535") }
-        var requireTLS = false
         for item in components.queryItems ?? [] {
-            switch (item.name, item.value ?? "") {
-            case ("sslmode", "disable"), ("sslmode", "prefer"), ("sslmode", "allow"): requireTLS = false
-            case ("sslmode", "require"): requireTLS = true
-            default: throw DatabaseLocationError(text: text, problem: "unknown parameter \(item.name)=\(item.value ?? "") (only sslmode=disable|require)")
+            let value = item.value ?? ""
+            switch item.name {
+            case "sslmode":
+                guard let mode = PostgresSSLMode(rawValue: value) else {
+                    throw DatabaseLocationError(text: text, problem: "unknown sslmode=\(value) (one of "
+                        + PostgresSSLMode.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                }
+                sslMode = mode
+            case "sslrootcert":
+                guard !value.isEmpty else { throw DatabaseLocationError(text: text, problem: "sslrootcert= needs a file path") }
+                sslRootCertificatePath = value
+            default:
+                throw DatabaseLocationError(text: text, problem: "unknown parameter \(item.name)=\(value) (only sslmode and sslrootcert)")
             }
         }
         self.host = host
         self.port = port
         self.username = user.removingPercentEncoding ?? user
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        self.passwordSource = password == nil ? nil : "the URL"
         self.database = name.removingPercentEncoding ?? name
-        self.requireTLS = requireTLS
     }
 
     /// The URL without its password.
-    package var redacted: String { "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)" }
+    package var redacted: String { "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)"
+            + (sslMode.map { "?sslmode=\($0.rawValue)" } ?? "") }
 }
 
 /// A `--database` value that cannot be used.

@@ -1,5 +1,6 @@
 import Foundation
 package import Hummingbird
+import HummingbirdCore
 package import Logging
 import NIOCore
 package import ServiceLifecycle
@@ -26,8 +27,12 @@ package enum EddyServerApplication {
                                                  retentionSeconds: service.options.retentionSeconds, metrics: service.metrics))
             services.append(DatabaseProbeService(probe: readiness ?? .database(service.database), metrics: service.metrics))
         }
+        let timeouts = service.options.connectionTimeouts
         return Application(
             router: HTTPRoutes(service: service, readiness: readiness).router(),
+            // Header, body and idle limits on every connection, and JSON answers to unparsable heads (ConnectionLimits.swift).
+            server: .http1(configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [ConnectionLimitsHandler(timeouts: timeouts, logger: logger)])),
             // A burst of connections waits in the kernel's accept queue: with Hummingbird's default of 256, 10,000
             // simultaneous clients overflowed it and thousands were reset or never answered (docs/reliability.md
             // "Limits"); Linux caps the value at net.core.somaxconn (4096 by default).

@@ -15,7 +15,7 @@ package enum FastJSON {
     /// The wire format has no `null` for a report's numbers, so an observation with a non-finite time, EDR or
     /// altitude uncertainty (which the upload check never lets into the database) is left out rather than sent as a
     /// made-up number; likewise a fleet altitude offset cell with a non-finite number. `altitudeOffsets` follows
-    /// `observations` when the answer has it.
+    /// `observations` when the answer has it, then `nextCursor` when more pages follow.
     package static func turbulenceResponse(_ response: DeltaFetchResponse) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(256 + response.observations.count * 260)
@@ -47,6 +47,10 @@ package enum FastJSON {
                 WireJSON.writeAltitudeOffsetCell(cell, into: &buffer)
             }
             buffer.writeStaticString("]")
+        }
+        if let cursor = response.nextCursor {
+            buffer.writeStaticString(",\"nextCursor\":")
+            buffer.writeJSONString(cursor)
         }
         buffer.writeStaticString("}")
         return buffer

@@ -154,21 +154,22 @@ package final class InMemoryServerStorage: ServerStorage {
             for row in upload.rows where state.reportIds.insert(row.report.id).inserted {
                 state.lastSequence += 1
                 let observation = Observation(report: row.report, reporterId: served, tick: upload.tick)
+                let position = ObservationPosition(exitTime: row.report.exitTime, sequence: Int64(state.lastSequence))
                 state.observations.append((state.lastSequence, upload.tick, row.report.exitTime,
-                                           StoredObservation(observation: observation, center: row.center)))
+                                           StoredObservation(observation: observation, center: row.center, position: position)))
                 fresh.insert(row.report.id)
             }
             return fresh
         }
     }
 
-    /// The observations `query` selects, in arrival order (tick, then insertion).
+    /// The observations `query` selects, in the fetch order (exit time, then insertion): after `query.after`, at most
+    /// `query.limit`.
     package func observations(_ query: ObservationQuery) -> [StoredObservation] {
-        withState { state in
-            state.observations.filter { Self.matches($0, query) }
-                .sorted { ($0.tick, $0.sequence) < ($1.tick, $1.sequence) }
-                .map(\.stored)
-        }
+        let selected = withState { state in
+            state.observations.filter { Self.matches($0, query) }.map(\.stored)
+        }.sorted { ($0.position.exitTime, $0.position.sequence) < ($1.position.exitTime, $1.position.sequence) }
+        return query.limit.map { Array(selected.prefix($0)) } ?? selected
     }
 
     /// Whether `query` selects any observation.
@@ -179,8 +180,10 @@ package final class InMemoryServerStorage: ServerStorage {
     /// Whether a stored report is one `query` selects.
     private static func matches(_ row: (sequence: Int, tick: Int, exitTime: Double, stored: StoredObservation), _ query: ObservationQuery) -> Bool {
         let tile = row.stored.observation.report.tile
+        let position = row.stored.position
         return row.exitTime >= query.minExitTime && tile.layer >= query.minLayer && tile.layer <= query.maxLayer
             && row.tick >= (query.minTick ?? Int.min) && (query.boundingBox?.contains(row.stored.center) ?? true)
+            && query.after.map { (position.exitTime, position.sequence) > ($0.exitTime, $0.sequence) } ?? true
     }
 
     /// Tiles of observations with exit time in `[from, to]`, for the nowcast, in insertion order.
@@ -222,14 +225,17 @@ package final class InMemoryServerStorage: ServerStorage {
         }
     }
 
-    /// The stored nowcast cells in the layer range, ordered by cell (as SQL's signed 64-bit column), layer and hour.
-    package func nowcastCells(minLayer: Int, maxLayer: Int) -> [IssuedNowcastCell] {
-        withState { state in
-            state.nowcastCells.filter { $0.cell.layer >= minLayer && $0.cell.layer <= maxLayer }.sorted {
-                (Int64(bitPattern: $0.cell.cell), $0.cell.layer, $0.cell.forecastHour)
-                    < (Int64(bitPattern: $1.cell.cell), $1.cell.layer, $1.cell.forecastHour)
+    /// The stored nowcast cells in the layer range and box, ordered by cell (as SQL's signed 64-bit column), layer and
+    /// hour: after `after`, at most `limit`.
+    package func nowcastCells(minLayer: Int, maxLayer: Int, boundingBox: GeoBoundingBox?, after: NowcastPosition?, limit: Int?)
+        -> [IssuedNowcastCell] {
+        let selected = withState { state in
+            state.nowcastCells.filter { issued in
+                issued.cell.layer >= minLayer && issued.cell.layer <= maxLayer && (boundingBox?.contains(issued.cell.center) ?? true)
+                    && after.map { issued.position > $0 } ?? true
             }
-        }
+        }.sorted { $0.position < $1.position }
+        return limit.map { Array(selected.prefix($0)) } ?? selected
     }
 
     // MARK: live flights
@@ -256,9 +262,12 @@ package final class InMemoryServerStorage: ServerStorage {
         }
     }
 
-    /// Flights updated at or after `updatedSince`, ordered by public id.
-    package func liveFlights(updatedSince: Double) -> [StoredFlight] {
-        withState { state in state.flights.values.filter { $0.updatedAt >= updatedSince }.sorted { $0.publicId < $1.publicId } }
+    /// Flights updated at or after `updatedSince`, ordered by public id: after `afterPublicId`, at most `limit`.
+    package func liveFlights(updatedSince: Double, afterPublicId: String?, limit: Int?) -> [StoredFlight] {
+        let selected = withState { state in
+            state.flights.values.filter { $0.updatedAt >= updatedSince && $0.publicId > (afterPublicId ?? "") }
+        }.sorted { $0.publicId < $1.publicId }
+        return limit.map { Array(selected.prefix($0)) } ?? selected
     }
 
     /// Stored fleet altitude-offset observations in `cells` (all when nil) and the layer range, measured at or after

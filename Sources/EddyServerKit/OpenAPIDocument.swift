@@ -125,13 +125,26 @@ paths:
             schema: {$ref: '#/components/schemas/DeltaFetchRequest'}
       responses:
         '200':
-          description: Items changed since `sinceTick`, or everything when `full`.
+          description: |
+            Items changed since `sinceTick`, or everything when `full`; one page of them when `nextCursor` is set (ask
+            again with `cursor`). At most `pageSize` items (and never more than the server's limit, 10,000 by default).
           content:
             application/json:
               schema: {$ref: '#/components/schemas/DeltaFetchResponse'}
-        '400': {$ref: '#/components/responses/Error'}
+        '400':
+          description: |
+            Error (see `error`): `badRequest`, or `answerTooLarge` for a request without `pageSize` whose answer would
+            exceed the server's page limit.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/ErrorBody'}
         '401': {$ref: '#/components/responses/Error'}
         '403': {$ref: '#/components/responses/Error'}
+        '409':
+          description: '`cursorExpired`: a new nowcast issue replaced the one the pages belong to; fetch again without `cursor`.'
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/ErrorBody'}
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
         '429': {$ref: '#/components/responses/RateLimited'}
@@ -376,6 +389,14 @@ components:
         minLayer: {type: integer, minimum: -2, maximum: 99, description: 'Thousands of feet; minLayer <= maxLayer.'}
         maxLayer: {type: integer, minimum: -2, maximum: 99}
         viewerClass: {$ref: '#/components/schemas/AircraftClass'}
+        pageSize:
+          type: integer
+          minimum: 1
+          description: 'Most items (observations, nowcast cells, live flights) wanted in one answer; the server caps it at its own limit. A client that sends it follows nextCursor. Without it the whole answer comes at once, or 400 answerTooLarge when it would exceed the limit.'
+        cursor:
+          type: string
+          maxLength: 128
+          description: 'The nextCursor of the previous page of this fetch (same request otherwise); needs pageSize.'
     Observation:
       type: object
       required: [report, reporterId, tick]
@@ -506,7 +527,10 @@ components:
           items: {$ref: '#/components/schemas/LiveFlight'}
         altitudeOffsets:
           type: array
-          description: 'Turbulence answers: the fleet altitude offsets of the area (current aggregate, not a delta).'
+          description: 'Turbulence answers (first page): the fleet altitude offsets of the area (current aggregate, not a delta).'
           items: {$ref: '#/components/schemas/AltitudeOffsetCell'}
+        nextCursor:
+          type: string
+          description: 'More items follow: send the same request with this as cursor. Every page carries the first page''s serverTick and full; store the tick after the last page (the one without nextCursor).'
 """#
 }

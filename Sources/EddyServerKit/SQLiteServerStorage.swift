@@ -196,6 +196,12 @@ package final class SQLiteServerStorage: ServerStorage {
                                arguments: [StorageSupport.apiKeyHash(key), StorageSupport.apiKeyPrefix(key), id])
             }
         }
+        // v5 (issue 30): fetches are served in pages in the order exit time, then rowid; a global fetch reads its 6-h
+        // window through this index in that order, page after page, instead of scanning the table (rowid is part of
+        // every SQLite index).
+        migrator.registerMigration("v5-observations-by-exit-time") { db in
+            try db.execute(sql: "CREATE INDEX observations_exit ON observations(exit_time)")
+        }
         return migrator
     }
 
@@ -211,93 +217,6 @@ package final class SQLiteServerStorage: ServerStorage {
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('tick_epoch', ?)", arguments: [String(epoch)])
             return epoch
         }
-    }
-
-    // MARK: keys
-
-    /// Adds a key for `airline`; returns the key (shown once) and its record.
-    package func addKey(airline: String, label: String, now: Double) throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {
-        let key = StorageSupport.newAPIKey()
-        let id = try writeNow("add an API key") { db -> Int64 in
-            try db.execute(
-                sql: "INSERT INTO api_keys (key, key_prefix, airline, label, active, created_at) VALUES (?, ?, ?, ?, 1, ?)",
-                arguments: [StorageSupport.apiKeyHash(key), StorageSupport.apiKeyPrefix(key), airline, label, now])
-            return db.lastInsertedRowID
-        }
-        return (key, APIKeyRecord(id: id, airline: airline, label: label, prefix: StorageSupport.apiKeyPrefix(key), active: true,
-                                  createdAt: now))
-    }
-
-    /// Every key, oldest first.
-    package func listKeys() throws(ServerDatabaseError) -> [APIKeyRecord] {
-        try readNow("list the API keys") { db in
-            try Row.fetchAll(db, sql: "SELECT id, key_prefix, airline, label, active, created_at FROM api_keys ORDER BY id").map { row in
-                APIKeyRecord(
-                    id: row["id"], airline: row["airline"], label: row["label"], prefix: row["key_prefix"],
-                    active: row["active"], createdAt: row["created_at"])
-            }
-        }
-    }
-
-    /// Revokes a key: its sessions get 403 from now on.
-    package func revokeKey(id: Int64) throws(ServerDatabaseError) {
-        try writeNow("revoke an API key") { db in
-            try db.execute(sql: "UPDATE api_keys SET active = 0 WHERE id = ?", arguments: [id])
-            if db.changesCount == 0 { throw ServerDatabaseError.unknownKey(id) }
-        }
-    }
-
-    /// Looks a key up by its hash: (id, airline, active) or nil.
-    package func lookupKey(_ key: String) async throws(ServerDatabaseError) -> (id: Int64, airline: String, active: Bool)? {
-        let hash = StorageSupport.apiKeyHash(key)
-        return try await read("look up an API key") { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, airline, active FROM api_keys WHERE key = ?", arguments: [hash]) else {
-                return nil
-            }
-            return (row["id"], row["airline"], row["active"])
-        }
-    }
-
-    // MARK: sessions
-
-    /// Opens a session; the reporter id is random per airline × user and kept (not derived from the user id).
-    package func openSession(keyId: Int64, airline: String, userId: String, now: Double, ttl: Double) async throws(ServerDatabaseError)
-        -> SessionRecord {
-        let token = StorageSupport.randomHex(bytes: 32)
-        return try await write("open a session") { db in
-            let reporterId: String
-            if let existing = try String.fetchOne(
-                db, sql: "SELECT reporter_id FROM reporters WHERE airline = ? AND user_id = ?", arguments: [airline, userId]) {
-                reporterId = existing
-            } else {
-                reporterId = "r_" + StorageSupport.randomHex(bytes: 8)
-                try db.execute(
-                    sql: "INSERT INTO reporters (airline, user_id, reporter_id) VALUES (?, ?, ?)",
-                    arguments: [airline, userId, reporterId])
-            }
-            try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [now - StorageSupport.forgetSessionsExpiredSeconds])
-            try db.execute(
-                sql: "INSERT INTO sessions (token, key_id, airline, reporter_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [token, keyId, airline, reporterId, now + ttl, now])
-            return SessionRecord(token: token, keyId: keyId, airline: airline, reporterId: reporterId, expiresAt: now + ttl, keyActive: true)
-        }
-    }
-
-    /// The session for a token, with its key's state; nil when unknown.
-    package func session(token: String) async throws(ServerDatabaseError) -> SessionRecord? {
-        try await read("look up a session") { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT s.token, s.key_id, s.airline, s.reporter_id, s.expires_at, k.active
-                FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.token = ?
-                """, arguments: [token]) else { return nil }
-            return SessionRecord(
-                token: row[0], keyId: row[1], airline: row[2], reporterId: row[3], expiresAt: row[4], keyActive: row[5])
-        }
-    }
-
-    /// Test hook: expires every session now.
-    package func expireAllSessions(now: Double) async throws(ServerDatabaseError) {
-        try await write("expire the sessions") { db in try db.execute(sql: "UPDATE sessions SET expires_at = ?", arguments: [now - 1]) }
     }
 
     // MARK: observations
@@ -329,12 +248,17 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    /// The `WHERE` clause and arguments of `query`, with the index to read: a delta reads through the tick index (few
-    /// rows), an area fetch through the latitude index (the box's band), a global one scans.
+    /// The `WHERE` clause and arguments of `query` (without its limit), with the index to read: a delta reads through the
+    /// tick index (few rows), an area fetch through the latitude index (the box's band), a global one through the
+    /// exit-time index (the window, already in the fetch order).
     static func observationSelection(_ query: ObservationQuery) -> (sql: String, arguments: StatementArguments) {
-        let index = query.minTick != nil ? "INDEXED BY observations_tick" : query.boundingBox != nil ? "INDEXED BY observations_lat" : ""
-        var sql = "FROM observations \(index) WHERE exit_time >= ? AND layer BETWEEN ? AND ?"
-        var arguments: StatementArguments = [query.minExitTime, query.minLayer, query.maxLayer]
+        let index = query.minTick != nil ? "observations_tick" : query.boundingBox != nil ? "observations_lat" : "observations_exit"
+        var sql = "FROM observations INDEXED BY \(index) WHERE exit_time >= ? AND layer BETWEEN ? AND ?"
+        var arguments: StatementArguments = [max(query.minExitTime, query.after?.exitTime ?? -.infinity), query.minLayer, query.maxLayer]
+        if let after = query.after {
+            sql += " AND (exit_time > ? OR rowid > ?)"
+            arguments += [after.exitTime, after.sequence]
+        }
         if let minTick = query.minTick {
             sql += " AND tick >= ?"
             arguments += [minTick]
@@ -346,15 +270,15 @@ package final class SQLiteServerStorage: ServerStorage {
         return (sql, arguments)
     }
 
-    /// The observations `query` selects, in arrival order (tick, then rowid), with their tiles' centres.
+    /// The observations `query` selects, in the fetch order (exit time, then rowid), with their tiles' centres.
     package func observations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> [StoredObservation] {
         let selection = Self.observationSelection(query)
         return try await read("read observations") { db in
             var result: [StoredObservation] = []
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, tick,
-                    altitude_source, altitude_u90_ft, layer_uncertain
-                \(selection.sql) ORDER BY tick, rowid
+                    altitude_source, altitude_u90_ft, layer_uncertain, rowid
+                \(selection.sql) ORDER BY exit_time, rowid\(query.limit.map { " LIMIT \($0)" } ?? "")
                 """, arguments: selection.arguments)
             while let row = try cursor.next() {
                 let idBlob: Data = row[0]
@@ -369,7 +293,8 @@ package final class SQLiteServerStorage: ServerStorage {
                     altitudeSource: sourceName.flatMap(AltitudeSource.init(rawValue:)), altitudeU90Feet: row[13],
                     layerUncertain: layerUncertain.map { $0 != 0 })
                 result.append(StoredObservation(observation: Observation(report: report, reporterId: row[10], tick: row[11]),
-                                                center: GeoPoint(lat: row[3], lng: row[4])))
+                                                center: GeoPoint(lat: row[3], lng: row[4]),
+                                                position: ObservationPosition(exitTime: row[6], sequence: row[15])))
             }
             return result
         }
@@ -424,13 +349,24 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    /// The stored nowcast cells in the layer range, ordered by cell, layer and forecast hour.
-    package func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
-        try await read("read the nowcast") { db in
-            try Row.fetchAll(db, sql: """
-                SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN ? AND ?
-                ORDER BY h3, layer, forecast_hour
-                """, arguments: [minLayer, maxLayer]).map { row in
+    /// The stored nowcast cells in the layer range and box, ordered by cell, layer and forecast hour: those after
+    /// `after`, at most `limit`.
+    package func nowcastCells(minLayer: Int, maxLayer: Int, boundingBox: GeoBoundingBox?, after: NowcastPosition?, limit: Int?)
+        async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
+        var sql = "SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN ? AND ?"
+        var arguments: StatementArguments = [minLayer, maxLayer]
+        if let box = boundingBox {
+            sql += " AND lat BETWEEN ? AND ? AND lng BETWEEN ? AND ?"
+            arguments += [box.minLat, box.maxLat, box.minLng, box.maxLng]
+        }
+        if let after {
+            sql += " AND (h3, layer, forecast_hour) > (?, ?, ?)"
+            arguments += [after.cell, after.layer, after.forecastHour]
+        }
+        sql += " ORDER BY h3, layer, forecast_hour" + (limit.map { " LIMIT \($0)" } ?? "")
+        let (statement, values) = (sql, arguments)
+        return try await read("read the nowcast") { db in
+            try Row.fetchAll(db, sql: statement, arguments: values).map { row in
                 let h3: Int64 = row[1]
                 return IssuedNowcastCell(issueTime: row[0], cell: StoredNowcastCell(
                     cell: UInt64(bitPattern: h3), layer: row[2], forecastHour: row[5], edr: row[6], center: GeoPoint(lat: row[3], lng: row[4])))
@@ -467,14 +403,14 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    /// Every flight updated at or after `updatedSince`, ordered by public id.
-    package func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight] {
+    /// The flights updated at or after `updatedSince`, ordered by public id: those after `afterPublicId`, at most `limit`.
+    package func liveFlights(updatedSince: Double, afterPublicId: String?, limit: Int?) async throws(ServerDatabaseError) -> [StoredFlight] {
         try await read("read live flights") { db in
             try Row.fetchAll(db, sql: """
                 SELECT reporter_id, flight_id, public_id, airline, flight_number, aircraft_type, lat, lng, altitude_feet, heading,
                     speed_knots, time, updated_at
-                FROM flights WHERE updated_at >= ? ORDER BY public_id
-                """, arguments: [updatedSince]).map { row in
+                FROM flights WHERE updated_at >= ? AND public_id > ? ORDER BY public_id\(limit.map { " LIMIT \($0)" } ?? "")
+                """, arguments: [updatedSince, afterPublicId ?? ""]).map { row in
                 StoredFlight(
                     reporterId: row[0], clientFlightId: row[1], publicId: row[2], airline: row[3], flightNumber: row[4],
                     aircraftType: row[5], latitude: row[6], longitude: row[7], altitudeFeet: row[8], headingDegrees: row[9],

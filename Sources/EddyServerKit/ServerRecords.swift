@@ -111,7 +111,8 @@ package struct ObservationFilter: Sendable {
     }
 }
 
-/// What a storage selects observations by: window, layers, ticks and a bounding box (an index range in SQL).
+/// What a storage selects observations by: window, layers, ticks and a bounding box (an index range in SQL), and which
+/// part of that selection, in the fetch order (exit time, then insertion): after a position, at most a number of rows.
 package struct ObservationQuery: Sendable, Equatable {
     /// Oldest exit time, Unix seconds.
     var minExitTime: Double
@@ -123,6 +124,36 @@ package struct ObservationQuery: Sendable, Equatable {
     var minTick: Int?
     /// Only reports whose tile centre lies in this box, edges included (nil: everywhere).
     var boundingBox: GeoBoundingBox?
+    /// Only reports after this position in the fetch order (the previous page's last; nil: from the start).
+    var after: ObservationPosition? = nil
+    /// At most this many reports (nil: all).
+    var limit: Int? = nil
+}
+
+/// A stored report's place in the fetch order: exit time, then the order of insertion (SQLite's rowid, PostgreSQL's
+/// `seq`, the in-memory insertion number). Pages continue after the last position they returned (keyset pagination:
+/// an index range, whatever the number of pages before).
+package struct ObservationPosition: Sendable, Equatable, Hashable {
+    /// Exit time, Unix seconds.
+    var exitTime: Double
+    /// Insertion number (unique per report).
+    var sequence: Int64
+}
+
+/// A nowcast cell's place in the order nowcast pages are served in: cell (as a signed 64-bit integer, as SQL stores it),
+/// layer, forecast hour.
+package struct NowcastPosition: Sendable, Equatable, Hashable, Comparable {
+    /// H3 cell as stored (`Int64(bitPattern:)`).
+    var cell: Int64
+    /// Layer (thousands of feet).
+    var layer: Int
+    /// Hours after the issue time.
+    var forecastHour: Int
+
+    /// The order of the three fields.
+    package static func < (lhs: NowcastPosition, rhs: NowcastPosition) -> Bool {
+        (lhs.cell, lhs.layer, lhs.forecastHour) < (rhs.cell, rhs.layer, rhs.forecastHour)
+    }
 }
 
 /// A latitude / longitude box, degrees, edges included.
@@ -148,12 +179,15 @@ package struct GeoBoundingBox: Sendable, Equatable {
     }
 }
 
-/// A stored report as fetched: the observation served, and its tile's centre (for the domain's polygon test).
+/// A stored report as fetched: the observation served, its tile's centre (for the domain's polygon test) and its place
+/// in the fetch order (where the next page starts).
 package struct StoredObservation: Sendable, Equatable {
     /// The observation as the wire carries it.
     var observation: Observation
     /// The centre of its tile, as stored at ingest.
     var center: GeoPoint
+    /// Its place in the fetch order.
+    var position: ObservationPosition
 }
 
 /// A stored report as the nowcast reads it.
@@ -188,6 +222,11 @@ package struct IssuedNowcastCell: Sendable, Equatable {
     var issueTime: Double
     /// The cell.
     var cell: StoredNowcastCell
+
+    /// Its place in the order nowcast pages are served in.
+    var position: NowcastPosition {
+        NowcastPosition(cell: Int64(bitPattern: cell.cell), layer: cell.layer, forecastHour: cell.forecastHour)
+    }
 }
 
 /// A live flight as stored: one row per uploader × client flight id.

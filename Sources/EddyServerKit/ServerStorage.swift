@@ -36,7 +36,8 @@ package protocol ServerStorage: Sendable {
     /// Inserts the upload's reports whose ids are not held yet (by any instance), stored with the reporter id the
     /// upload names (see `ReportUpload`); returns the ids that were new.
     func insertReports(_ upload: ReportUpload) async throws(ServerDatabaseError) -> Set<UUID>
-    /// The observations `query` selects (window, layers, ticks, bounding box), in arrival order (tick, then insertion).
+    /// The observations `query` selects (window, layers, ticks, bounding box) in the fetch order (exit time, then
+    /// insertion): those after `query.after`, at most `query.limit`.
     func observations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> [StoredObservation]
     /// Whether `query` selects any observation.
     func hasObservations(_ query: ObservationQuery) async throws(ServerDatabaseError) -> Bool
@@ -47,14 +48,17 @@ package protocol ServerStorage: Sendable {
     func latestNowcastIssue() async throws(ServerDatabaseError) -> (issueTime: Double, tick: Int)?
     /// Stores an issue, replacing every older one (no-op when an issue at or after `issueTime` exists).
     func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws(ServerDatabaseError)
-    /// The stored nowcast cells in the layer range, ordered by cell (as a signed 64-bit integer), layer and forecast hour.
-    func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell]
+    /// The stored nowcast cells in the layer range whose centre is in `boundingBox` (everywhere when nil), ordered by cell
+    /// (as a signed 64-bit integer), layer and forecast hour (`NowcastPosition`): those after `after`, at most `limit`.
+    func nowcastCells(minLayer: Int, maxLayer: Int, boundingBox: GeoBoundingBox?, after: NowcastPosition?, limit: Int?)
+        async throws(ServerDatabaseError) -> [IssuedNowcastCell]
 
     /// Writes a position upload in one transaction: the flight row, the drop of expired flights, the altitude offset
     /// (unless a newer one is held) and the drop of old offsets (see `PositionWrite`).
     func storePosition(_ write: PositionWrite) async throws(ServerDatabaseError)
-    /// Every stored flight updated at or after `updatedSince` (Unix seconds), ordered by public id.
-    func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight]
+    /// The stored flights updated at or after `updatedSince` (Unix seconds), ordered by public id: those whose public id
+    /// comes after `afterPublicId`, at most `limit`.
+    func liveFlights(updatedSince: Double, afterPublicId: String?, limit: Int?) async throws(ServerDatabaseError) -> [StoredFlight]
     /// Stored fleet altitude-offset observations in `cells` (all when nil) and the layer range, measured at or after `oldestTime`.
     func altitudeOffsetObservations(cells: [UInt64]?, minLayer: Int, maxLayer: Int, oldestTime: Double) async throws(ServerDatabaseError)
         -> [AltitudeOffsetAggregation.Input]
@@ -129,6 +133,16 @@ package final class StorageLoadMeter: Sendable {
 
 /// Helpers every backend shares.
 extension ServerStorage {
+    /// Every stored nowcast cell in the layer range (one read, no page).
+    package func nowcastCells(minLayer: Int, maxLayer: Int) async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
+        try await nowcastCells(minLayer: minLayer, maxLayer: maxLayer, boundingBox: nil, after: nil, limit: nil)
+    }
+
+    /// Every stored flight updated at or after `updatedSince` (one read, no page), ordered by public id.
+    package func liveFlights(updatedSince: Double) async throws(ServerDatabaseError) -> [StoredFlight] {
+        try await liveFlights(updatedSince: updatedSince, afterPublicId: nil, limit: nil)
+    }
+
     /// Key rotation: a new key for the airline and label of key `id` (returned once, like `addKey`), and key `id`
     /// revoked when `revokingOld`; throws `ServerDatabaseError.unknownKey` when there is no such key.
     package func rotateKey(id: Int64, revokingOld: Bool, now: Double) async throws(ServerDatabaseError) -> (key: String, record: APIKeyRecord) {

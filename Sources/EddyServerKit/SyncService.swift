@@ -45,6 +45,18 @@ package struct ServerOptions: Sendable {
     package var clockSkewSeconds: Double = 600
     /// Serves `GET /metrics` (Prometheus text, unauthenticated; `eddy-server serve --no-metrics` turns it off).
     package var metricsEnabled = true
+    /// Most items (observations, nowcast cells, live flights) in one fetch answer (`eddy-server serve --max-answer-items`;
+    /// docs/protocol.md "Pages"): a page of 10,000 observations is about 2.6 MB of JSON (0.5 MB gzipped), and a route
+    /// corridor's full fetch of 10,000 tiles (`eddy-bench sync`) still fits one page.
+    package var maxItemsPerAnswer = 10_000
+    /// Requests per API key per minute, over all its sessions and session starts (sustained); ≤ 0 disables the quota
+    /// (`eddy-server serve --key-rate-limit`; docs/fleet-server.md "Limits"). 6,000 a minute is twice what 1,000
+    /// aircraft at the fast interval send (3 requests a minute each).
+    package var keyRateLimitPerMinute: Double = 6_000
+    /// Requests an API key may burst (`--key-rate-burst`): every device of a 1,000-aircraft fleet coming back at once.
+    package var keyRateLimitBurst: Int = 1_000
+    /// Header, body and idle limits of each connection (`ConnectionLimitsHandler`).
+    package var connectionTimeouts = ConnectionTimeouts()
 }
 
 /// The server's behaviour, independent of HTTP framing (the Hummingbird router calls these): it checks requests, asks
@@ -65,6 +77,8 @@ package final class SyncService: Sendable {
     /// shrinks (a delta fetch asking from a tick the server later goes back before could miss reports).
     private let highestTick = Atomic<Int>(0)
     let limiter: RateLimiter
+    /// The per-key quota: one bucket per API key id, over all of its sessions.
+    let keyLimiter: RateLimiter
     /// Faults queued through `POST /v1/_test/faults` (only consulted when `options.testHooks` is on).
     package let faults = FaultQueue()
     /// This server's metrics (its own registry: several servers in one process count apart; `ServerMetrics`).
@@ -86,6 +100,7 @@ package final class SyncService: Sendable {
         self.logger = RequestID.attach(to: logger)
         self.tickEpoch = try database.tickEpoch(now: clock.now())
         self.limiter = RateLimiter(perMinute: options.rateLimitPerMinute, burst: options.rateLimitBurst)
+        self.keyLimiter = RateLimiter(perMinute: options.keyRateLimitPerMinute, burst: options.keyRateLimitBurst)
         metrics.databasePoolSampler = { [database] in database.poolLoad }
     }
 
@@ -141,6 +156,7 @@ package final class SyncService: Sendable {
         }
         guard key.active else { throw APIError.keyRevoked }
         guard key.airline == airline else { throw APIError.airlineMismatch }
+        try takeKeyQuota(keyId: key.id)
         let now = clock.now()
         let session = try await stored(
             await database.openSession(keyId: key.id, airline: airline, userId: request.userId, now: now, ttl: options.sessionTTLSeconds))
@@ -159,7 +175,14 @@ package final class SyncService: Sendable {
         guard session.keyActive else { throw APIError.keyRevoked }
         guard session.expiresAt > clock.now() else { throw APIError.sessionExpired }
         if let wait = limiter.take(session.token, now: clock.now()) { throw APIError.rateLimited(wait) }
+        try takeKeyQuota(keyId: session.keyId)
         return session
+    }
+
+    /// Counts a request against its API key's quota (every session of the key and its session starts share it), or
+    /// throws 429: a key cannot escape its limit by opening more sessions.
+    func takeKeyQuota(keyId: Int64) throws(APIError) {
+        if let wait = keyLimiter.take("k\(keyId)", now: clock.now()) { throw APIError.rateLimited(wait, scope: "this API key") }
     }
 
     // MARK: uploads
@@ -289,7 +312,9 @@ package final class SyncService: Sendable {
 
     // MARK: fetch
 
-    /// Answers a delta fetch.
+    /// Answers a delta fetch, one page of it (docs/protocol.md "Pages"): at most `pageSize` items (capped at
+    /// `maxItemsPerAnswer`) and a `nextCursor` when more follow. A request without `pageSize` gets the whole answer, or
+    /// 400 `answerTooLarge` when that would exceed `maxItemsPerAnswer`: the server never holds more than one page.
     func fetch(_ request: DeltaFetchRequest, session: SessionRecord) async throws(APIError) -> DeltaFetchResponse {
         let polygon = try validatedPolygon(request.area)
         guard EddyWire.historyWindowsHours.contains(request.historyHours) else {
@@ -298,7 +323,22 @@ package final class SyncService: Sendable {
         guard request.minLayer <= request.maxLayer, (-2...99).contains(request.minLayer), (-2...99).contains(request.maxLayer) else {
             throw APIError.badRequest("minLayer ≤ maxLayer, both in -2...99 (thousands of feet)")
         }
-        let tick = currentTick()
+        if let pageSize = request.pageSize, pageSize < 1 { throw APIError.badRequest("pageSize must be at least 1") }
+        let limit = min(request.pageSize ?? options.maxItemsPerAnswer, options.maxItemsPerAnswer)
+        var cursor: FetchCursor?
+        if let text = request.cursor {
+            guard request.pageSize != nil, let parsed = FetchCursor(text: text, dataType: request.dataType),
+                  parsed.answerTick <= currentTick()
+            else { throw APIError.badCursor }
+            cursor = parsed
+        }
+        /// The page's cursor, or 400 `answerTooLarge` for a request that cannot follow one.
+        func next(_ next: FetchCursor?) throws(APIError) -> String? {
+            guard let next else { return nil }
+            guard request.pageSize != nil else { throw APIError.answerTooLarge(limit) }
+            return next.text
+        }
+        let tick = cursor?.answerTick ?? currentTick()
         let now = clock.now()
         var full = true
         if let since = request.sinceTick, since >= 0, since <= tick, tick - since <= options.settings.fullRefreshAfterTicks {
@@ -307,36 +347,62 @@ package final class SyncService: Sendable {
         var filter = ObservationFilter(
             polygon: polygon, minExitTime: now - request.historyHours * 3600, minLayer: request.minLayer,
             maxLayer: request.maxLayer, minTick: full ? nil : request.sinceTick)
-        switch request.dataType {
-        case .turbulence:
-            let observations = try await stored(await domain.observations(filter))
-            let offsets = try await altitudeOffsets(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer, now: now)
+        switch (request.dataType, cursor) {
+        case (.turbulence, let cursor):
+            var after: ObservationPosition?
+            if case .observations(_, let minTick, let position) = cursor {
+                (filter.minTick, full, after) = (minTick, minTick == nil, position)
+            }
+            let page = try await stored(await domain.observationPage(filter, after: after, limit: limit))
+            // The fleet's altitude offsets (a small current aggregate) go with the first page only.
+            let offsets = cursor == nil
+                ? try await altitudeOffsets(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer, now: now) : []
             return DeltaFetchResponse(
-                dataType: .turbulence, serverTick: tick, full: full, observations: observations,
-                altitudeOffsets: offsets.isEmpty ? nil : offsets)
-        case .turbulencePolygons:
+                dataType: .turbulence, serverTick: tick, full: full, observations: page.items,
+                altitudeOffsets: offsets.isEmpty ? nil : offsets,
+                nextCursor: try next(page.next.map { .observations(answerTick: tick, minTick: filter.minTick, after: $0) }))
+        case (.turbulencePolygons, nil):
             if !full, try await !stored(await domain.hasObservations(filter)) {
                 return DeltaFetchResponse(dataType: .turbulencePolygons, serverTick: tick, full: false, polygons: nil)
             }
             filter.minTick = nil
-            let tiles = try await stored(await domain.observations(filter)).map {
-                PolygonBuilder.TileEDR(cell: $0.report.tile.h3, layer: $0.report.tile.layer, edrPeak: $0.report.edrPeak)
-            }
+            // One answer (polygons are not paged): read a page at a time, keeping each tile's worst EDR.
+            let worst = try await stored(await domain.worstEDRByTile(filter, pageSize: options.maxItemsPerAnswer))
+            let tiles = worst.map { PolygonBuilder.TileEDR(cell: $0.key.h3, layer: $0.key.layer, edrPeak: $0.value) }
             let builder = PolygonBuilder(geometry: geometry, layersPerBand: options.polygonLayersPerBand)
             let features = builder.build(tiles: tiles, viewer: request.viewerClass, historyHours: request.historyHours)
             return DeltaFetchResponse(dataType: .turbulencePolygons, serverTick: tick, full: true, polygons: PolygonCollection(features: features))
-        case .nowcast:
-            let issue = try await issueNowcastIfDue()
-            if !full, let since = request.sinceTick, issue.tick < since {
-                return DeltaFetchResponse(dataType: .nowcast, serverTick: tick, full: false)
+        case (.nowcast, let cursor):
+            var after: NowcastPosition?
+            var issueTime: Double?
+            if case .nowcast(_, let time, let position) = cursor {
+                (issueTime, after) = (time, position)
+                guard try await stored(await database.latestNowcastIssue())?.issueTime == time else { throw APIError.cursorExpired }
+            } else {
+                let issue = try await issueNowcastIfDue()
+                if !full, let since = request.sinceTick, issue.tick < since {
+                    return DeltaFetchResponse(dataType: .nowcast, serverTick: tick, full: false)
+                }
             }
-            let cells = try await stored(await domain.nowcast(polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer))
-            return DeltaFetchResponse(dataType: .nowcast, serverTick: tick, full: true, nowcast: cells)
-        case .liveFlights:
-            let flights = try await stored(await domain.flights(
+            let page = try await stored(await domain.nowcastPage(
+                polygon: polygon, minLayer: request.minLayer, maxLayer: request.maxLayer, after: after, limit: limit))
+            // Every page of a fetch serves one issue: a new issue between two pages ends the pages (the client starts again).
+            let pageIssue = issueTime ?? page.items.first?.issueTime ?? 0
+            guard page.items.allSatisfy({ $0.issueTime == pageIssue }) else { throw APIError.cursorExpired }
+            return DeltaFetchResponse(
+                dataType: .nowcast, serverTick: tick, full: true, nowcast: page.items,
+                nextCursor: try next(page.next.map { .nowcast(answerTick: tick, issueTime: pageIssue, after: $0) }))
+        case (.liveFlights, let cursor):
+            var after: String?
+            if case .liveFlights(_, let publicId) = cursor { after = publicId }
+            let page = try await stored(await domain.flightPage(
                 polygon: polygon, now: now, expiry: options.settings.liveFlightExpirySeconds, excludingReporter: session.reporterId,
-                viewerAirline: session.airline))
-            return DeltaFetchResponse(dataType: .liveFlights, serverTick: tick, full: true, liveFlights: flights)
+                viewerAirline: session.airline, afterPublicId: after, limit: limit))
+            return DeltaFetchResponse(
+                dataType: .liveFlights, serverTick: tick, full: true, liveFlights: page.items,
+                nextCursor: try next(page.next.map { .liveFlights(answerTick: tick, afterPublicId: $0) }))
+        case (.turbulencePolygons, .some):
+            throw APIError.badCursor
         }
     }
 

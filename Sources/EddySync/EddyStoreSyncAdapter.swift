@@ -20,8 +20,8 @@ extension EddyStore: SyncStore {
     /// history, and retrying them could never succeed).
     package func markReportsRejected(_ rejected: [RejectedReport]) throws(StoreError) { _ = try markOwnReportsSent(ids: rejected.map(\.id)) }
 
-    /// Stores a fetch answer (with the fleet altitude offsets it carries; a cell the store cannot hold is skipped),
-    /// then its tick.
+    /// Stores a page of a fetch answer (with the fleet altitude offsets it carries; a cell the store cannot hold is
+    /// skipped), then, with the last page, its tick (every write is an upsert, so pages simply add up).
     package func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) throws(StoreError) {
         if let offsets = response.altitudeOffsets {
             try upsertAltitudeOffsets(offsets.filter { $0.storeProblem == nil })
@@ -40,6 +40,7 @@ extension EddyStore: SyncStore {
         case .liveFlights:
             try upsertLiveFlights(response.liveFlights.compactMap(Self.placed))
         }
+        guard response.nextCursor == nil else { return }
         let area = request.area.type
         let type = response.dataType
         let previous = try syncState(area: area, data: type)

@@ -70,6 +70,9 @@ package struct SchedulerConfiguration: Sendable {
     package var viewerClass: AircraftClass = .medium
     /// Reports per upload batch.
     package var uploadBatchSize = 100
+    /// Most items asked for in one fetch answer (`pageSize`); a larger answer comes in pages, each fetched at once
+    /// after the one before (the server caps it at its own limit, 10,000 by default).
+    package var fetchPageSize = 10_000
     /// First back-off delay, seconds.
     package var backoffBaseSeconds: Double = 2
     /// Longest back-off delay, seconds.
@@ -112,6 +115,8 @@ package final class SyncScheduler: Sendable {
         var rng: SplitMix64
         var position: PositionUploadBody?
         var positionDirty = false
+        /// Where an interrupted paged fetch continues (its next page's cursor), per area × data type.
+        var pageCursors: [Key: String] = [:]
     }
     private let state: Mutex<State>
     private let stepLock = Mutex(())
@@ -133,7 +138,10 @@ package final class SyncScheduler: Sendable {
         let changed = state.withLock(visibleToThreadSanitizerAs: self) { s -> Bool in
             guard s.areas[type] != area else { return false }
             s.areas[type] = area
-            for dataType in DataType.allCases { s.nextFetch[Key(area: type, dataType: dataType)] = clock.now() }
+            for dataType in DataType.allCases {
+                s.nextFetch[Key(area: type, dataType: dataType)] = clock.now()
+                s.pageCursors[Key(area: type, dataType: dataType)] = nil
+            }
             return true
         }
         if changed {
@@ -146,6 +154,7 @@ package final class SyncScheduler: Sendable {
         state.withLock(visibleToThreadSanitizerAs: self) { s in
             update(&s.configuration)
             for key in s.nextFetch.keys { s.nextFetch[key] = clock.now() }
+            s.pageCursors.removeAll()
         }
     }
 
@@ -253,14 +262,18 @@ package final class SyncScheduler: Sendable {
         }
     }
 
+    /// Fetches an area × data type, every page of it: each page is stored as it comes, the tick with the last one. A
+    /// failure keeps the page's cursor, so the retry after the back-off continues there; a cursor the server refuses
+    /// (400, or 409 when the nowcast issue changed between pages) is dropped and the fetch starts again from its first
+    /// page.
     private func fetch(_ key: Key) {
-        let (request, interval) = state.withLock(visibleToThreadSanitizerAs: self) { s -> (DeltaFetchRequest?, Double?) in
-            guard let area = s.areas[key.area] else { return (nil, nil) }
+        let (request, interval, resume) = state.withLock(visibleToThreadSanitizerAs: self) { s -> (DeltaFetchRequest?, Double?, String?) in
+            guard let area = s.areas[key.area] else { return (nil, nil, nil) }
             let c = s.configuration
             let request = DeltaFetchRequest(
                 dataType: key.dataType, area: area, sinceTick: nil, historyHours: c.historyHours,
-                minLayer: c.minLayer, maxLayer: c.maxLayer, viewerClass: c.viewerClass)
-            return (request, c.frequency.intervalSeconds(client.settings))
+                minLayer: c.minLayer, maxLayer: c.maxLayer, viewerClass: c.viewerClass, pageSize: c.fetchPageSize)
+            return (request, c.frequency.intervalSeconds(client.settings), s.pageCursors[key])
         }
         guard var request else { return }
         setStatus(key, .fetching)
@@ -271,22 +284,46 @@ package final class SyncScheduler: Sendable {
             emit(.failed(.store(error)))
             return
         }
-        do {
-            let response = try client.fetch(request)
+        request.cursor = resume
+        var itemCount = 0
+        while true {
+            let response: DeltaFetchResponse
+            do {
+                response = try client.fetch(request)
+            } catch {
+                if Self.refusesCursor(error) { state.withLock(visibleToThreadSanitizerAs: self) { $0.pageCursors[key] = nil } }
+                setStatus(key, .failed)
+                failed(error)
+                return
+            }
             succeeded()
             do { try store.apply(response, request: request, now: clock.now()) } catch {
                 setStatus(key, .failed)
                 emit(.failed(.store(error)))
                 return
             }
-            state.withLock(visibleToThreadSanitizerAs: self) { $0.nextFetch[key] = interval.map { clock.now() + $0 } ?? .infinity }
-            setStatus(key, .idle)
-            if response.itemCount > 0 || response.full {
-                emit(.receivedData(area: key.area, dataType: key.dataType, itemCount: response.itemCount, full: response.full))
+            itemCount += response.itemCount
+            state.withLock(visibleToThreadSanitizerAs: self) { $0.pageCursors[key] = response.nextCursor }
+            guard let next = response.nextCursor else {
+                state.withLock(visibleToThreadSanitizerAs: self) { $0.nextFetch[key] = interval.map { clock.now() + $0 } ?? .infinity }
+                setStatus(key, .idle)
+                if itemCount > 0 || response.full {
+                    emit(.receivedData(area: key.area, dataType: key.dataType, itemCount: itemCount, full: response.full))
+                }
+                return
             }
-        } catch {
-            setStatus(key, .failed)
-            failed(error)
+            // The next page now, unless the scheduler stopped or backs off meanwhile (it then continues at this cursor).
+            guard gateOpen() else { return }
+            request.cursor = next
+        }
+    }
+
+    /// Whether `error` means the server will not take the page cursor again (it then fetches from the first page).
+    private static func refusesCursor(_ error: SyncError) -> Bool {
+        switch error {
+        case .badRequest: true
+        case .server(let status, _): status == 409
+        default: false
         }
     }
 

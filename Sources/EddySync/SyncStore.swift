@@ -15,7 +15,9 @@ package protocol SyncStore: Sendable {
     func markReportsSent(_ ids: [UUID]) throws(StoreError)
     /// Drops own reports the server refused for good.
     func markReportsRejected(_ rejected: [RejectedReport]) throws(StoreError)
-    /// Stores a fetch answer (for `request`, received at `now`) and its tick.
+    /// Stores one page of a fetch answer (for `request`, received at `now`): a page whose `request.cursor` is set
+    /// continues the page before it; the answer's tick is stored with the last page only (`nextCursor` nil), so a fetch
+    /// interrupted between pages asks again from the same tick.
     func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) throws(StoreError)
     /// The tick of the last stored answer for an area type × data type (nil: fetch full).
     func lastTick(area: DataAreaType, dataType: DataType) throws(StoreError) -> Int?
@@ -78,9 +80,11 @@ package final class InMemorySyncStore: SyncStore {
         }
     }
 
-    /// Stores a fetch answer.
+    /// Stores a page of a fetch answer: the first page of a nowcast or live-flight answer replaces what is held, the
+    /// next pages add to it; the tick comes with the last page.
     package func apply(_ response: DeltaFetchResponse, request: DeltaFetchRequest, now: Double) {
         let area = request.area.type
+        let continued = request.cursor != nil
         state.withLock(visibleToThreadSanitizerAs: self) { s in
             for observation in response.observations { s.observations[observation.report.id] = observation }
             for cell in response.altitudeOffsets ?? [] {
@@ -89,12 +93,12 @@ package final class InMemorySyncStore: SyncStore {
                 s.altitudeOffsets[key] = cell
             }
             switch response.dataType {
-            case .nowcast where response.full: s.nowcast[area] = response.nowcast
+            case .nowcast where response.full: s.nowcast[area] = (continued ? s.nowcast[area] ?? [] : []) + response.nowcast
             case .turbulencePolygons: if let polygons = response.polygons { s.polygons[area] = polygons }
-            case .liveFlights: s.flights[area] = response.liveFlights
+            case .liveFlights: s.flights[area] = (continued ? s.flights[area] ?? [] : []) + response.liveFlights
             default: break
             }
-            s.ticks["\(area.rawValue)/\(response.dataType.rawValue)"] = response.serverTick
+            if response.nextCursor == nil { s.ticks["\(area.rawValue)/\(response.dataType.rawValue)"] = response.serverTick }
         }
     }
 

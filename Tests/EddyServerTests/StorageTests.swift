@@ -18,13 +18,13 @@ import Testing
             return
         }
         #expect(location.host == "127.0.0.1" && location.port == 5433 && location.username == "eddy")
-        #expect(location.password == "s@cret" && location.database == "fleet" && !location.requireTLS)
+        #expect(location.password == "s@cret" && location.database == "fleet" && location.sslMode == nil)
         #expect(!location.redacted.contains("cret"))
         guard case .postgres(let defaults) = try DatabaseLocation(parsing: "postgresql://u@db.example/x?sslmode=require") else {
             Issue.record("not postgres")
             return
         }
-        #expect(defaults.port == 5432 && defaults.requireTLS)
+        #expect(defaults.port == 5432 && defaults.sslMode == .require && defaults.effectiveSSLMode.requiresTLS)
     }
 
     @Test(arguments: [
@@ -33,6 +33,7 @@ import Testing
         ("postgres://127.0.0.1:5432/db", "user name is missing"),
         ("postgres://u@127.0.0.1:5432/", "database name is missing"),
         ("postgres://u@127.0.0.1:5432/db?foo=bar", "unknown parameter"),
+        ("postgres://u@127.0.0.1:5432/db?sslmode=verify", "unknown sslmode=verify"),
         ("postgres://u@:5432/db", "host is missing"),
     ])
     func malformedValuesSayWhatIsWrongAndWhatToDo(text: String, problem: String) {

@@ -3,6 +3,7 @@ import EddySupport
 import EddySync
 import EddyVocabulary
 import Foundation
+import Synchronization
 import Testing
 
 /// A scripted transport: answers from a handler, records every request.
@@ -183,5 +184,66 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
         #expect(transport.paths().filter { $0 == "/v1/fetch" }.count == 4)
         // The manual clock advanced by the fast interval (60 s) between fetches, in idle waits of at most 30 s.
         #expect(clock.now() - start >= 3 * 60)
+    }
+
+    /// A server of three pages of live flights (a cursor per page), which fails the second page once with `failure`.
+    static func pagedServer(failure: SyncHTTPResponse?) -> FakeTransport {
+        let failed = Mutex(false)
+        return FakeTransport { request, _ in
+            if request.path == "/v1/session" { return FakeTransport.session }
+            let asked = try! JSONDecoder().decode(DeltaFetchRequest.self, from: request.body!)
+            let page = asked.cursor.flatMap { Int($0.dropFirst(1)) } ?? 0
+            if page == 1, let failure, failed.withLock({ done in defer { done = true }; return !done }) { return failure }
+            let flights = (0..<2).map { i in
+                LiveFlight(flightID: "f\(page)\(i)", latitude: 10, longitude: 10, altitudeFeet: 30_000, headingDegrees: 0,
+                           groundSpeedKnots: 400, aircraftType: "B738", time: 1_800_000_000)
+            }
+            return FakeTransport.json(DeltaFetchResponse(
+                dataType: .liveFlights, serverTick: 9, full: true, liveFlights: flights, nextCursor: page < 2 ? "p\(page + 1)" : nil))
+        }
+    }
+
+    @Test func everyPageIsFetchedAndTheTickStoredWithTheLast() throws {
+        let transport = Self.pagedServer(failure: nil)
+        let (scheduler, _, store, log) = make(transport) { $0.dataTypes = [.liveFlights]; $0.fetchPageSize = 2 }
+        try scheduler.setArea(.global, for: .global)
+        scheduler.step()
+        let asked = try transport.requests.filter { $0.path == "/v1/fetch" }.map { try JSONDecoder().decode(DeltaFetchRequest.self, from: $0.body!) }
+        #expect(asked.map(\.cursor) == [nil, "p1", "p2"])
+        #expect(asked.allSatisfy { $0.pageSize == 2 && $0.sinceTick == nil })
+        #expect(store.liveFlights(area: .global).map(\.flightID) == ["f00", "f01", "f10", "f11", "f20", "f21"])
+        #expect(store.lastTick(area: .global, dataType: .liveFlights) == 9)
+        #expect(log.events.contains(.receivedData(area: .global, dataType: .liveFlights, itemCount: 6, full: true)))
+    }
+
+    @Test func aFailedPageIsRetriedAtItsCursorAfterTheBackOff() throws {
+        let transport = Self.pagedServer(failure: SyncHTTPResponse(status: 503, headers: [:], body: Data(#"{"error":"storageFailed","message":"x"}"#.utf8)))
+        let (scheduler, clock, store, _) = make(transport) { $0.dataTypes = [.liveFlights]; $0.fetchPageSize = 2 }
+        try scheduler.setArea(.global, for: .global)
+        scheduler.step()
+        // The first page is stored, its tick is not: an interrupted fetch asks again from the old tick.
+        #expect(store.liveFlights(area: .global).count == 2)
+        #expect(store.lastTick(area: .global, dataType: .liveFlights) == nil)
+        clock.advance(by: scheduler.retryNotBefore - clock.now())
+        scheduler.step()
+        let cursors = try transport.requests.filter { $0.path == "/v1/fetch" }
+            .map { try JSONDecoder().decode(DeltaFetchRequest.self, from: $0.body!).cursor }
+        #expect(cursors == [nil, "p1", "p1", "p2"], "the retry continues at the failed page")
+        #expect(store.liveFlights(area: .global).count == 6)
+        #expect(store.lastTick(area: .global, dataType: .liveFlights) == 9)
+    }
+
+    @Test func aCursorTheServerRefusesStartsTheFetchAgainFromItsFirstPage() throws {
+        let transport = Self.pagedServer(failure: SyncHTTPResponse(
+            status: 409, headers: [:], body: Data(#"{"error":"cursorExpired","message":"a new nowcast issue"}"#.utf8)))
+        let (scheduler, clock, store, _) = make(transport) { $0.dataTypes = [.liveFlights]; $0.fetchPageSize = 2 }
+        try scheduler.setArea(.global, for: .global)
+        scheduler.step()
+        clock.advance(by: scheduler.retryNotBefore - clock.now())
+        scheduler.step()
+        let cursors = try transport.requests.filter { $0.path == "/v1/fetch" }
+            .map { try JSONDecoder().decode(DeltaFetchRequest.self, from: $0.body!).cursor }
+        #expect(cursors == [nil, "p1", nil, "p1", "p2"])
+        #expect(store.liveFlights(area: .global).map(\.flightID) == ["f00", "f01", "f10", "f11", "f20", "f21"])
     }
 }
