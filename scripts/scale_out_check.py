@@ -27,39 +27,14 @@ import sys
 import tempfile
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 import uuid
 
-from eddy_harness import AIRLINE, ServerProcess, log
+from eddy_harness import AIRLINE, ServerProcess, fresh_database, log
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 HEADERS = {"Content-Type": "application/json", "X-Eddy-Client-Version": "1.0.0"}
-
-
-def psql_binary():
-    candidates = []
-    if shutil.which("pg_config"):
-        bindir = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip()
-        candidates.append(os.path.join(bindir, "psql"))
-    candidates += sorted((os.path.join("/usr/lib/postgresql", v, "bin", "psql")
-                          for v in (os.listdir("/usr/lib/postgresql") if os.path.isdir("/usr/lib/postgresql") else [])),
-                         reverse=True)
-    candidates.append(shutil.which("psql") or "")
-    for c in candidates:
-        if c and os.access(c, os.X_OK):
-            return c
-    sys.exit("scale_out_check: psql not found; install PostgreSQL (apt-get install -y postgresql)")
-
-
-def fresh_database(cluster_url):
-    """Creates a new database on the cluster; returns its URL."""
-    parts = urllib.parse.urlsplit(cluster_url)
-    name = "eddy_scale_" + uuid.uuid4().hex[:12]
-    subprocess.run([psql_binary(), "-h", parts.hostname, "-p", str(parts.port), "-U", parts.username or "eddy",
-                    "-d", "postgres", "-qAt", "-c", f"CREATE DATABASE {name}"], check=True)
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, "/" + name, "", ""))
 
 
 def instance(binary, database, workdir, name):
@@ -190,7 +165,7 @@ def main():
     workdir = tempfile.mkdtemp(prefix="eddy-scale-out-")
     servers = []
     try:
-        database = fresh_database(cluster)
+        database = fresh_database(cluster, "eddy_scale_")
         a, b = instance(args.server, database, workdir, "A"), instance(args.server, database, workdir, "B")
         key = a.add_key("scale-out")
         servers = [a, b]

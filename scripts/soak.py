@@ -25,7 +25,6 @@ Measured and printed (`name: value` lines, then a JSON summary):
 Only the Python standard library is used. Exit status 0 when every check holds, 1 otherwise.
 """
 import argparse
-import errno
 import json
 import os
 import random
@@ -40,7 +39,7 @@ import urllib.error
 import urllib.request
 import uuid
 
-from eddy_harness import AIRLINE, MIB, ServerProcess, log, rss_kib
+from eddy_harness import AIRLINE, MIB, ServerProcess, fill_disk, log, rss_kib
 
 CHANGE_ONLY = ["serverReachabilityUpdated", "didUpdateFetchingStatus", "didChangeDevicePosition",
                "didUpdateLowPowerMode", "didReceiveAlert", "didUpdateAltitudeContext"]
@@ -61,23 +60,6 @@ class Server(ServerProcess):
             request.add_header("Authorization", "Bearer " + token)
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             return json.loads(answer.read())
-
-
-def fill_disk(directory):
-    """Fills the file system of `directory` with a file until ENOSPC; returns (path, bytes written)."""
-    path = os.path.join(directory, "filler")
-    written = 0
-    with open(path, "wb", buffering=0) as f:
-        for chunk in (MIB, 4096, 512):
-            block = b"\0" * chunk
-            while True:
-                try:
-                    written += f.write(block)
-                except OSError as error:
-                    if error.errno != errno.ENOSPC:
-                        raise
-                    break
-    return path, written
 
 
 def outbox(db):

@@ -76,23 +76,3 @@ package enum AlongTrackGeometry {
         return relation(vertices: vertices, motion: motion, corridorHalfWidthNM: corridorHalfWidthNM)
     }
 }
-
-/// Point-in-polygon on latitude/longitude treated as plane coordinates (even–odd rule); fine for alert areas and
-/// turbulence polygons that do not cross the antimeridian or a pole (docs/engine.md).
-package enum PlanarPolygon {
-    /// Whether `p` lies inside `ring` (closed or open).
-    package static func contains(_ ring: [LatLng], _ p: Geodesy.Point) -> Bool {
-        guard ring.count >= 3 else { return false }
-        var inside = false
-        var j = ring.count - 1
-        for i in 0..<ring.count {
-            let a = ring[i], b = ring[j]
-            if (a.latitude > p.latitude) != (b.latitude > p.latitude) {
-                let x = (b.longitude - a.longitude) * (p.latitude - a.latitude) / (b.latitude - a.latitude) + a.longitude
-                if p.longitude < x { inside.toggle() }
-            }
-            j = i
-        }
-        return inside
-    }
-}

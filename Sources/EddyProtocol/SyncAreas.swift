@@ -29,18 +29,7 @@ package struct SyncArea: Sendable, Codable, Hashable {
 package enum AreaGeometry {
     /// Whether `point` lies inside the ring `polygon` (even-odd rule, planar in degrees; the ring may be open or closed).
     package static func contains(_ polygon: [GeoPoint], _ point: GeoPoint) -> Bool {
-        guard polygon.count >= 3 else { return false }
-        var inside = false
-        var j = polygon.count - 1
-        for i in 0..<polygon.count {
-            let a = polygon[i], b = polygon[j]
-            if (a.lat > point.lat) != (b.lat > point.lat) {
-                let crossLng = (b.lng - a.lng) * (point.lat - a.lat) / (b.lat - a.lat) + a.lng
-                if point.lng < crossLng { inside.toggle() }
-            }
-            j = i
-        }
-        return inside
+        PlanarPolygon.contains(count: polygon.count, latitude: point.lat, longitude: point.lng) { (polygon[$0].lat, polygon[$0].lng) }
     }
 
     /// Bounding box (minLat, maxLat, minLng, maxLng) of a ring.

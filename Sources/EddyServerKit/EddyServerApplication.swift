@@ -12,17 +12,20 @@ package enum EddyServerApplication {
     package static let listenBacklog = 4096
 
     /// The application serving `service` on `host:port` (0 picks a free port), checkpointing the WAL every
-    /// `checkpointInterval` (never when nil); `onListening` gets the bound port once the server accepts connections.
-    /// `readiness` is what `GET /readyz` asks (nil: the service's database answers a trivial query).
+    /// `checkpointInterval` and probing the database every `DatabaseProbeService.interval` (neither when nil);
+    /// `onListening` gets the bound port once the server accepts connections. `readiness` is what `GET /readyz` and the
+    /// probe ask (nil: the service's database answers a trivial query).
     package static func make(
         service: SyncService, host: String = "127.0.0.1", port: Int = 0, logger: Logger,
         checkpointInterval: Duration? = .seconds(1), readiness: ReadinessProbe? = nil,
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
+        service.metrics.observe(storage: service.database)
         var services: [any Service] = []
         if let checkpointInterval {
             services.append(WALCheckpointService(database: service.database, interval: checkpointInterval, logger: logger,
-                                                 retentionSeconds: service.options.retentionSeconds))
+                                                 retentionSeconds: service.options.retentionSeconds, metrics: service.metrics))
+            services.append(DatabaseProbeService(probe: readiness ?? .database(service.database), metrics: service.metrics))
         }
         let timeouts = service.options.connectionTimeouts
         return Application(
@@ -133,15 +136,19 @@ package struct WALCheckpointService: Service, CustomStringConvertible {
     let logger: Logger
     /// Reports older than this (by exit time) are purged once an hour, from the first round on, seconds; nil keeps all.
     let retentionSeconds: Double?
+    /// Where each round's outcome is counted (`eddy_storage_upkeep_runs_total`); nil counts nothing.
+    let metrics: ServerMetrics?
     /// Time between retention purges, seconds.
     static let purgeIntervalSeconds = 3600.0
 
     /// Creates the service.
-    package init(database: any ServerStorage, interval: Duration, logger: Logger, retentionSeconds: Double? = nil) {
+    package init(database: any ServerStorage, interval: Duration, logger: Logger, retentionSeconds: Double? = nil,
+                 metrics: ServerMetrics? = nil) {
         self.database = database
         self.interval = interval
         self.logger = logger
         self.retentionSeconds = retentionSeconds
+        self.metrics = metrics
     }
 
     /// The name ServiceLifecycle logs.
@@ -158,16 +165,60 @@ package struct WALCheckpointService: Service, CustomStringConvertible {
                 do {
                     try await database.maintain(now: now)
                     failures.succeeded(now: now)
+                    metrics?.recordUpkeep(.maintain, failed: false)
                 } catch {
+                    metrics?.recordUpkeep(.maintain, failed: true)
                     failures.failed(error, now: now)
                 }
                 if let retentionSeconds, now - lastPurge >= Self.purgeIntervalSeconds {
                     lastPurge = now
                     do {
                         let purged = try await database.purgeReports(exitBefore: now - retentionSeconds)
+                        metrics?.recordUpkeep(.purge, failed: false)
                         if purged > 0 { logger.info("retention: purged \(purged) reports older than \(retentionSeconds / 86_400) days") }
-                    } catch { logger.warning("retention purge failed: \(error)") }
+                    } catch {
+                        metrics?.recordUpkeep(.purge, failed: true)
+                        logger.warning("retention purge failed: \(error)")
+                    }
                 }
+            }
+        }
+    }
+}
+
+/// Asks the database whether it answers (the `GET /readyz` check) when the server starts and every ``interval`` after,
+/// until graceful shutdown, and sets `eddy_database_up` from the outcome: the gauge follows the database even when
+/// nothing polls `/readyz`.
+package struct DatabaseProbeService: Service, CustomStringConvertible {
+    /// Time between probes.
+    package static let interval: Duration = .seconds(5)
+    /// The check.
+    let probe: ReadinessProbe
+    /// Where the outcome goes.
+    let metrics: ServerMetrics
+
+    /// Creates the service.
+    package init(probe: ReadinessProbe, metrics: ServerMetrics) {
+        self.probe = probe
+        self.metrics = metrics
+    }
+
+    /// The name ServiceLifecycle logs.
+    package var description: String { "DatabaseProbeService" }
+
+    /// Probes, then waits ``interval``, until graceful shutdown or cancellation (a probe is bounded by the storage's
+    /// deadlines: `--database-wait-timeout` on PostgreSQL).
+    package func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await probe.check()
+                    metrics.setDatabaseUp(true)
+                } catch {
+                    // A probe cut short by the shutdown says nothing about the database.
+                    if !Task.isCancelled { metrics.setDatabaseUp(false) }
+                }
+                try await Task.sleep(for: Self.interval)
             }
         }
     }

@@ -150,14 +150,17 @@ package struct ReadinessProbe: Sendable {
 
 /// `GET /healthz`, `GET /readyz` and `GET /metrics` (docs/fleet-server.md "Health and metrics").
 enum OperationsRoutes {
-    /// Adds the routes to `router`; `/metrics` only when `metrics` is non-nil.
+    /// Adds the routes to `router`; `/metrics` only when `metrics` is non-nil, which `/readyz` also tells whether the
+    /// database answered (`eddy_database_up`).
     static func add(to router: Router<EddyRequestContext>, readiness: ReadinessProbe, metrics: ServerMetrics?, logger: Logger) {
         router.get("/healthz") { _, _ in text(.ok, "ok\n") }
         router.get("/readyz") { _, _ in
             do {
                 try await readiness.check()
+                metrics?.setDatabaseUp(true)
                 return text(.ok, "ready\n")
             } catch {
+                metrics?.setDatabaseUp(false)
                 logger.warning("readiness probe failed", metadata: ["error": "\(error)"])
                 return text(.serviceUnavailable, "not ready: the database does not answer\n")
             }

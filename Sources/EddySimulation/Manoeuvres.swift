@@ -371,10 +371,10 @@ extension SimulationSpec {
     /// `kind@start[:value[:duration]]` (comma separated or repeated) → manoeuvres, e.g. `steep-turn@600:60` (60° bank),
     /// `parabola@5m`, `stall@300:4`, `takeoff-roll@30`, `taxi@0::3m`. Start and duration are durations (s, m, h);
     /// the value's meaning and range depend on the kind (`valueRange`).
-    package static func manoeuvres(_ texts: [String]) throws -> [Manoeuvre] {
+    package static func manoeuvres(_ texts: [String]) throws(SimulationSpecError) -> [Manoeuvre] {
         let option = "--manoeuvre"
         let kinds = ManoeuvreKind.allCases.map(\.rawValue).joined(separator: ", ")
-        return try texts.flatMap { $0.split(separator: ",") }.map { part in
+        return try texts.flatMap { $0.split(separator: ",") }.map { (part) throws(SimulationSpecError) in
             let halves = part.split(separator: "@", omittingEmptySubsequences: false)
             guard halves.count == 2 else {
                 throw SimulationSpecError(option: option, message: "\"\(part)\" is not kind@start[:value[:duration]] (e.g. steep-turn@600:60)")

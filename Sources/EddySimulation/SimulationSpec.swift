@@ -15,7 +15,7 @@ package struct SimulationSpecError: Error, CustomStringConvertible, Equatable, S
 /// Parsers for the textual `eddy simulate` options (kept here, out of the CLI, so tests reach them).
 package enum SimulationSpec {
     /// A duration: a number with an optional unit `s` (default), `m` or `h`: `90`, `90s`, `10m`, `1.5h`.
-    package static func duration(_ text: String, option: String) throws -> Double {
+    package static func duration(_ text: String, option: String) throws(SimulationSpecError) -> Double {
         let trimmed = text.trimmingBlanksAndNewlines()
         var number = Substring(trimmed)
         var factor = 1.0
@@ -30,10 +30,10 @@ package enum SimulationSpec {
     }
 
     /// `EDR:duration,…` → segments, e.g. `0:10m,0.2:5m,0:5m,0.45:5m`.
-    package static func segments(_ text: String) throws -> [TurbulenceSegment] {
+    package static func segments(_ text: String) throws(SimulationSpecError) -> [TurbulenceSegment] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard !text.isEmpty else { throw SimulationSpecError(option: "--segments", message: "empty (write EDR:duration pairs, e.g. 0:10m,0.2:5m)") }
-        return try parts.map { part in
+        return try parts.map { (part) throws(SimulationSpecError) in
             let fields = part.split(separator: ":", omittingEmptySubsequences: false)
             guard fields.count == 2 else {
                 throw SimulationSpecError(option: "--segments", message: "\"\(part)\" is not EDR:duration (e.g. 0.2:5m)")
@@ -48,7 +48,7 @@ package enum SimulationSpec {
     }
 
     /// Repeats the segment pattern until it lasts `hours` (the last one cut to fit).
-    package static func repeated(_ pattern: [TurbulenceSegment], hours: Double) throws -> [TurbulenceSegment] {
+    package static func repeated(_ pattern: [TurbulenceSegment], hours: Double) throws(SimulationSpecError) -> [TurbulenceSegment] {
         guard hours.isFinite, hours > 0, hours <= 48 else { throw SimulationSpecError(option: "--hours", message: "\(hours) must be more than 0 and at most 48") }
         let total = hours * 3600
         var result: [TurbulenceSegment] = []
@@ -65,8 +65,8 @@ package enum SimulationSpec {
 
     /// `start:duration[:kind],…` (each a duration; kind burst, slow, fast or slide, default burst) → handling
     /// intervals, e.g. `1200:15`, `20m:15s:slow,40m:3s:slide`.
-    package static func handling(_ texts: [String]) throws -> [HandlingInterval] {
-        try texts.flatMap { $0.split(separator: ",") }.map { part in
+    package static func handling(_ texts: [String]) throws(SimulationSpecError) -> [HandlingInterval] {
+        try texts.flatMap { $0.split(separator: ",") }.map { (part) throws(SimulationSpecError) in
             let fields = part.split(separator: ":", omittingEmptySubsequences: false)
             guard fields.count == 2 || fields.count == 3 else {
                 throw SimulationSpecError(option: "--handling", message: "\"\(part)\" is not start:duration[:kind] (e.g. 1200:15 or 20m:15s:slow)")
@@ -86,7 +86,7 @@ package enum SimulationSpec {
     }
 
     /// `frequency:milli-g` → a rattling cradle's vibration, e.g. `30:25` (30 Hz, 25 mg peak); 1–200 Hz, 0–500 mg.
-    package static func vibration(_ text: String) throws -> CradleVibration {
+    package static func vibration(_ text: String) throws(SimulationSpecError) -> CradleVibration {
         let fields = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 2 else {
             throw SimulationSpecError(option: "--vibration", message: "\"\(text)\" is not frequency:milli-g (e.g. 30:25 for 30 Hz at 25 mg)")
@@ -97,8 +97,8 @@ package enum SimulationSpec {
     }
 
     /// `start:duration:bank[:rollRate]` → coordinated turns, e.g. `600:120:25` (bank degrees, + = right).
-    package static func turns(_ texts: [String]) throws -> [CoordinatedTurn] {
-        try texts.flatMap { $0.split(separator: ",") }.map { part in
+    package static func turns(_ texts: [String]) throws(SimulationSpecError) -> [CoordinatedTurn] {
+        try texts.flatMap { $0.split(separator: ",") }.map { (part) throws(SimulationSpecError) in
             let fields = part.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 3 || fields.count == 4 else {
                 throw SimulationSpecError(option: "--turn", message: "\"\(part)\" is not start:duration:bank[:rollRate] (e.g. 600:2m:25)")
@@ -123,7 +123,7 @@ package enum SimulationSpec {
     /// `time:altitude,…` → an altitude profile, e.g. `0:gnd,25m:35000,60m:35000,90m:gnd` (time a duration,
     /// altitude pressure-altitude feet or `gnd` for on the ground at the field). Times must increase; the
     /// vertical speed between two points must be at most `maximumVerticalSpeedFeetPerMinute`.
-    package static func profile(_ text: String) throws -> [AltitudeWaypoint] {
+    package static func profile(_ text: String) throws(SimulationSpecError) -> [AltitudeWaypoint] {
         let option = "--profile"
         guard !text.isEmpty else {
             throw SimulationSpecError(option: option, message: "empty (write time:altitude-ft pairs, e.g. 0:1500,25m:35000,60m:35000)")
@@ -158,7 +158,7 @@ package enum SimulationSpec {
     /// pressure altitude (write `gnd` for the ground), no leg steeper than `maximumVerticalSpeedFeetPerMinute`.
     package static func checkProfile(
         _ waypoints: [AltitudeWaypoint], fieldElevationFeet: Double?, atmosphere: SimulatedAtmosphere
-    ) throws {
+    ) throws(SimulationSpecError) {
         let groundFeet = atmosphere.pressureAltitudeFeet(mslAltitudeMeters: (fieldElevationFeet ?? 0) * 0.3048)
         var previous: (t: Double, feet: Double)?
         for waypoint in waypoints {
@@ -181,7 +181,7 @@ package enum SimulationSpec {
     }
 
     /// A number within a range, or an error naming the option, the value and the range with its unit.
-    package static func number(_ text: String, option: String, range: ClosedRange<Double>, unit: String) throws -> Double {
+    package static func number(_ text: String, option: String, range: ClosedRange<Double>, unit: String) throws(SimulationSpecError) -> Double {
         guard let value = Double(text.trimmingBlanksAndNewlines()), value.isFinite, range.contains(value) else {
             throw SimulationSpecError(option: option, message: "\"\(text)\" must be a number from \(range.lowerBound) to \(range.upperBound) \(unit)")
         }
@@ -189,7 +189,7 @@ package enum SimulationSpec {
     }
 
     /// `ideal`, `phone` or `poor`.
-    package static func gnssProfile(_ text: String) throws -> GNSSProfile {
+    package static func gnssProfile(_ text: String) throws(SimulationSpecError) -> GNSSProfile {
         guard let profile = GNSSProfile(rawValue: text.trimmingBlanksAndNewlines().lowercased()) else {
             throw SimulationSpecError(option: "--gnss", message: "\"\(text)\" must be ideal, phone or poor")
         }
@@ -197,7 +197,7 @@ package enum SimulationSpec {
     }
 
     /// `yes` / `no` (also `true` / `false`, `1` / `0`).
-    package static func yesNo(_ text: String, option: String) throws -> Bool {
+    package static func yesNo(_ text: String, option: String) throws(SimulationSpecError) -> Bool {
         switch text.trimmingBlanksAndNewlines().lowercased() {
         case "yes", "true", "1": return true
         case "no", "false", "0": return false
@@ -206,7 +206,7 @@ package enum SimulationSpec {
     }
 
     /// `random` (uniform ±1 hPa from the seed, a BMP280's absolute accuracy) or a bias in hPa (−10…10).
-    package static func barometerBias(_ text: String, seed: UInt64) throws -> Double {
+    package static func barometerBias(_ text: String, seed: UInt64) throws(SimulationSpecError) -> Double {
         if text.trimmingBlanksAndNewlines().lowercased() == "random" { return FlightScenario.randomBarometerBiasHectopascals(seed: seed) }
         guard let value = Double(text.trimmingBlanksAndNewlines()), value.isFinite, (-10...10).contains(value) else {
             throw SimulationSpecError(option: "--baro-bias", message: "\"\(text)\" must be random or a number from -10 to 10 hPa")

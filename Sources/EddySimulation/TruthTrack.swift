@@ -130,7 +130,7 @@ package struct TruthTrack: Sendable, Equatable {
     }
 
     /// Reads `truth-track.csv` from a flight directory.
-    package static func read(directory: String) throws -> TruthTrack {
+    package static func read(directory: String) throws(TruthTrackError) -> TruthTrack {
         let path = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
         guard FileManager.default.fileExists(atPath: path) else {
             throw TruthTrackError(file: path, line: nil, message: "missing",
@@ -147,7 +147,7 @@ package struct TruthTrack: Sendable, Equatable {
     }
 
     /// Parses the text of a `truth-track.csv`; `file` names it in errors.
-    package static func parse(_ text: String, file: String = fileName) throws -> TruthTrack {
+    package static func parse(_ text: String, file: String = fileName) throws(TruthTrackError) -> TruthTrack {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         func fail(_ line: Int?, _ message: String, _ advice: String = "Regenerate the file with eddy simulate") -> TruthTrackError {
             TruthTrackError(file: file, line: line, message: message, advice: advice)
@@ -160,13 +160,13 @@ package struct TruthTrack: Sendable, Equatable {
             guard let equals = pair.firstIndex(of: "=") else { throw fail(1, "\"\(pair)\" is not key=value") }
             values[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
-        func number(_ key: String, optional: Bool = false) throws -> Double? {
+        func number(_ key: String, optional: Bool = false) throws(TruthTrackError) -> Double? {
             guard let text = values[key] else { throw fail(1, "the conditions line lacks \(key)=") }
             if text.isEmpty, optional { return nil }
             guard let value = Double(text), value.isFinite else { throw fail(1, "\(key)=\"\(text)\" is not a finite number") }
             return value
         }
-        func flag(_ key: String) throws -> Bool {
+        func flag(_ key: String) throws(TruthTrackError) -> Bool {
             guard let text = values[key] else { throw fail(1, "the conditions line lacks \(key)=") }
             guard text == "0" || text == "1" else { throw fail(1, "\(key)=\"\(text)\" must be 0 or 1") }
             return text == "1"
@@ -192,13 +192,13 @@ package struct TruthTrack: Sendable, Equatable {
             guard fields.count == columns else {
                 throw fail(lineNumber, "has \(fields.count) fields, the header has \(columns)", "A truncated file? Regenerate it")
             }
-            func value(_ i: Int) throws -> Double {
+            func value(_ i: Int) throws(TruthTrackError) -> Double {
                 guard let v = Double(fields[i]), v.isFinite else {
                     throw fail(lineNumber, "column \(i + 1) \"\(fields[i])\" is not a finite number")
                 }
                 return v
             }
-            func bit(_ i: Int) throws -> Bool {
+            func bit(_ i: Int) throws(TruthTrackError) -> Bool {
                 guard fields[i] == "0" || fields[i] == "1" else { throw fail(lineNumber, "column \(i + 1) \"\(fields[i])\" must be 0 or 1") }
                 return fields[i] == "1"
             }
@@ -235,7 +235,7 @@ package final class TruthTrackFileWriter {
     private let path: String
 
     /// Creates (or replaces) `truth-track.csv` in `directory` and writes its conditions line and header.
-    package init(directory: String, conditions: TruthConditions) throws {
+    package init(directory: String, conditions: TruthConditions) throws(TruthTrackError) {
         path = directory.hasSuffix("/") ? directory + TruthTrack.fileName : directory + "/" + TruthTrack.fileName
         guard FileManager.default.createFile(atPath: path, contents: Data(TruthTrack.preamble(conditions).utf8)),
               let handle = FileHandle(forWritingAtPath: path) else {
@@ -248,7 +248,7 @@ package final class TruthTrackFileWriter {
     }
 
     /// Appends rows.
-    package func append(_ points: [TruthTrackPoint]) throws {
+    package func append(_ points: [TruthTrackPoint]) throws(TruthTrackError) {
         guard !points.isEmpty else { return }
         var text = ""
         for point in points { text += TruthTrack.row(point) }
@@ -258,7 +258,7 @@ package final class TruthTrackFileWriter {
     }
 
     /// Closes the file.
-    package func finish() throws {
+    package func finish() throws(TruthTrackError) {
         do { try handle.close() } catch {
             throw TruthTrackError(file: path, line: nil, message: "close failed (\(error.localizedDescription))", advice: "Check free disk space")
         }

@@ -1,4 +1,4 @@
-import EddyH3
+package import EddyH3
 import EddySupport
 package import EddyVocabulary
 import Foundation
@@ -13,7 +13,7 @@ package enum GeoJSON {
     /// A FeatureCollection of turbulence items with properties `severity` (name), `edr_peak`, `edr_median`, `layer`,
     /// `time` (exit, Unix seconds), `h3`, `origin`, `report_count`, then — only when the report records them —
     /// `altitude_source`, `altitude_u90_ft` and `layer_uncertain`; the feature `id` is the report id.
-    package static func featureCollection(_ items: [TurbulenceItem]) throws -> String {
+    package static func featureCollection(_ items: [TurbulenceItem]) throws(H3Error) -> String {
         var features: [String] = []
         features.reserveCapacity(items.count)
         for item in items {
@@ -38,7 +38,7 @@ package enum GeoJSON {
 
     /// A FeatureCollection of nowcast cells with properties `severity` (for `viewer`), `edr`, `layer`, `forecast_hour`,
     /// `valid_time`, `issue_time`, `h3`.
-    package static func featureCollection(_ cells: [NowcastCell], viewer: AircraftClass) throws -> String {
+    package static func featureCollection(_ cells: [NowcastCell], viewer: AircraftClass) throws(H3Error) -> String {
         var features: [String] = []
         for cell in cells {
             let properties = [
@@ -56,7 +56,7 @@ package enum GeoJSON {
     }
 
     /// The closed, counter-clockwise boundary ring of a cell as `[longitude, latitude]` pairs.
-    package static func ring(cell: UInt64) throws -> [[Double]] {
+    package static func ring(cell: UInt64) throws(H3Error) -> [[Double]] {
         let boundary = try H3.cellToBoundary(H3Index(rawValue: cell))
         guard let first = boundary.first else { return [] }
         // Continuous longitudes (unwrap across the antimeridian relative to the first vertex).
@@ -80,7 +80,7 @@ package enum GeoJSON {
         return positions
     }
 
-    static func feature(id: String, cell: UInt64, properties: [(String, String)]) throws -> String {
+    static func feature(id: String, cell: UInt64, properties: [(String, String)]) throws(H3Error) -> String {
         let coordinates = try ring(cell: cell).map { "[\(JSONNumber.fixed($0[0], decimals: 6)),\(JSONNumber.fixed($0[1], decimals: 6))]" }.joined(separator: ",")
         let props = properties.map { "\(JSONString.quoted($0.0)):\($0.1)" }.joined(separator: ",")
         return "{\"type\":\"Feature\",\"id\":\(JSONString.quoted(id)),\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[\(coordinates)]]},"

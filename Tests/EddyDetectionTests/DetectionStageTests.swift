@@ -2,6 +2,7 @@ import EddySimulation
 import Foundation
 import Testing
 @testable import EddyDetection
+@testable import EddyNavigation
 @testable import EddyVocabulary
 
 @Suite struct BandPassFilterTests {
@@ -93,44 +94,6 @@ import Testing
         let median = Statistics.median(&sorted)
         #expect(abs(median / 0.3 - 1) < 0.1, "median of minute medians \(median)")
         for m in events.minutes { #expect(m.edrPeak >= m.edrMedian && m.validSeconds >= 30 && m.validSeconds <= 60) }
-    }
-}
-
-@Suite struct SampleReorderBufferTests {
-    private func accel(_ t: Double) -> SensorSample { .accelerometer(AccelerometerSample(t: t, x: 0, y: 0, z: 1)) }
-    private func fix(_ t: Double) -> SensorSample { .location(LocationSample(t: t, latitudeDegrees: 0, longitudeDegrees: 0)) }
-
-    @Test func twoSkewedStreamsComeOutInTimeOrder() {
-        var buffer = SampleReorderBuffer<SensorSample>(windowSeconds: 2)
-        var out: [SensorSample] = []
-        // Locations run 1.5 s ahead of the accelerometer stream.
-        var motion = (0..<500).map { accel(Double($0) * 0.02) }
-        var fixes = (0..<11).map { fix(Double($0)) }
-        while !motion.isEmpty || !fixes.isEmpty {
-            if let f = fixes.first, f.t <= (motion.first?.t ?? .infinity) + 1.5 {
-                buffer.push(fixes.removeFirst(), releasingInto: &out)
-            } else {
-                buffer.push(motion.removeFirst(), releasingInto: &out)
-            }
-        }
-        #expect(out.count < 511, "the last 2 s are still held")
-        buffer.flush(into: &out)
-        #expect(out.count == 511)
-        #expect(zip(out, out.dropFirst()).allSatisfy { $0.t <= $1.t })
-        #expect(buffer.lateCount == 0)
-        #expect(buffer.count == 0)
-    }
-
-    @Test func tiesKeepArrivalOrderAndLateSamplesPassThrough() {
-        var buffer = SampleReorderBuffer<SensorSample>(windowSeconds: 1)
-        var out: [SensorSample] = []
-        buffer.push(fix(1), releasingInto: &out)
-        buffer.push(accel(1), releasingInto: &out)
-        buffer.push(accel(3), releasingInto: &out)
-        #expect(out == [fix(1), accel(1)])
-        buffer.push(accel(0.5), releasingInto: &out)   // older than what was released
-        #expect(out.last == accel(0.5))
-        #expect(buffer.lateCount == 1)
     }
 }
 

@@ -146,12 +146,7 @@ import Testing
                                         "--shutdown-timeout", String(shutdownTimeout), "--database-wait-timeout", "120",
                                         "--database-query-timeout", "120"])
             defer { serve.send(SIGKILL); _ = serve.exitStatus(); serve.removeFiles() }
-            var port: String?
-            for _ in 0..<600 where port == nil {   // ≤ 30 s
-                port = serve.standardOutput.firstMatch(of: /listening on [0-9.]+:([0-9]+)/).map { String($0.1) }
-                if port == nil { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            let base = "http://127.0.0.1:\(try #require(port, "eddy-server did not start: \(serve.standardError)"))"
+            let base = try await serve.eddyServerBaseURL()
             func curl(_ path: String, _ body: String, token: String? = nil) throws -> Subprocess {
                 try Subprocess(["curl", "-s", "-m", "150", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json",
                                 "-H", "X-Eddy-Client-Version: 1.0.0"] + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? [])

@@ -137,4 +137,17 @@ final class Subprocess: Sendable {
     }
 
     static func decoded(_ status: Int32) -> Int32 { status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
+
+    /// For an `eddy-server serve --port 0`: `http://127.0.0.1:PORT` once it printed where it listens (waits up to 30 s;
+    /// throws with its standard error when it did not start).
+    func eddyServerBaseURL() async throws -> String {
+        for _ in 0..<600 {
+            if let port = standardOutput.firstMatch(of: /listening on [0-9.]+:([0-9]+)/).map({ String($0.1) }) {
+                return "http://127.0.0.1:\(port)"
+            }
+            if exitStatus() != nil { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw StorageTestError("eddy-server did not start: \(standardError)")
+    }
 }

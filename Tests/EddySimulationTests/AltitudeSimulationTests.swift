@@ -500,7 +500,7 @@ struct TruthTrackTests {
         let good = TruthTrack(conditions: Self.scenario.truthConditions, points: FlightSimulator.simulate(Self.scenario).samples.truth).csvText()
         var lines = good.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         func error(_ text: String) -> TruthTrackError? {
-            do { _ = try TruthTrack.parse(text); return nil } catch let e as TruthTrackError { return e } catch { return nil }
+            do { _ = try TruthTrack.parse(text); return nil } catch { return error }   // TruthTrackError only (typed)
         }
         #expect(error("t,lat\n1,2\n")?.line == 1)
         let truncated = lines[5].split(separator: ",").prefix(5).joined(separator: ",")

@@ -125,7 +125,7 @@ import Testing
             do {
                 _ = try SimulationSpec.manoeuvres([text])
                 Issue.record("\(text) accepted")
-            } catch let error as SimulationSpecError {
+            } catch {   // SimulationSpecError only (typed)
                 #expect(error.option == "--manoeuvre" && error.description.contains(mentions), "\(error)")
             }
         }

@@ -31,11 +31,9 @@ struct SimulationSpecTests {
         do {
             _ = try SimulationSpec.segments(text)
             Issue.record("\(text) accepted")
-        } catch let error as SimulationSpecError {
+        } catch {   // the parser throws SimulationSpecError only (typed)
             #expect(error.option == "--segments")
             #expect(error.description.contains(mentions), "\(error)")
-        } catch {
-            Issue.record("unexpected \(error)")
         }
     }
 

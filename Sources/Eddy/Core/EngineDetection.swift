@@ -32,8 +32,7 @@ struct DetectionIdentity: Sendable, Equatable {
 /// events of every input a call released are in `events`, in order, until the next call.
 struct EngineDetection: Sendable {
     private var flight = FlightDetection()
-    private var reorder = SampleReorderBuffer<DetectionInput>()
-    private var released: [DetectionInput] = []
+    private var reorder = SampleReorderBuffer()
     /// The events of the inputs released by the latest call, in order (in Unix seconds).
     private(set) var events: [DetectionEvent] = []
 
@@ -44,27 +43,20 @@ struct EngineDetection: Sendable {
     /// `identity`: it must be given while no flight runs (`isFlightRunning`), and is not read while one does.
     mutating func push(_ input: DetectionInput, identity: DetectionIdentity?) {
         events.removeAll(keepingCapacity: true)
-        released.removeAll(keepingCapacity: true)
-        reorder.push(input, releasingInto: &released)
-        guard !released.isEmpty else { return }
-        let ready = released
-        for input in ready { feed(input, identity) }
+        reorder.push(input)
+        while let ready = reorder.popReleased() { feed(ready, identity) }
     }
 
     /// Ends the current flight's detection: every held input goes through, then the open tile crossing is closed.
     mutating func close(identity: DetectionIdentity) {
         events.removeAll(keepingCapacity: true)
-        released.removeAll(keepingCapacity: true)
-        reorder.flush(into: &released)
-        let held = released
-        for input in held { feed(input, identity) }
+        while let held = reorder.popHeld() { feed(held, identity) }
         guard flight.isRunning else { return }
         flight.finish(into: &events)
     }
 
     /// Forgets held inputs (a demo starts or ends: simulated and real inputs never meet).
     mutating func forgetHeldInputs() {
-        released.removeAll(keepingCapacity: true)
         reorder = SampleReorderBuffer()
     }
 

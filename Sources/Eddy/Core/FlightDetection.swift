@@ -29,7 +29,15 @@ struct FlightDetection: Sendable {
     /// Runs one input (Unix seconds) through the pipeline; events carry Unix seconds.
     mutating func process(_ input: DetectionInput, into events: inout [DetectionEvent]) {
         let base = timeBase
-        let shifted = input.retimed { (($0 - base) * 1e6).rounded() / 1e6 }
+        func flightTime(_ t: Double) -> Double { ((t - base) * 1e6).rounded() / 1e6 }
+        let shifted: DetectionInput
+        // Motion samples (50–100 Hz) retimed here directly; the rest through `retimed` (its closure is not inlined
+        // across modules: 0.4 % of the engine's CPU when every sample took it, perf).
+        switch input {
+        case .accelerometer(var s): s.t = flightTime(s.t); shifted = .accelerometer(s)
+        case .gyroscope(var s): s.t = flightTime(s.t); shifted = .gyroscope(s)
+        default: shifted = input.retimed(flightTime)
+        }
         let first = events.count
         pipeline?.process(shifted, into: &events)
         Self.unshift(&events, from: first, timeBase: timeBase)

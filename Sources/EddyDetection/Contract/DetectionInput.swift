@@ -1,19 +1,13 @@
 package import EddyNavigation
 package import EddyVocabulary
 
-/// A value with a time stamp, seconds: what `SampleReorderBuffer` orders.
-package protocol TimeOrdered {
-    /// The time, seconds.
-    var t: Double { get }
-}
-
 /// One input of the detection pipeline, in time order: motion samples as the sensors gave them, and barometer readings
 /// and location fixes as navigation took them (docs/detection.md, "Inputs").
 ///
 /// Detection does not estimate where the aircraft is: the one `Navigation` of the engine or of a replay places each
 /// fix and estimates the altitude, and detection uses what it made of them (the tile's cell and layer, ground speed,
 /// track, the air density's altitude).
-package enum DetectionInput: Sendable, Equatable, TimeOrdered {
+package enum DetectionInput: Sendable, Equatable {
     /// Accelerometer reading.
     case accelerometer(AccelerometerSample)
     /// Gyroscope reading.
@@ -47,4 +41,3 @@ package enum DetectionInput: Sendable, Equatable, TimeOrdered {
     }
 }
 
-extension SensorSample: TimeOrdered {}
