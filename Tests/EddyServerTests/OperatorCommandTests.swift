@@ -20,8 +20,9 @@ import Testing
         return path
     }
 
-    /// Runs `eddy-server arguments` to its end (at most 60 s): exit status, standard output and error.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+    /// Runs `eddy-server arguments` to its end (at most 60 s): exit status, standard output and error. Waits with
+    /// `Task.sleep`, never blocking one of the few threads every test's tasks (and the in-process servers) run on.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, out: String, err: String) {
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build eddy-server first (swift build)")
         let process = try Subprocess([binary] + arguments, environment: environment)
         defer { process.removeFiles() }
@@ -32,30 +33,35 @@ import Testing
                 process.send(SIGKILL)
                 throw StorageTestError("eddy-server \(arguments) still running after 60 s")
             }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
             status = process.exitStatus()
         }
         return (status ?? -1, process.standardOutput, process.standardError)
     }
 
     /// Starts `eddy-server serve` and waits for its "listening on" line: the process and its port.
-    static func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> (Subprocess, Int) {
+    static func serve(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Subprocess, Int) {
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build eddy-server first (swift build)")
         let process = try Subprocess([binary] + arguments, environment: environment)
         let start = Date()
         while Date().timeIntervalSince(start) < 60 {
             if let port = process.standardOutput.firstMatch(of: /listening on [0-9.]+:([0-9]+)/).flatMap({ Int($0.1) }) { return (process, port) }
             if process.exitStatus() != nil { throw StorageTestError("eddy-server ended: \(process.standardError)") }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         process.send(SIGKILL)
         throw StorageTestError("eddy-server did not listen within 60 s: \(process.standardError)")
     }
 
-    /// Stops a server with SIGTERM and waits for it.
-    static func stop(_ process: Subprocess) -> Int32 {
+    /// Stops a server with SIGTERM and waits for it (at most 60 s; -1 when it is still running then).
+    static func stop(_ process: Subprocess) async throws -> Int32 {
         process.send(SIGTERM)
-        return process.waitForExit()
+        for _ in 0..<3000 {
+            if let status = process.exitStatus() { return status }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.send(SIGKILL)
+        return -1
     }
 
     /// A loopback port free a moment ago.
@@ -73,14 +79,14 @@ import Testing
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    @Test func versionNamesTheBuildTheProtocolAndTheSchemas() throws {
-        let result = try Self.run(["--version"])
+    @Test func versionNamesTheBuildTheProtocolAndTheSchemas() async throws {
+        let result = try await Self.run(["--version"])
         #expect(result.status == 0)
         #expect(result.out.hasPrefix("eddy-server \(ServerVersion.number) (wire protocol"), "\(result.out)")
         #expect(result.out.contains("PostgreSQL version \(PostgresServerStorage.schemaVersion)"), "\(result.out)")
     }
 
-    @Test func settingsComeFromFlagThenEnvironmentThenFile() throws {
+    @Test func settingsComeFromFlagThenEnvironmentThenFile() async throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (filePort, environmentPort, flagPort) = (try Self.freePort(), try Self.freePort(), try Self.freePort())
@@ -92,25 +98,25 @@ import Testing
             (["EDDY_SERVER_CONFIG": config, "EDDY_SERVER_PORT": "\(environmentPort)"], [], environmentPort),
             (["EDDY_SERVER_PORT": "\(environmentPort)"], ["--config", config, "--port", "\(flagPort)"], flagPort),
         ] {
-            let (process, port) = try Self.serve(["serve"] + flags, environment: environment)
+            let (process, port) = try await Self.serve(["serve"] + flags, environment: environment)
             #expect(port == expected, "\(environment) \(flags)")
-            #expect(Self.stop(process) == 0)
+            #expect(try await Self.stop(process) == 0)
             process.removeFiles()
         }
         try "port = 1\nno-such-setting = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let bad = try Self.run(["serve", "--config", config])
+        let bad = try await Self.run(["serve", "--config", config])
         #expect(bad.status == 2)
         #expect(bad.err.contains("\(config) line 2") && bad.err.contains("no setting 'no-such-setting'"), "\(bad.err)")
-        let badFlag = try Self.run(["serve"], environment: ["EDDY_SERVER_NO_METRICS": "maybe"])
+        let badFlag = try await Self.run(["serve"], environment: ["EDDY_SERVER_NO_METRICS": "maybe"])
         #expect(badFlag.status == 2 && badFlag.err.contains("EDDY_SERVER_NO_METRICS: no-metrics is a flag"), "\(badFlag.err)")
     }
 
-    @Test func jsonLogsCarryStartUpAndShutdownLinesAndNoSecret() throws {
+    @Test func jsonLogsCarryStartUpAndShutdownLinesAndNoSecret() async throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (process, port) = try Self.serve(["serve", "--db", folder + "/db.sqlite", "--port", "0", "--log-format", "json", "--access-log"])
+        let (process, port) = try await Self.serve(["serve", "--db", folder + "/db.sqlite", "--port", "0", "--log-format", "json", "--access-log"])
         defer { process.removeFiles() }
-        #expect(Self.stop(process) == 0)
+        #expect(try await Self.stop(process) == 0)
         let lines = process.standardError.split(separator: "\n").map(String.init)
         let objects = try lines.map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
@@ -123,7 +129,7 @@ import Testing
         #expect(objects.allSatisfy { ($0["time"] as? String)?.hasSuffix("Z") == true })
     }
 
-    @Test func migrateStatusAndDryRunChangeNothingAndMigrateApplies() throws {
+    @Test func migrateStatusAndDryRunChangeNothingAndMigrateApplies() async throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/old.sqlite"
@@ -133,18 +139,18 @@ import Testing
         try SQLiteServerStorage.migrator.migrate(queue, upTo: all[2])
         try queue.close()
         let pending = all.dropFirst(3).joined(separator: ", ")
-        let status = try Self.run(["migrate", "--status", "--db", path])
+        let status = try await Self.run(["migrate", "--status", "--db", path])
         #expect(status.status == 0)
         #expect(status.out.contains("applied: \(all.prefix(3).joined(separator: ", "))") && status.out.contains("pending: \(pending)"), "\(status.out)")
-        let dryRun = try Self.run(["migrate", "--dry-run", "--db", path])
+        let dryRun = try await Self.run(["migrate", "--dry-run", "--db", path])
         #expect(dryRun.status == 0 && dryRun.out.contains("were undone; nothing changed"), "\(dryRun.out) \(dryRun.err)")
-        #expect(try Self.run(["migrate", "--status", "--db", path]).out.contains("pending: \(pending)"), "the dry run changed nothing")
-        let applied = try Self.run(["migrate", "--db", path])
+        #expect(try await Self.run(["migrate", "--status", "--db", path]).out.contains("pending: \(pending)"), "the dry run changed nothing")
+        let applied = try await Self.run(["migrate", "--db", path])
         #expect(applied.status == 0 && applied.out.contains("pending: none"), "\(applied.out) \(applied.err)")
     }
 
-    @Test func aMalformedDatabaseValueExits2WithTheReason() throws {
-        let result = try Self.run(["serve", "--database", "mysql://u@h/db"])
+    @Test func aMalformedDatabaseValueExits2WithTheReason() async throws {
+        let result = try await Self.run(["serve", "--database", "mysql://u@h/db"])
         #expect(result.status == 2)
         #expect(result.err.contains("starts with neither sqlite: nor postgres://"), "\(result.err)")
     }
