@@ -20,23 +20,15 @@ struct Migrate: AsyncParsableCommand {
         let location = try database.completedLocation
         print("database: \(location.redacted)")
         do {
-            if status || dryRun {
-                let report: MigrationStatus
-                switch location {
-                case .sqlite(let path): report = try SQLiteServerStorage.migrationStatus(path: path, dryRun: dryRun)
-                case .postgres(let postgres):
-                    report = try await PostgresServerStorage.migrationStatus(postgres, dryRun: dryRun, logger: quietLogger, timeouts: database.timeouts)
-                }
-                print(report.text)
-                return
+            if !status && !dryRun {
+                // Opening the storage applies the pending migrations (as serve does at start).
+                await (try await database.open(logger: quietLogger)).shutdown()
             }
-            let storage = try await database.open(logger: quietLogger)
-            await storage.shutdown()
             let report: MigrationStatus
             switch location {
-            case .sqlite(let path): report = try SQLiteServerStorage.migrationStatus(path: path, dryRun: false)
+            case .sqlite(let path): report = try SQLiteServerStorage.migrationStatus(path: path, dryRun: dryRun)
             case .postgres(let postgres):
-                report = try await PostgresServerStorage.migrationStatus(postgres, dryRun: false, logger: quietLogger, timeouts: database.timeouts)
+                report = try await PostgresServerStorage.migrationStatus(postgres, dryRun: dryRun, logger: quietLogger, timeouts: database.timeouts)
             }
             print(report.text)
         } catch {

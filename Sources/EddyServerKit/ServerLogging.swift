@@ -1,3 +1,4 @@
+import EddySupport
 import Foundation
 package import Logging
 
@@ -48,11 +49,18 @@ package struct JSONLogHandler: LogHandler {
         var merged = metadata
         merged.merge(metadataProvider?.get() ?? [:]) { $1 }
         merged.merge(event.metadata ?? [:]) { $1 }
-        var line = "{\"time\":" + Self.quoted(Self.timestamp(Date()))
-        line += ",\"level\":" + Self.quoted(event.level.rawValue) + ",\"label\":" + Self.quoted(label)
-        line += ",\"message\":" + Self.quoted(event.message.description)
+        // Strings escaped by the JSON writer of EddySupport (the one the wire format uses).
+        var line = "{\"time\":"
+        line.writeJSONString(Self.timestamp(Date()))
+        for (key, value) in [("level", event.level.rawValue), ("label", label), ("message", event.message.description)] {
+            line.appendJSONText(",\"\(key)\":")
+            line.writeJSONString(value)
+        }
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) where !["time", "level", "label", "message"].contains(key) {
-            line += "," + Self.quoted(key) + ":" + Self.quoted("\(value)")
+            line.appendJSONText(",")
+            line.writeJSONString(key)
+            line.appendJSONText(":")
+            line.writeJSONString("\(value)")
         }
         write(line + "}\n")
     }
@@ -60,23 +68,6 @@ package struct JSONLogHandler: LogHandler {
     /// `2026-11-27T15:43:09.123Z`.
     static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    /// `text` as a JSON string (quotes, backslashes and control characters escaped).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 

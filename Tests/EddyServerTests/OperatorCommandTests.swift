@@ -64,21 +64,6 @@ import Testing
         return -1
     }
 
-    /// A loopback port free a moment ago.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw StorageTestError("cannot bind a loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func versionNamesTheBuildTheProtocolAndTheSchemas() async throws {
         let result = try await Self.run(["--version"])
         #expect(result.status == 0)
@@ -89,18 +74,20 @@ import Testing
     @Test func settingsComeFromFlagThenEnvironmentThenFile() async throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (filePort, environmentPort, flagPort) = (try Self.freePort(), try Self.freePort(), try Self.freePort())
+        // The page limit is seen in the start-up line (port 0 everywhere: no port to race other tests for).
         let config = folder + "/eddy-server.conf"
-        try "# eddy-server settings\ndatabase = \"sqlite:\(folder)/db.sqlite\"\nport = \(filePort)\nlog-level = error\n"
+        try "# eddy-server settings\ndatabase = \"sqlite:\(folder)/db.sqlite\"\nmax-answer-items = 111\nport = 0\nlog-format = json\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
         for (environment, flags, expected) in [
-            (["EDDY_SERVER_CONFIG": config], [String](), filePort),
-            (["EDDY_SERVER_CONFIG": config, "EDDY_SERVER_PORT": "\(environmentPort)"], [], environmentPort),
-            (["EDDY_SERVER_PORT": "\(environmentPort)"], ["--config", config, "--port", "\(flagPort)"], flagPort),
+            (["EDDY_SERVER_CONFIG": config], [String](), "111"),
+            (["EDDY_SERVER_CONFIG": config, "EDDY_SERVER_MAX_ANSWER_ITEMS": "222"], [], "222"),
+            (["EDDY_SERVER_MAX_ANSWER_ITEMS": "222"], ["--config", config, "--max-answer-items", "333"], "333"),
+            ([:], ["--db", folder + "/db.sqlite", "--port", "0", "--log-format", "json"], "10000"),
         ] {
-            let (process, port) = try await Self.serve(["serve"] + flags, environment: environment)
-            #expect(port == expected, "\(environment) \(flags)")
+            let (process, _) = try await Self.serve(["serve"] + flags, environment: environment)
             #expect(try await Self.stop(process) == 0)
+            let started = process.standardError.split(separator: "\n").first { $0.contains("\"eddy-server started\"") }.map(String.init) ?? ""
+            #expect(started.contains("\"max_answer_items\":\"\(expected)\""), "\(environment) \(flags): \(started)")
             process.removeFiles()
         }
         try "port = 1\nno-such-setting = 3\n".write(toFile: config, atomically: true, encoding: .utf8)

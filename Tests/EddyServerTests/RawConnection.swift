@@ -46,9 +46,15 @@ final class RawConnection: @unchecked Sendable {
 
     /// Reads until the server closes the connection or `limitSeconds` pass: what it sent, whether it closed, and after
     /// how many seconds (measured from the call).
-    func readUntilClosed(limitSeconds: Double) async -> (received: String, closed: Bool, seconds: Double) {
+    /// `first` runs on the same thread just before (sends that must keep their timing); the seconds count from its end.
+    func readUntilClosed(
+        limitSeconds: Double, after first: @escaping @Sendable () -> Void = {}
+    ) async -> (received: String, closed: Bool, seconds: Double) {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.blockingReadUntilClosed(limitSeconds: limitSeconds)) }
+            DispatchQueue.global().async {
+                first()
+                continuation.resume(returning: self.blockingReadUntilClosed(limitSeconds: limitSeconds))
+            }
         }
     }
 
