@@ -1,7 +1,7 @@
 import EddyProtocol
 import Foundation
 import HTTPTypes
-package import Logging
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
