@@ -93,7 +93,7 @@ package struct DetectionPipeline: Sendable {
         var closed: [DetectionEvent] = []
         if R.isRecording { recorder.record(.tileFinish(lastTime)) }
         stages.tiles.finish(at: lastTime, into: &closed)
-        if R.isRecording { recorder.record(.holdClosed(closed)); recorder.record(.holdFlush); recorder.record(.noticeFinish(lastTime)) }
+        if R.isRecording { recorder.record(rare: .holdClosed(closed)); recorder.record(.holdFlush); recorder.record(.noticeFinish(lastTime)) }
         stages.holdBack.hold(closed, into: &events)
         stages.holdBack.flush(into: &events)
         stages.notices.finish(at: lastTime, into: &events)
@@ -143,7 +143,7 @@ package struct DetectionPipeline: Sendable {
 
     /// Holds a finished minute back.
     private mutating func hold<R: StageRecorder>(_ report: HeldReport, recorder: inout R) {
-        if R.isRecording { recorder.record(.holdReport(report)) }
+        if R.isRecording { recorder.record(rare: .holdReport(report)) }
         stages.holdBack.hold(report)
     }
 
@@ -334,9 +334,9 @@ package struct DetectionPipeline: Sendable {
         }
         var closed: [DetectionEvent] = []
         let altitude = tile == nil ? nil : estimate
-        if R.isRecording { recorder.record(.tileUpdate(tile, t: fix.t, altitude: altitude)) }
+        if R.isRecording { recorder.record(rare: .tileUpdate(tile, t: fix.t, altitude: altitude)) }
         stages.tiles.update(tile: tile, at: fix.t, altitude: altitude, into: &closed)
-        if R.isRecording { recorder.record(.holdClosed(closed)) }
+        if R.isRecording { recorder.record(rare: .holdClosed(closed)) }
         stages.holdBack.hold(closed, into: &events)
     }
 }

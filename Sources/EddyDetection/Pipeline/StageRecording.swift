@@ -9,6 +9,8 @@ package protocol StageRecorder {
     static var isRecording: Bool { get }
     /// Takes one stage call.
     mutating func record(_ input: StageInput)
+    /// Takes one rare stage call whose arguments hold references (kept apart, so that `StageInput` copies as plain bytes).
+    mutating func record(rare input: RareStageInput)
 }
 
 /// The recorder of normal runs: records nothing.
@@ -19,18 +21,45 @@ package struct NoStageRecorder: StageRecorder {
     package init() {}
     /// Ignores the call.
     @inline(__always) package func record(_ input: StageInput) {}
+    /// Ignores the call.
+    @inline(__always) package func record(rare input: RareStageInput) {}
 }
 
 /// A recorder that keeps every call (the stage-cost meter).
 package struct StageInputRecording: StageRecorder {
     /// Always recording.
     package static var isRecording: Bool { true }
-    /// The calls, in order.
+    /// The calls, in order (a rare call as `.rare`, an index into `rareInputs`).
     package private(set) var inputs: [StageInput] = []
+    /// The rare calls' arguments.
+    package private(set) var rareInputs: [RareStageInput] = []
     /// Creates an empty recording.
     package init() {}
     /// Appends the call.
     package mutating func record(_ input: StageInput) { inputs.append(input) }
+    /// Appends the rare call.
+    package mutating func record(rare input: RareStageInput) {
+        inputs.append(.rare(input.stage, rareInputs.count))
+        rareInputs.append(input)
+    }
+}
+
+/// A rare stage call (per fix or per minute) whose arguments hold references.
+package enum RareStageInput: Sendable {
+    /// `TileTracker.update`.
+    case tileUpdate(TileID?, t: Double, altitude: AltitudeEstimate?)
+    /// `ReportHoldBack.hold(_:)` of one report.
+    case holdReport(HeldReport)
+    /// `ReportHoldBack.hold(_:into:)` of closed tile crossings.
+    case holdClosed([DetectionEvent])
+
+    /// The stage the call goes to.
+    package var stage: StageName {
+        switch self {
+        case .tileUpdate: .tiles
+        case .holdReport, .holdClosed: .holdBack
+        }
+    }
 }
 
 /// The pipeline's stages, by the name the benchmark prints.
@@ -131,18 +160,12 @@ package enum StageInput: Sendable {
     case minuteMove(Int)
     /// `MinuteAggregator.add`.
     case minuteAdd(edr: Double?, disturbed: Bool)
-    /// `TileTracker.update`.
-    case tileUpdate(TileID?, t: Double, altitude: AltitudeEstimate?)
     /// `TileTracker.addSecond`.
     case tileSecond(edr: Double?, disturbed: Bool, t: Double)
     /// `TileTracker.finish`.
     case tileFinish(Double)
     /// `ReportHoldBack.disturbance`.
     case holdDisturbance(Double)
-    /// `ReportHoldBack.hold(_:)` of one report.
-    case holdReport(HeldReport)
-    /// `ReportHoldBack.hold(_:into:)` of closed tile crossings.
-    case holdClosed([DetectionEvent])
     /// `ReportHoldBack.release`.
     case holdRelease(Double)
     /// `ReportHoldBack.flush`.
@@ -161,6 +184,8 @@ package enum StageInput: Sendable {
     case noticeSecond(SecondFacts, at: Double)
     /// `MeasurementNotices.finish`.
     case noticeFinish(Double)
+    /// A rare call of a stage: its index among the recording's `rareInputs`.
+    case rare(StageName, Int)
 
     /// The stage the call goes to.
     package var stage: StageName {
@@ -177,8 +202,9 @@ package enum StageInput: Sendable {
         case .settleDevice, .settleGate, .settleGap, .settleState: .settle
         case .edrTick, .edrSecond, .edrStartSecond, .edrGap, .edrBarometer, .edrFix: .edr
         case .minuteStart, .minuteMove, .minuteAdd: .minutes
-        case .tileUpdate, .tileSecond, .tileFinish: .tiles
-        case .holdDisturbance, .holdReport, .holdClosed, .holdRelease, .holdFlush: .holdBack
+        case .tileSecond, .tileFinish: .tiles
+        case .holdDisturbance, .holdRelease, .holdFlush: .holdBack
+        case .rare(let stage, _): stage
         case .noticeManoeuvre, .noticeGroundRoll, .noticeGroundVibration, .noticeGyroOnlyTurn, .noticeGap, .noticeSecond, .noticeFinish:
             .notices
         }
@@ -186,8 +212,10 @@ package enum StageInput: Sendable {
 }
 
 extension DetectionStages {
-    /// Makes one recorded call on its stage; returns a number taken from its result (so that timing cannot skip it).
-    package mutating func replay(_ call: StageInput, into events: inout [DetectionEvent]) -> Double {
+    /// Makes one recorded call on its stage (`rare`: the recording's rare calls); returns a number taken from its result
+    /// (so that timing cannot skip it).
+    @inline(__always)
+    package mutating func replay(_ call: StageInput, rare: [RareStageInput], into events: inout [DetectionEvent]) -> Double {
         switch call {
         case .tickAccelerometer(let a): ticks.addAccelerometer(x: a.x, y: a.y, z: a.z)
         case .tickGyroscope(let g): ticks.addGyroscope(x: g.x, y: g.y, z: g.z)
@@ -225,12 +253,9 @@ extension DetectionStages {
         case .minuteStart(let minute): minutes.start(at: minute)
         case .minuteMove(let minute): return minutes.move(to: minute)?.end ?? 0
         case .minuteAdd(let value, let disturbed): minutes.add(edr: value, disturbed: disturbed)
-        case .tileUpdate(let tile, let t, let altitude): tiles.update(tile: tile, at: t, altitude: altitude, into: &events)
         case .tileSecond(let value, let disturbed, let t): tiles.addSecond(edr: value, disturbed: disturbed, at: t)
         case .tileFinish(let t): tiles.finish(at: t, into: &events)
         case .holdDisturbance(let t): holdBack.disturbance(recognisedAt: t)
-        case .holdReport(let report): holdBack.hold(report)
-        case .holdClosed(let closed): holdBack.hold(closed, into: &events)
         case .holdRelease(let t): holdBack.release(before: t, into: &events)
         case .holdFlush: holdBack.flush(into: &events)
         case .noticeManoeuvre(let n): notices.manoeuvre(loadFactorG: n)
@@ -240,6 +265,12 @@ extension DetectionStages {
         case .noticeGap(let interval, let t): notices.gap(interval, endingAt: t, into: &events)
         case .noticeSecond(let facts, let t): notices.second(facts, at: t, into: &events)
         case .noticeFinish(let t): notices.finish(at: t, into: &events)
+        case .rare(_, let index):
+            switch rare[index] {
+            case .tileUpdate(let tile, let t, let altitude): tiles.update(tile: tile, at: t, altitude: altitude, into: &events)
+            case .holdReport(let report): holdBack.hold(report)
+            case .holdClosed(let closed): holdBack.hold(closed, into: &events)
+            }
         }
         return 0
     }

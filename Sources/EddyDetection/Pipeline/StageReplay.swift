@@ -12,6 +12,7 @@ package struct StageReplay: Sendable {
     /// The configuration the flight ran with.
     package let configuration: DetectionConfiguration
     private let inputs: [StageName: [StageInput]]
+    private let rareInputs: [RareStageInput]
     private let navigationSamples: [SensorSample]
 
     /// Records `samples` (time-ordered) through detection with `configuration`.
@@ -25,6 +26,7 @@ package struct StageReplay: Sendable {
         var byStage: [StageName: [StageInput]] = [:]
         for input in recording.inputs { byStage[input.stage, default: []].append(input) }
         inputs = byStage
+        rareInputs = recording.rareInputs
         navigationSamples = samples.filter {
             switch $0 {
             case .location, .barometer: true
@@ -42,10 +44,12 @@ package struct StageReplay: Sendable {
         let initial = DetectionStages(configuration: configuration)
         var events: [DetectionEvent] = []
         var sink = 0.0
-        for _ in 0..<passes {
-            var stages = initial
-            for call in calls { sink += stages.replay(call, into: &events) }
-            events.removeAll(keepingCapacity: true)
+        calls.withUnsafeBufferPointer { calls in
+            for _ in 0..<passes {
+                var stages = initial
+                for index in calls.indices { sink += stages.replay(calls[index], rare: rareInputs, into: &events) }
+                events.removeAll(keepingCapacity: true)
+            }
         }
         return sink
     }
