@@ -17,7 +17,7 @@ class Cluster:
     tmpfs of `tmpfs_mib` MiB mounted there."""
 
     def __init__(self, directory, options="", tmpfs_mib=None):
-        self.directory, self.options, self.tmpfs_mib = directory, options, tmpfs_mib
+        self.directory, self.options, self.tmpfs_mib = os.path.abspath(directory), options, tmpfs_mib
         self.url = None
 
     def script(self, *arguments):
