@@ -403,7 +403,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", default=os.path.join(ROOT, ".build/debug/eddy-server"))
     parser.add_argument("--smoke", action="store_true", help="the short run of `make test`")
-    parser.add_argument("--workdir", default=os.path.join(ROOT, ".build/operator-campaign"))
+    parser.add_argument("--workdir", type=os.path.abspath, default=os.path.join(ROOT, ".build/operator-campaign"))
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--outage-seconds", type=float)
     parser.add_argument("--outages", type=int, help="outages of each kind (fast, immediate)")

@@ -17,7 +17,7 @@ class Cluster:
     tmpfs of `tmpfs_mib` MiB mounted there."""
 
     def __init__(self, directory, options="", tmpfs_mib=None):
-        self.directory, self.options, self.tmpfs_mib = directory, options, tmpfs_mib
+        self.directory, self.options, self.tmpfs_mib = os.path.abspath(directory), options, tmpfs_mib
         self.url = None
 
     def script(self, *arguments):
@@ -117,42 +117,41 @@ class Load:
         time.sleep(0.2)
         return None
 
+    def authenticated(self, kind, user, tokens, path, body):
+        """One POST of client `user` with its token in `tokens` (a session is opened first when it has none, and the
+        token is dropped on 401); (status, answer), or (None, None) when no session could be opened."""
+        if tokens.get(user) is None:
+            tokens[user] = self.session(user)
+            if tokens[user] is None:
+                return None, None
+        status, answer = self.timed(kind, lambda: request(self.server.url, "POST", path, body, tokens[user], timeout=60))
+        if status == 401:
+            tokens[user] = None
+        return status, answer
+
     def uploader(self, index):
-        rng = random.Random(self.rng.random())
-        token = None
+        rng, tokens, user = random.Random(self.rng.random()), {}, f"{self.name}-{index}"
         while not self.stopping.is_set():
             batch = make_reports(rng, self.batch, time.time(), self.cells)
             with self.lock:
                 self.sent.update(r["id"] for r in batch)
             while not self.stopping.is_set():
-                if token is None:
-                    token = self.session(f"{self.name}-{index}")
-                    if token is None:
-                        continue
-                status, answer = self.timed("upload", lambda: request(self.server.url, "POST", "/v1/reports",
-                                                                      {"reports": batch}, token, timeout=60))
+                status, answer = self.authenticated("upload", user, tokens, "/v1/reports", {"reports": batch})
                 if status == 200:
                     with self.lock:
                         self.acknowledged.update(i.lower() for i in answer["acceptedIds"])
                     break
-                if status == 401:
-                    token = None
-                time.sleep(0.2)   # the outbox's back-off, short: the campaign wants many requests during a fault
+                if status is not None:
+                    time.sleep(0.2)   # the outbox's back-off, short: the campaign wants many requests during a fault
 
     def fetcher(self, index):
-        token, since = None, None
+        tokens, user, since = {}, f"{self.name}-fetch-{index}", None
         while not self.stopping.is_set():
-            if token is None:
-                token = self.session(f"{self.name}-fetch-{index}")
-                if token is None:
-                    continue
-            status, answer = self.timed("fetch", lambda: request(self.server.url, "POST", "/v1/fetch",
-                                                                 global_fetch(since, hours=1), token, timeout=60))
+            status, answer = self.authenticated("fetch", user, tokens, "/v1/fetch", global_fetch(since, hours=1))
             if status == 200:
                 since = answer.get("serverTick", since)
-            elif status == 401:
-                token = None
-            time.sleep(0.2)
+            if status is not None:
+                time.sleep(0.2)
 
     def poller(self):
         while not self.stopping.is_set():

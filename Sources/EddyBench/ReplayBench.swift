@@ -13,7 +13,8 @@ import Darwin
 /// Replay benchmarks: a 12-hour 50 Hz flight (accelerometer + gyroscope + 1 Hz location)
 /// is generated on disk (not timed) with the streaming simulator and writer, then
 /// - `replay_samples_per_s`: read from disk, parsed, merged and run through the pipeline (in process, best of 3);
-/// - `pipeline_samples_per_s`: the pipeline alone over a 10-minute flight held in memory, 20 passes (best of 3);
+/// - `pipeline_samples_per_s`: the pipeline alone over a 10-minute flight held in memory, 20 passes (best of 3), and
+///   the cost of each of its stages (`pipeline_stage_*_ns_per_sample`, the stages' sum, the wiring and the total);
 /// - `replay_peak_rss_mb`: peak RSS (VmHWM) of `eddy replay --json FLIGHT > /dev/null` in a child process.
 /// `EDDY_BENCH_HOURS` shortens the flight for a quick look (the targets are for 12 h).
 enum ReplayBenchmarks {
@@ -86,6 +87,7 @@ enum ReplayBenchmarks {
             pipelineSeconds = min(pipelineSeconds, Date().timeIntervalSince(start))
         }
         let pipelineRate = Double(20 * tenMinutes.count) / pipelineSeconds
+        printStageCosts(tenMinutes, passes: 20, runs: runs, totalNanosecondsPerSample: 1e9 / pipelineRate)
         print("pipeline_samples_per_s: \(Int(pipelineRate))")
         print("pipeline_samples_per_s_target_ratio: \(format(pipelineRate / pipelineTarget, 2))")
 
@@ -102,6 +104,32 @@ enum ReplayBenchmarks {
             print("# replay_peak_rss_mb: skipped, no eddy executable next to eddy-bench (swift build -c release)")
         }
         print("# target ratios: figure ÷ target (throughput meets at ≥ 1, RSS at ≤ 1); throughput best of \(runs) runs; checksum \(checksum > 0 && eventCount > 0)")
+    }
+
+    /// Per-stage cost of the pipeline figure's flight (docs/detection.md "Stages"): the flight's stage calls are recorded
+    /// once, then each stage (and navigation, and the set-up of a pipeline) is replayed alone, `passes` passes, best of
+    /// `runs`; the wiring is what the stages' sum leaves of the measured total.
+    static func printStageCosts(_ samples: [SensorSample], passes: Int, runs: Int, totalNanosecondsPerSample total: Double) {
+        let replay = StageReplay(samples: samples, configuration: DetectionConfiguration(aircraftClass: .medium))
+        let perSample = 1e9 / Double(passes * samples.count)
+        var sink = 0.0
+        var sum = 0.0
+        func report(_ name: String, _ body: () -> Double) {
+            var seconds = Double.infinity
+            for _ in 0..<runs {
+                let start = DispatchTime.now().uptimeNanoseconds
+                sink += body()
+                seconds = min(seconds, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            sum += seconds * perSample
+            print("pipeline_stage_\(name)_ns_per_sample: \(format(seconds * perSample, 2))")
+        }
+        report("setup") { replay.replaySetup(passes: passes) }
+        report("navigation") { replay.replayNavigation(passes: passes) }
+        for stage in StageName.allCases { report(stage.rawValue) { replay.replay(stage, passes: passes) } }
+        print("pipeline_stages_sum_ns_per_sample: \(format(sum, 2))")
+        print("pipeline_wiring_ns_per_sample: \(format(total - sum, 2))")
+        print("pipeline_total_ns_per_sample: \(format(total, 2))\(sink.isNaN ? " (nan)" : "")")
     }
 
     /// Writes the benchmark flight (medium class, 50 Hz accelerometer + gyroscope, 1 Hz location, a repeated

@@ -1,4 +1,5 @@
 import EddyProtocol
+import EddyTesting
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// Header, body and idle limits on real connections (issue 30: 1,001 silent connections stayed 65 s, a stalled body
 /// 75 s), and the JSON error body for a head the decoder refuses. Limits of 1 s so the test waits seconds; the bounds
 /// checked leave room for a loaded machine (each is "closed at all, and not long after its limit", not a speed target).
-@Suite struct ConnectionLimitsTests {
+@Suite(.serialized) struct ConnectionLimitsTests {
     /// 1 s for the head, 1.5 s for the body, 2 s idle.
     static let timeouts: ConnectionTimeouts = {
         var timeouts = ConnectionTimeouts()
@@ -17,24 +18,19 @@ import Testing
     /// How late after its limit a close may come on a loaded machine.
     static let slackSeconds = 6.0
 
-    /// Runs `body` with the port of a real `eddy-server serve` process (SQLite, the short limits) on loopback: a process
-    /// of its own, so that its accept loop and responses do not wait for this test run's busy cooperative threads (an
-    /// in-process server here was starved for more than 28 s in the full parallel run).
+    /// Runs `body` with the port of a live `eddy-server` process (SQLite) started with the short limits.
+    ///
+    /// A process of its own, not a server inside the test process: Hummingbird accepts connections from a task on the
+    /// cooperative pool, and while the other suites' synchronous work fills that pool (2 threads on 2 cores) the test's
+    /// connections wait unaccepted in the kernel's queue, so no limit of ours could close them (every check here failed
+    /// that way in a parallel run, and passed alone).
     func withLiveServer(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("eddy-limits-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let t = Self.timeouts
-        let (server, port) = try await OperatorCommandTests.serve([
-            "serve", "--db", folder + "/db.sqlite", "--port", "0", "--log-level", "error", "--header-timeout", "\(t.headerSeconds)",
-            "--body-timeout", "\(t.bodySeconds)", "--idle-timeout", "\(t.idleSeconds)",
+        let server = try LocalEddyServer(extraServeArguments: [
+            "--header-timeout", "\(Self.timeouts.headerSeconds)", "--body-timeout", "\(Self.timeouts.bodySeconds)",
+            "--idle-timeout", "\(Self.timeouts.idleSeconds)",
         ])
-        defer { server.removeFiles() }
-        do { try await body(port) } catch {
-            _ = try? await OperatorCommandTests.stop(server)
-            throw error
-        }
-        #expect(try await OperatorCommandTests.stop(server) == 0)
+        try await body(server.port)
+        server.stop()
     }
 
     @Test func aConnectionThatSendsNothingIsClosedAfterTheHeaderTimeout() async throws {

@@ -261,8 +261,9 @@ package struct MountCalibrator: Sendable {
         directionRing[ringIndex] = turning
         predictedRingSum += increment - predictedRing[ringIndex]
         predictedRing[ringIndex] = increment
-        ringIndex = (ringIndex + 1) % count
-        if ringIndex == 0 {
+        ringIndex += 1   // wraps with a comparison, not an integer division per tick
+        if ringIndex == count {
+            ringIndex = 0
             predictedRingSum = .zero
             for value in predictedRing { predictedRingSum += value }
         }

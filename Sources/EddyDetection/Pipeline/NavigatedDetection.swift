@@ -21,14 +21,21 @@ package struct NavigatedDetection: Sendable {
     /// Feeds one sample (time-ordered); events are appended to `events`.
     @inline(__always)
     package mutating func process(_ sample: SensorSample, into events: inout [DetectionEvent]) {
+        var recorder = NoStageRecorder()
+        process(sample, into: &events, recorder: &recorder)
+    }
+
+    /// `process(_:into:)`, telling `recorder` every stage call of the pipeline (the stage-cost meter).
+    @inline(__always)
+    package mutating func process<R: StageRecorder>(_ sample: SensorSample, into events: inout [DetectionEvent], recorder: inout R) {
         switch sample {
-        case .accelerometer(let a): pipeline.process(.accelerometer(a), into: &events)
-        case .gyroscope(let g): pipeline.process(.gyroscope(g), into: &events)
-        case .barometer(let b): pipeline.process(.barometer(b, navigation.addBarometer(b)), into: &events)
+        case .accelerometer(let a): pipeline.process(.accelerometer(a), into: &events, recorder: &recorder)
+        case .gyroscope(let g): pipeline.process(.gyroscope(g), into: &events, recorder: &recorder)
+        case .barometer(let b): pipeline.process(.barometer(b, navigation.addBarometer(b)), into: &events, recorder: &recorder)
         case .location(let fix):
             // A time navigation refuses (not finite, beyond ±10¹¹ s) is one the pipeline ignores too.
             guard let navigated = navigation.addFix(fix) else { return }
-            pipeline.process(.location(navigated), into: &events)
+            pipeline.process(.location(navigated), into: &events, recorder: &recorder)
         }
     }
 
@@ -41,5 +48,10 @@ package struct NavigatedDetection: Sendable {
     /// Flush at end of stream (closes the open tile crossing and notice episodes).
     package mutating func finish(into events: inout [DetectionEvent]) {
         pipeline.finish(into: &events)
+    }
+
+    /// `finish(into:)`, telling `recorder` every stage call.
+    package mutating func finish<R: StageRecorder>(into events: inout [DetectionEvent], recorder: inout R) {
+        pipeline.finish(into: &events, recorder: &recorder)
     }
 }

@@ -41,8 +41,19 @@ package struct Biquad: Sendable, Equatable {
 
     /// |H(e^{j2πf/fs})|² at `frequencyHz`.
     package func magnitudeSquared(frequencyHz f: Double, sampleRateHz fs: Double) -> Double {
+        magnitudeSquared(Self.unitCircle(frequencyHz: f, sampleRateHz: fs))
+    }
+
+    /// cos w, sin w, cos 2w, sin 2w for w = 2πf/fs: what `magnitudeSquared` needs of the frequency (the same for every
+    /// section of a cascade, so a cascade computes it once).
+    package static func unitCircle(frequencyHz f: Double, sampleRateHz fs: Double) -> SIMD4<Double> {
         let w = 2 * Double.pi * f / fs
-        let c1 = cos(w), s1v = sin(w), c2 = cos(2 * w), s2v = sin(2 * w)
+        return SIMD4(cos(w), sin(w), cos(2 * w), sin(2 * w))
+    }
+
+    /// |H|² at the frequency whose `unitCircle` values are given.
+    package func magnitudeSquared(_ circle: SIMD4<Double>) -> Double {
+        let c1 = circle[0], s1v = circle[1], c2 = circle[2], s2v = circle[3]
         let nr = b0 + b1 * c1 + b2 * c2, ni = -(b1 * s1v + b2 * s2v)
         let dr = 1 + a1 * c1 + a2 * c2, di = -(a1 * s1v + a2 * s2v)
         return (nr * nr + ni * ni) / (dr * dr + di * di)
@@ -81,7 +92,7 @@ package struct BandPassFilter: Sendable, Equatable {
 
     /// |B(f)|² of the whole cascade.
     package func magnitudeSquared(frequencyHz f: Double) -> Double {
-        h1.magnitudeSquared(frequencyHz: f, sampleRateHz: sampleRateHz) * h2.magnitudeSquared(frequencyHz: f, sampleRateHz: sampleRateHz)
-            * l1.magnitudeSquared(frequencyHz: f, sampleRateHz: sampleRateHz) * l2.magnitudeSquared(frequencyHz: f, sampleRateHz: sampleRateHz)
+        let circle = Biquad.unitCircle(frequencyHz: f, sampleRateHz: sampleRateHz)
+        return h1.magnitudeSquared(circle) * h2.magnitudeSquared(circle) * l1.magnitudeSquared(circle) * l2.magnitudeSquared(circle)
     }
 }

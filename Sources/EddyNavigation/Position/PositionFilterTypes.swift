@@ -169,25 +169,35 @@ package enum CircularGaussian {
     /// Radius (in units of the nominal per-axis σ) holding `probability` of a circular Gaussian whose true σ is the
     /// nominal one times e^(s·Z), Z standard normal: the scale mixture that results when the reported accuracy
     /// misstates the true σ by a log-normal factor with log-spread `logSigma`. Equals √(−2 ln(1 − p)) for s = 0.
-    /// Solved by bisection over a trapezoid integral on Z ∈ [−6, 6] (called once per configuration, not per fix).
+    /// Solved by bisection over a trapezoid integral on Z ∈ [−6, 6] (called once per configuration, not per fix). The
+    /// integral's weights and scales do not depend on the radius: they are computed once, not once per bisection step, and
+    /// the bisection stops when its midpoint no longer moves (the remaining steps could not change it).
     package static func mixtureRadius(probability: Double, logSigma: Double) -> Double {
         let p = min(max(probability, 1e-9), 1 - 1e-9)
         guard logSigma.isFinite, logSigma > 0 else { return (-2 * log(1 - p)).squareRoot() }
-        func coverage(_ k: Double) -> Double {
-            let steps = 240, zMax = 6.0
-            var sum = 0.0, weights = 0.0
-            for i in 0...steps {
-                let z = -zMax + 2 * zMax * Double(i) / Double(steps)
-                let w = exp(-z * z / 2) * (i == 0 || i == steps ? 0.5 : 1)
-                let scale = exp(logSigma * z)
-                sum += w * (1 - exp(-k * k / (2 * scale * scale)))
-                weights += w
-            }
-            return sum / weights
+        let steps = 240, zMax = 6.0
+        var weights = [Double](repeating: 0, count: steps + 1)
+        var doubledScaleSquares = [Double](repeating: 0, count: steps + 1)
+        var weightSum = 0.0
+        for i in 0...steps {
+            let z = -zMax + 2 * zMax * Double(i) / Double(steps)
+            weights[i] = exp(-z * z / 2) * (i == 0 || i == steps ? 0.5 : 1)
+            let scale = exp(logSigma * z)
+            doubledScaleSquares[i] = 2 * scale * scale
+            weightSum += weights[i]
         }
-        var low = 0.0, high = 100.0
+        func coverage(_ k: Double) -> Double {
+            var sum = 0.0
+            for i in 0...steps { sum += weights[i] * (1 - exp(-k * k / doubledScaleSquares[i])) }
+            return sum / weightSum
+        }
+        // Invariant: coverage(low) < p (coverage(0) = 0), and coverage(high) ≥ p once `high` moved from its start.
+        let start = 100.0
+        var low = 0.0, high = start
         for _ in 0..<80 {
             let mid = (low + high) / 2
+            // Adjacent doubles: by the invariant every further step would leave both ends as they are.
+            if mid == low || (mid == high && high < start) { break }
             if coverage(mid) < p { low = mid } else { high = mid }
         }
         return (low + high) / 2
