@@ -390,13 +390,13 @@ components:
         maxLayer: {type: integer, minimum: -2, maximum: 99}
         viewerClass: {$ref: '#/components/schemas/AircraftClass'}
         pageSize:
-          type: integer
+          type: [integer, 'null']
           minimum: 1
-          description: 'Most items (observations, nowcast cells, live flights) wanted in one answer; the server caps it at its own limit. A client that sends it follows nextCursor. Without it the whole answer comes at once, or 400 answerTooLarge when it would exceed the limit.'
+          description: 'Most items (observations, nowcast cells, live flights) wanted in one answer; the server caps it at its own limit. A client that sends it follows nextCursor. Without it (or null) the whole answer comes at once, or 400 answerTooLarge when it would exceed the limit.'
         cursor:
-          type: string
+          type: [string, 'null']
           maxLength: 128
-          description: 'The nextCursor of the previous page of this fetch (same request otherwise); needs pageSize.'
+          description: 'The nextCursor of the previous page of this fetch (same request otherwise); needs pageSize. null is the same as leaving it out (first page).'
     Observation:
       type: object
       required: [report, reporterId, tick]
