@@ -111,9 +111,17 @@ def client_worker(args):
 
 
 def fetch_all(base, token):
+    """The whole global answer, page by page (docs/protocol.md "Pages"): the observations of every page joined; the
+    other fields from the first page."""
     body = {"dataType": "turbulence", "area": {"type": "global", "polygon": []}, "historyHours": 6,
-            "minLayer": -2, "maxLayer": 99, "viewerClass": "medium"}
-    return call(base, "POST", "/v1/fetch", body, token, timeout=120)
+            "minLayer": -2, "maxLayer": 99, "viewerClass": "medium", "pageSize": 10000}
+    answer = call(base, "POST", "/v1/fetch", body, token, timeout=120)
+    page = answer
+    while page.get("nextCursor"):
+        page = call(base, "POST", "/v1/fetch", dict(body, cursor=page["nextCursor"]), token, timeout=120)
+        answer["observations"].extend(page["observations"])
+    answer.pop("nextCursor", None)
+    return answer
 
 
 def stored_ids(base, token):
