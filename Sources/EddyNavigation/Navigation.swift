@@ -82,7 +82,8 @@ package struct Navigation: Sendable {
     private var estimator: AltitudeEstimator
     /// The barometer calibration (nil: none); used while not stale at the fix's time.
     package private(set) var barometerCalibration: BarometerCalibration?
-    private var lastRefusal: (reason: String, t: Double)?
+    /// When each refusal reason (its key) last warned.
+    private var lastRefusalTimes: [String: Double] = [:]
     /// A background calibration finished since the owner last took it (to persist it).
     private var pendingBackgroundCalibration: BarometerCalibration?
 
@@ -147,12 +148,13 @@ package struct Navigation: Sendable {
         switch estimator.addBarometer(reading) {
         case .accepted(let warning):
             return NavigatedPressure(accepted: true, warning: warning)
-        case .refused(let reason):
+        case .refused(let reason, let key):
+            // Per reason, not per value: kPa readings that differ in every sample are one reason.
             let t = reading.t
-            guard lastRefusal.map({ $0.reason != reason || t - $0.t >= 60 || t < $0.t }) ?? true else {
+            guard lastRefusalTimes[key].map({ t - $0 >= 60 || t < $0 }) ?? true else {
                 return NavigatedPressure(accepted: false, warning: nil)
             }
-            lastRefusal = (reason, t)
+            lastRefusalTimes[key] = t
             return NavigatedPressure(accepted: false, warning: ConsistencyWarning(t: t, kind: .invalidInput(reason)))
         }
     }

@@ -113,6 +113,16 @@ package enum ReplayJSON {
         case .groundVibration(let share, let split):
             o.number("low_share", (share * 1000).rounded() / 1000)
             o.number("split_hz", split)
+        case .invalidValues(let source): o.string("source", source.rawValue)
+        case .lateSamples(let source, let lag):
+            o.string("source", source.rawValue)
+            o.number("lag_s", (lag * 1000).rounded() / 1000)
+        case .timeStampsWrong(let source, let problem):
+            o.string("source", source.rawValue)
+            switch problem {
+            case .beforeYear2010(let guess): o.string("looks_like", guess.rawValue)
+            case .aheadOfHostClock(let seconds), .offsetFromLocation(let seconds): o.number("offset_s", (seconds * 1000).rounded() / 1000)
+            }
         }
         o.string("reason", n.reason)
     }

@@ -11,7 +11,7 @@ extension EngineCore {
     package mutating func push(_ sample: SensorSample, simulated: Bool = false) -> EngineStep {
         guard isStarted, simulated == isSimulating else { return EngineStep(time: currentTime) }
         var effects: [EngineEffect] = []
-        process(sample, &effects)
+        process(sample, checked: !simulated, &effects)
         let t = currentTime
         if engineTime != nil, sync.takePurge(at: t) { effects.append(.purgeExpired(now: t)) }
         // Sync runs only with a server: an offline engine asks for no step (and allocates nothing per sample).
@@ -39,7 +39,15 @@ extension EngineCore {
         return EngineStep(effects: effects, time: currentTime)
     }
 
-    private mutating func process(_ sample: SensorSample, _ effects: inout [EngineEffect]) {
+    /// Without `checked` (a demo's own samples) the time and value checks are skipped.
+    private mutating func process(_ sample: SensorSample, checked: Bool, _ effects: inout [EngineEffect]) {
+        if checked {
+            if case .location = sample, configuration.syncTiming == .wallClock { timeChecks.setHostClock(hostTime) }
+            let valid = timeChecks.check(sample)
+            if !timeChecks.notices.isEmpty { takeTimeNotices(&effects) }
+            // A refused motion or barometer sample stops here; a fix with a NaN time goes on to its failure callback.
+            if !valid, !Self.isLocation(sample) { return }
+        }
         guard sample.t.isFinite else {
             if case .location = sample {
                 effects.append(.callback(.locationManagerDidFail(.invalidLocation("location time is not finite"))))
@@ -60,6 +68,10 @@ extension EngineCore {
             if isRecording { feedDetection(.barometer(reading, navigated), &effects) }
         case .location: break
         }
+    }
+
+    private static func isLocation(_ sample: SensorSample) -> Bool {
+        if case .location = sample { true } else { false }
     }
 
     private mutating func advanceTime(_ t: Double) {
@@ -145,13 +157,25 @@ extension EngineCore {
     /// the reorder buffer (they may come from different threads); locations drive phase and alerts at once.
     private mutating func feedDetection(_ input: DetectionInput, _ effects: inout [EngineEffect]) {
         detection.push(input, identity: detection.isFlightRunning ? nil : detectionIdentity)
+        if let late = detection.lateInput {
+            timeChecks.late(late.source, lagSeconds: late.lagSeconds)
+            takeTimeNotices(&effects)
+        }
         handleDetectionEvents(&effects)
     }
 
-    /// Ends the current flight's detection: held inputs go through, the open tile crossing is closed.
+    /// Ends the current flight's detection: held inputs go through, the open tile crossing is closed, and the open time
+    /// and value notices end.
     mutating func closeFlightDetection(_ effects: inout [EngineEffect]) {
         detection.close(identity: detectionIdentity)
         handleDetectionEvents(&effects)
+        timeChecks.finish()
+        takeTimeNotices(&effects)
+    }
+
+    /// The time and value checks' notices, to the host.
+    private mutating func takeTimeNotices(_ effects: inout [EngineEffect]) {
+        for notice in timeChecks.takeNotices() { effects.append(.callback(.didReceiveMeasurementNotice(notice))) }
     }
 
     private mutating func handleDetectionEvents(_ effects: inout [EngineEffect]) {

@@ -1,4 +1,5 @@
 package import EddyAlerts
+import EddyDetection
 package import EddyNavigation
 package import EddyProtocol
 package import EddySync
@@ -61,6 +62,8 @@ package struct EngineCore: Sendable {
     var location: EngineNavigation
     /// Detection of the current flight.
     var detection = EngineDetection()
+    /// Time and value checks on the host's samples (docs/detection.md §9).
+    var timeChecks = SampleTimeChecks(expectsUnixTime: true)
     /// Alert monitoring.
     var alerts = EngineAlerts()
     /// Sync timing and ids.

@@ -36,6 +36,9 @@ struct EngineDetection: Sendable {
     /// The events of the inputs released by the latest call, in order (in Unix seconds).
     private(set) var events: [DetectionEvent] = []
 
+    /// The source and lag of an input the latest call found late (behind one already measured), if any.
+    private(set) var lateInput: (source: SampleSource, lagSeconds: Double)?
+
     /// Whether a flight's pipeline runs (its first input went through).
     var isFlightRunning: Bool { flight.isRunning }
 
@@ -43,7 +46,9 @@ struct EngineDetection: Sendable {
     /// `identity`: it must be given while no flight runs (`isFlightRunning`), and is not read while one does.
     mutating func push(_ input: DetectionInput, identity: DetectionIdentity?) {
         events.removeAll(keepingCapacity: true)
+        let lateBefore = reorder.lateCount
         reorder.push(input)
+        lateInput = reorder.lateCount != lateBefore ? reorder.latestLate : nil
         while let ready = reorder.popReleased() { feed(ready, identity) }
     }
 

@@ -27,6 +27,16 @@ package enum DetectionInput: Sendable, Equatable {
         }
     }
 
+    /// The stream the input came from.
+    package var source: SampleSource {
+        switch self {
+        case .accelerometer: .accelerometer
+        case .gyroscope: .gyroscope
+        case .barometer: .barometer
+        case .location: .location
+        }
+    }
+
     /// The same input with every time moved by `transform` (the engine's flight time base).
     package func retimed(_ transform: (Double) -> Double) -> DetectionInput {
         switch self {

@@ -11,6 +11,39 @@ public enum UnitsProblem: Sendable, Equatable {
     case timeInMilliseconds(stepSeconds: Double)
 }
 
+/// Which stream a sample came from (a notice about time stamps or values names it).
+public enum SampleSource: String, Sendable, Equatable, CaseIterable {
+    /// Accelerometer samples.
+    case accelerometer
+    /// Gyroscope samples.
+    case gyroscope
+    /// Barometer readings.
+    case barometer
+    /// Location fixes.
+    case location
+}
+
+/// What a source's time stamps look like when they cannot be Unix seconds of this flight (docs/detection.md §9).
+public enum TimeStampProblem: Sendable, Equatable {
+    /// What stamps before 2010 look like.
+    public enum Guess: String, Sendable, Equatable {
+        /// Below 10⁸ s (3 years): seconds since the device booted (CoreMotion's `timestamp`, `ProcessInfo.systemUptime`).
+        case secondsSinceBoot = "since_boot"
+        /// 2010 or later once 978,307,200 s are added: seconds since 2001 (`timeIntervalSinceReferenceDate`).
+        case secondsSince2001 = "since_2001"
+        /// Neither.
+        case unknown
+    }
+
+    /// Before 2010-01-01 (Unix 1,262,304,000 s) where the engine takes Unix seconds; `guess` says what they look like.
+    case beforeYear2010(Guess)
+    /// More than a day ahead of the host's clock, by `seconds`.
+    case aheadOfHostClock(seconds: Double)
+    /// `seconds` away from the latest location fix (negative: behind it, so the fix was stamped in this source's
+    /// future; positive: more than a day ahead of it): the sources run on different clocks, or this one's stamps jumped.
+    case offsetFromLocation(seconds: Double)
+}
+
 /// One reason detection measured nothing or less, as an episode (docs/detection.md §9): raised once when it begins
 /// and once when it ends, never per sample.
 public struct MeasurementNotice: Sendable, Equatable {
@@ -40,6 +73,13 @@ public struct MeasurementNotice: Sendable, Equatable {
         /// episode) of the EDR band's power lies below `splitHz`, where airborne turbulence puts most of it. Runway or
         /// taxiway bumps are not turbulence: not measured.
         case groundVibration(lowShare: Double, splitHz: Double)
+        /// Samples of `source` with a time or value that is NaN or ±∞: refused.
+        case invalidValues(source: SampleSource)
+        /// Samples of `source` arrived after newer samples had gone to detection: up to `lagSeconds` behind, beyond the
+        /// engine's 2 s reorder window, so detection took them out of order.
+        case lateSamples(source: SampleSource, lagSeconds: Double)
+        /// The time stamps of `source` cannot be this flight's Unix seconds.
+        case timeStampsWrong(source: SampleSource, problem: TimeStampProblem)
     }
 
     /// Whether the episode begins or ends with this notice.
@@ -87,6 +127,11 @@ public struct MeasurementNotice: Sendable, Equatable {
         case .manoeuvre: "manoeuvre"
         case .groundRoll: "ground_roll"
         case .groundVibration: "ground_vibration"
+        case .invalidValues: "invalid_values"
+        case .lateSamples: "late_samples"
+        case .timeStampsWrong(_, .beforeYear2010): "time_before_2010"
+        case .timeStampsWrong(_, .aheadOfHostClock): "time_ahead_of_host_clock"
+        case .timeStampsWrong(_, .offsetFromLocation): "time_offset_from_location"
         }
     }
 
@@ -122,6 +167,39 @@ public struct MeasurementNotice: Sendable, Equatable {
         case .groundVibration(let share, let split):
             return String(format: "no location, and the load factor has a ground roll's spectrum (%.0f %% of the band's power below %.1f Hz, ", share * 100, split)
                 + "where airborne turbulence has most of it): runway or taxiway bumps are not turbulence: not measured until 20 s after it ends"
+        case .invalidValues(let source):
+            return "\(source.rawValue) samples with a time or value that is NaN or infinite were refused: "
+                + "check the sensor glue (an unset time stamp, a failed unit conversion)"
+        case .lateSamples(let source, let lag):
+            return String(format: "%@ samples arrived up to %.1f s after newer samples had gone to detection (the engine waits 2 s): ", source.rawValue, lag)
+                + "they were measured out of order. Push each sample as it arrives, stamped with its measurement time on the same clock as the others"
+        case .timeStampsWrong(let source, let problem):
+            return Self.timeStampAdvice(source, problem)
+        }
+    }
+
+    /// What a time-stamp problem means and what to do.
+    private static func timeStampAdvice(_ source: SampleSource, _ problem: TimeStampProblem) -> String {
+        let name = source.rawValue
+        switch problem {
+        case .beforeYear2010(.secondsSinceBoot):
+            return "\(name) times are before 2010 and look like seconds since the device booted (CoreMotion's timestamp): "
+                + "nothing is placed in this flight. Add the boot time in Unix seconds (Date().timeIntervalSince1970 − "
+                + "ProcessInfo.processInfo.systemUptime, taken once)"
+        case .beforeYear2010(.secondsSince2001):
+            return "\(name) times are before 2010 and look like seconds since 2001 (timeIntervalSinceReferenceDate): "
+                + "reports would land in the wrong year. Use timeIntervalSince1970"
+        case .beforeYear2010(.unknown):
+            return "\(name) times are before 2010: the engine takes Unix seconds. Stamp samples with timeIntervalSince1970"
+        case .aheadOfHostClock(let seconds):
+            return String(format: "%@ times are %.0f s ahead of the device's clock: reports would be dated in the future. ", name, seconds)
+                + "Stamp samples with their measurement time in Unix seconds"
+        case .offsetFromLocation(let seconds):
+            let base = abs(abs(seconds) - 978_307_200) < 86_400 ? " (one of them is stamped since 2001)"
+                : abs(seconds) > 1e8 ? " (one of them is on another time base, e.g. seconds since boot)" : ""
+            return String(format: "%@ times are %.1f s %@ the location fixes'%@: the sources are on different clocks, or these stamps jumped. ",
+                          name, abs(seconds), seconds < 0 ? "behind" : "ahead of", base)
+                + "Tiles and gates use the wrong fix until they agree. Stamp every source on one clock (Unix seconds of the measurement)"
         }
     }
 }

@@ -11,6 +11,8 @@ package struct NavigatedDetection: Sendable {
     package private(set) var navigation: Navigation
     /// The detection pipeline.
     package private(set) var pipeline: DetectionPipeline
+    /// Time and value checks on every sample (on the log's time base: only the sources' bases are compared).
+    private var timeChecks = SampleTimeChecks(expectsUnixTime: false)
 
     /// Detection with `configuration` and navigation with `navigation` (default: the aircraft class's).
     package init(configuration: DetectionConfiguration, navigation: NavigationConfiguration? = nil) {
@@ -28,6 +30,9 @@ package struct NavigatedDetection: Sendable {
     /// `process(_:into:)`, telling `recorder` every stage call of the pipeline (the stage-cost meter).
     @inline(__always)
     package mutating func process<R: StageRecorder>(_ sample: SensorSample, into events: inout [DetectionEvent], recorder: inout R) {
+        let valid = timeChecks.check(sample)
+        if !timeChecks.notices.isEmpty { takeTimeNotices(into: &events) }
+        guard valid else { return }
         switch sample {
         case .accelerometer(let a): pipeline.process(.accelerometer(a), into: &events, recorder: &recorder)
         case .gyroscope(let g): pipeline.process(.gyroscope(g), into: &events, recorder: &recorder)
@@ -47,11 +52,18 @@ package struct NavigatedDetection: Sendable {
 
     /// Flush at end of stream (closes the open tile crossing and notice episodes).
     package mutating func finish(into events: inout [DetectionEvent]) {
-        pipeline.finish(into: &events)
+        var recorder = NoStageRecorder()
+        finish(into: &events, recorder: &recorder)
     }
 
     /// `finish(into:)`, telling `recorder` every stage call.
     package mutating func finish<R: StageRecorder>(into events: inout [DetectionEvent], recorder: inout R) {
         pipeline.finish(into: &events, recorder: &recorder)
+        timeChecks.finish()
+        takeTimeNotices(into: &events)
+    }
+
+    private mutating func takeTimeNotices(into events: inout [DetectionEvent]) {
+        for notice in timeChecks.takeNotices() { events.append(.notice(notice)) }
     }
 }

@@ -39,6 +39,8 @@ package struct SampleReorderBuffer: Sendable {
     private var lastReleased = -Double.infinity
     /// Samples that arrived after a newer one had already been released.
     package private(set) var lateCount = 0
+    /// The source of the latest late sample and how far it was behind the newest released one, seconds.
+    package private(set) var latestLate: (source: SampleSource, lagSeconds: Double)?
 
     /// Creates a buffer holding samples for `windowSeconds` (default 2 s).
     package init(windowSeconds: Double = 2) { self.windowSeconds = windowSeconds }
@@ -51,6 +53,7 @@ package struct SampleReorderBuffer: Sendable {
         let t = sample.t
         if t < lastReleased {
             lateCount += 1
+            latestLate = (sample.source, lastReleased - t)
             late.append(sample)
             return
         }

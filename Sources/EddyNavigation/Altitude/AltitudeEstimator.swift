@@ -182,8 +182,8 @@ package struct AltitudeEstimator: Sendable {
     /// Takes a barometer reading; returns a warning for a refused value or a pressure jump.
     package mutating func addBarometer(_ sample: BarometerSample) -> AltitudeInputOutcome {
         let p = sample.pressureHectopascals
-        if let problem = BarometricAltitude.problem(pressureHectopascals: p) { return .refused(problem.description) }
-        guard sample.t.isFinite else { return .refused("barometer time is not a finite number") }
+        if let problem = BarometricAltitude.problem(pressureHectopascals: p) { return .refused(problem.description, key: problem.key) }
+        guard sample.t.isFinite else { return .refused("barometer time is not a finite number", key: "time_not_finite") }
         var warning: ConsistencyWarning?
         // Jump test over ≥ 1.5 s: the implied vertical speed against what the aircraft (or its cabin) can do.
         if let (t0, p0) = baroHistory.reading(before: sample.t, ageFrom: 1.5, to: 5, newest: true) {
@@ -549,8 +549,8 @@ package struct AltitudeEstimator: Sendable {
 package enum AltitudeInputOutcome: Sendable, Equatable {
     /// Used; possibly with a consistency warning.
     case accepted(ConsistencyWarning?)
-    /// Not usable: why (for the host).
-    case refused(String)
+    /// Not usable: why (for the host), and the reason's key without its value (for rate limiting).
+    case refused(String, key: String)
 }
 
 /// The last few barometer readings (fixed size, no allocation per sample).

@@ -23,6 +23,16 @@ package enum BarometricAltitude {
         /// Outside 100…1,100 hPa otherwise.
         case outOfRange(Double)
 
+        /// The reason without its value (refusals are rate-limited per key, not per value).
+        package var key: String {
+            switch self {
+            case .notFinite: "not_finite"
+            case .notPositive: "not_positive"
+            case .looksLikeKilopascals: "looks_like_kpa"
+            case .outOfRange: "out_of_range"
+            }
+        }
+
         /// What is wrong and what to do.
         package var description: String {
             switch self {

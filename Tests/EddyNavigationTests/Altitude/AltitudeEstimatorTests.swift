@@ -138,7 +138,7 @@ import Testing
     @Test func badPressuresAreRefusedWithAReason() {
         var estimator = AltitudeEstimator(configuration: AltitudeConfiguration(aircraftClass: .small))
         for p in [Double.nan, 0, -1, 101.3, 1e308, -Double.infinity] {
-            guard case .refused(let reason) = estimator.addBarometer(BarometerSample(t: 1, pressureHectopascals: p)) else {
+            guard case .refused(let reason, _) = estimator.addBarometer(BarometerSample(t: 1, pressureHectopascals: p)) else {
                 Issue.record("\(p) accepted"); continue
             }
             #expect(!reason.isEmpty)
