@@ -116,4 +116,38 @@ private struct TokenObservingTransport: HTTPTransport {
         #expect(!text.contains("INFO"), "info is below the default level")
         #expect(text.contains("WARNING location"), "\(text)")
     }
+
+    @Test func aCleanFlightAtTheDefaultLevelExportsASessionSummaryWithoutSecrets() throws {
+        let server = try LocalEddyServer(options: .init(extraServeArguments: ["--rate-limit", "0"]))
+        let folder = try EngineFolder()
+        defer { folder.remove() }
+        let engine = try EddyEngine(configuration: EddyConfiguration(
+            storePath: folder.path("e.sqlite"), delivery: .callerThread, syncTiming: .flightTime))
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        let flight = SyntheticFlight(scenario: turbulentScenario(), startEpochSeconds: now - 1200)
+        let samples = flight.samples()
+        // Pushed before start: dropped, said once, counted.
+        for sample in samples.prefix(10) { engine.push(sample) }
+        let userId = "captain.jane.doe@example-airline.com"
+        try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: userId, environment: .local(port: server.port))
+        engine.setFlight(Flight(flightNumber: "DAL77"))
+        for sample in samples { engine.push(sample) }
+        engine.finishDetection()
+        engine.syncNow()
+        let stored = try engine.store.outboxCounts()
+        let running = String(decoding: try Data(contentsOf: engine.exportLogs()), as: UTF8.self)
+        let summary = try #require(running.split(separator: "\n").last { $0.contains("SUMMARY") }, "no summary in:\n\(running)")
+        #expect(summary.contains("airline DAL, server 127.0.0.1:\(server.port), flight DAL77"), "\(summary)")
+        #expect(summary.contains("reports stored \(stored.pending + stored.sent)"), "\(summary)")
+        #expect(stored.pending + stored.sent > 5)
+        #expect(summary.contains("pending upload \(stored.pending), uploaded \(stored.sent)"), "\(summary)")
+        #expect(summary.contains("fetch failures 0"), "\(summary)")
+        #expect(summary.contains("samples dropped while not started 10"), "\(summary)")
+        #expect(running.contains("WARNING push: samples are dropped while the engine is not started"))
+        #expect(running.components(separatedBy: "WARNING push").count == 2, "said once")
+        engine.stop()
+        let stopped = String(decoding: try Data(contentsOf: engine.exportLogs()), as: UTF8.self)
+        #expect(stopped.contains("SUMMARY session summary (stopped)"))
+        for secret in [server.apiKey, userId] { #expect(!stopped.contains(secret), "a secret (\(secret.prefix(4))…) is in the log") }
+    }
 }

@@ -72,16 +72,27 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The engine error for a sync error (start-time mapping: 401 → key invalid, 403, 426, unreachable → offline).
-    static func starting(_ error: SyncError) -> EddyError {
+    /// The engine error for a session-start error, with advice for `airline` and `baseURL` (401 → key invalid; 403 →
+    /// locked, or the key belongs to another airline; 404 / 405 → no Eddy server at this base URL; 426; unreachable →
+    /// offline; another 4xx → the request was refused).
+    static func starting(_ error: SyncError, airline: String, baseURL: String) -> EddyError {
         switch error {
-        case .apiKeyInvalid(let m): .apiKeyInvalid(m)
-        case .forbidden(let m): .userLocked(m)
-        case .clientTooOld(let m): .upgradeRequired(m)
-        case .unreachable(let e): .offline("\(e)")
-        case .rateLimited(let s): .tooManyRequests(retryAfterSeconds: s)
-        case .badRequest(let m): .userIdOrAirlineInvalid("the server refused the session request (\(m)): check airline and user id")
-        default: .sync(error)
+        case .apiKeyInvalid(let m): return .apiKeyInvalid(m)
+        case .forbidden(let m) where m.hasPrefix("airlineMismatch"):
+            return .userIdOrAirlineInvalid("the server says the API key does not belong to airline \(airline) (\(m)): "
+                + "pass the airline the key was issued for, or that airline's key")
+        case .forbidden(let m): return .userLocked(m)
+        case .clientTooOld(let m): return .upgradeRequired(m)
+        case .unreachable(let e): return .offline("\(e)")
+        case .rateLimited(let s): return .tooManyRequests(retryAfterSeconds: s)
+        case .badRequest(let m) where m.hasPrefix("404:") || m.hasPrefix("405:"):
+            let trimmed = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+            let hint = trimmed.hasSuffix("/v1") ? ": drop the trailing /v1 (Eddy adds it)" : ": give the server's root"
+            return .environmentInvalid("no Eddy session endpoint at \(trimmed)/v1/session (\(m)); the base URL is wrong\(hint), "
+                + "e.g. https://eddy.example.com")
+        case .badRequest(let m):
+            return .userIdOrAirlineInvalid("the server refused the session request (\(m)): check airline and user id")
+        default: return .sync(error)
         }
     }
 }

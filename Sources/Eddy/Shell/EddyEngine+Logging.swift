@@ -11,6 +11,7 @@ extension EddyEngine {
     /// pilot's problem report. Throws when logging is off or the file cannot be written.
     public func exportLogs() throws(EddyError) -> URL {
         guard let logFile else { throw .logging("logging is off: set EddyConfiguration.logging.directory") }
+        writeSessionSummary(isStarted ? "at export, session running" : "at export")
         let destination = logFile.directory.appendingPathComponent("exportLogs.log")
         do {
             try FileManager.default.createDirectory(at: logFile.directory, withIntermediateDirectories: true)
@@ -21,12 +22,33 @@ extension EddyEngine {
         return destination
     }
 
+    /// Writes the session summary as one `SUMMARY` line, whatever the log level (`state` says when: at export, stopped).
+    func writeSessionSummary(_ state: String) {
+        guard let logFile else { return }
+        let (flight, phase) = core.withLock { ($0.flight, $0.flightPhase) }
+        let flightText = (flight.map { $0.isTemporary ? "temporary" : ($0.flightNumber ?? "without number") } ?? "none") + ", phase \(phase)"
+        let pending = try? store.outboxCounts().pending
+        let line = sessionSummary.withLock(visibleToThreadSanitizerAs: self) { $0.line(state: state, flight: flightText, pendingReports: pending) }
+        logFile.append(redactor.redact("\(Date(timeIntervalSince1970: configuration.wallClock.now()).ISO8601Format()) SUMMARY \(line)"))
+    }
+
+    /// Counts a sample pushed while not started; the first of each such period is logged as a warning.
+    func sampleDroppedNotStarted() {
+        let first = sessionSummary.withLock(visibleToThreadSanitizerAs: self) { summary in
+            summary.samplesDroppedNotStarted += 1
+            defer { summary.droppingLogged = true }
+            return !summary.droppingLogged
+        }
+        if first { logger?.warning("push: samples are dropped while the engine is not started (call start first; after stop() call start again)") }
+    }
+
     /// Waits until every queued log line is in the file.
     package func flushLogs() { logFile?.flush() }
 
     /// A sync event at its level (uploads info, data debug, failures warning with the back-off, refusals error).
     func log(_ event: SyncEvent) {
         guard let logger else { return }
+        sessionSummary.withLock(visibleToThreadSanitizerAs: self) { $0.count(event) }
         switch event {
         case .reachabilityChanged(let reachable): logger.notice("sync: server \(reachable ? "reachable" : "unreachable")")
         case .fetchingStatusChanged(let area, let dataType, let status): logger.trace("sync: \(area.rawValue) \(dataType.rawValue) \(status)")

@@ -82,10 +82,12 @@ extension EddyEngine {
                 transport: logger.map { LoggingTransport(base: observed, logger: $0) } ?? observed,
                 identity: ClientIdentity(apiKey: apiKey, airline: airline, userId: userId, clientVersion: configuration.clientVersion),
                 clock: clock, sessionStarted: { [weak self] settings in self?.serverSettingsReceived(settings) })
-            if persisted != session || refused {
+            // A start after `stop()` with the identity the server validated before works offline like a relaunch.
+            if (persisted != session && !EngineSettings.wasValidated(session, in: store)) || refused {
                 logger?.info(refused ? "session: validating the key again after the server refused it" : "session: validating the key")
                 // First start with this identity, or a restart after a refusal: the key must be validated by the server.
-                do { try client.startSession() } catch { throw EddyError.starting(error) }
+                do { try client.startSession() } catch { throw EddyError.starting(error, airline: airline, baseURL: baseURL) }
+                do { try EngineSettings.persist(validated: session, in: store) } catch { throw .store(error) }
             }
             let scheduler = SyncScheduler(client: client, store: store, clock: clock, configuration: core.withLock { $0.schedulerConfiguration },
                                           events: { [weak self] event in self?.handle(event) })
@@ -93,6 +95,9 @@ extension EddyEngine {
         }
         do { try EngineSettings.persist(session: session, in: store) } catch { throw .store(error) }
 
+        sessionSummary.withLock(visibleToThreadSanitizerAs: self) {
+            $0.started(at: configuration.wallClock.now(), airline: airline, baseURL: environment.baseURL)
+        }
         let now = hostNow()
         let step = core.withLock { $0.start(session: session, now: now) }
         if let runtime { sync.withLock(visibleToThreadSanitizerAs: self) { $0 = runtime } }
@@ -100,15 +105,20 @@ extension EddyEngine {
         if let runtime, configuration.syncTiming == .wallClock { runtime.startLoop() }
     }
 
-    /// Stops everything: detection of the current flight is closed (its last tile stored), sync stops, the session and
-    /// every fetched datum are deleted (SkyPath semantics). Own reports not yet acknowledged stay in the outbox and are
-    /// uploaded after the next `start`. Call `start` again to resume.
+    /// Stops everything: detection of the current flight is closed (its last tile stored), sync stops, the session (the
+    /// API key and user id in the store), the server's thresholds, alert state and every fetched datum are deleted
+    /// (SkyPath semantics). Kept: own reports not yet acknowledged (uploaded after the next `start`), the settings
+    /// (aircraft, flight, data query, update frequency, barometer calibration) and a digest of the identity the server
+    /// validated, so a later `start` with the same identity and environment works offline. Call `start` again to resume.
     public func stop() {
         logger?.info("stop: sync stopped, session and fetched data deleted, outbox kept")
         stopDemo()   // a demo's open tile is stored (flagged) and the location state restarts before the session ends
         stopSync()
         let now = hostNow()
+        let wasStarted = isStarted
         apply(core.withLock { $0.stop(now: now) })
+        if wasStarted { writeSessionSummary("stopped") }
+        sessionSummary.withLock(visibleToThreadSanitizerAs: self) { $0.droppingLogged = false }
     }
 
     private func stopSync() {
@@ -152,6 +162,8 @@ extension EddyEngine {
     /// What the scheduler reported, logged and given to the core.
     private func handle(_ event: SyncEvent) {
         log(event)
+        // The server refused the key or client: the next start must validate it again, online.
+        if case .recordingStopped = event { try? EngineSettings.persist(validated: nil, in: store) }
         let now = hostNow()
         apply(core.withLock { $0.syncEvent(event, now: now) })
     }

@@ -44,6 +44,8 @@ public final class EddyEngine: Sendable {
     let logFile: RollingLogFile?
     /// Removes the API key, user id and tokens from every log line.
     let redactor = LogRedactor()
+    /// What the current session did, for the log's session summary (`SessionSummary`).
+    let sessionSummary = Mutex<SessionSummary>(SessionSummary())
     /// The demo that runs, if any (EddyEngine+Demo.swift).
     let demo = DemoRunner()
     /// Reports of crossings entered before this Unix time are dropped (neither stored nor announced); nil: none is.
@@ -95,7 +97,9 @@ public final class EddyEngine: Sendable {
 
     // MARK: delegate
 
-    /// The delegate (held weakly). Callbacks arrive on the configured queue, in order.
+    /// The delegate, held **weakly** (as in the anchor SDK): keep a strong reference to it yourself, e.g. in your app
+    /// model; a delegate created inline (`engine.delegate = MyDelegate()`) is released at once and hears nothing.
+    /// Callbacks arrive on the configured queue, in order.
     public var delegate: (any EddyDelegate)? {
         get { dispatcher.delegate }
         set { dispatcher.delegate = newValue }
@@ -198,8 +202,11 @@ public final class EddyEngine: Sendable {
     /// Pushes one sample (Unix epoch seconds). Accelerometer, gyro and barometer feed detection; a location sample
     /// (device, external GPS or ADS-B own-ship) also drives the flight phase, the fetch area and alert monitoring.
     /// Samples are ignored before `start` and, except locations, in low power mode.
+    /// Before `start` and after `stop()` samples are dropped (nothing is recorded without a session): the first dropped
+    /// one of each such period is logged as a warning and the count is in the log's session summary.
     public func push(_ sample: SensorSample) {
-        let step = core.withLock { $0.push(sample) }
+        let (step, started) = core.withLock { ($0.push(sample), $0.isStarted) }
+        if !started { sampleDroppedNotStarted() }
         if configuration.syncTiming == .flightTime { flightClock.advance(to: step.time) }
         apply(step)
     }
@@ -273,7 +280,10 @@ public final class EddyEngine: Sendable {
                 deliveredAltitude.withLock(visibleToThreadSanitizerAs: self) { $0 = context }
             }
         }
-        if let logger { for callback in applied.callbacks { log(callback, logger) } }
+        if let logger, !applied.callbacks.isEmpty {
+            for callback in applied.callbacks { log(callback, logger) }
+            sessionSummary.withLock(visibleToThreadSanitizerAs: self) { summary in for callback in applied.callbacks { summary.count(callback) } }
+        }
         dispatcher.emit(applied.callbacks, at: applied.time)
         if applied.runSyncStep { syncNow() }
         if applied.wakeSync { wakeSync() }

@@ -1,13 +1,15 @@
 import EddyNavigation
 import EddyProtocol
 import EddyStore
+import EddySupport
 import EddySync
 import EddyVocabulary
 import Foundation
 
 /// The engine's settings in its store, so that a relaunch restores them: aircraft, flight, data query, update frequency
 /// and barometer calibration in the configuration table; the session and its server's thresholds in the session table
-/// (forgotten at `stop()`).
+/// (forgotten at `stop()`); and a digest of the identity the server last validated, which `stop()` keeps so that a later
+/// start with the same identity works offline.
 enum EngineSettings {
     private static let aircraftKey = "engine.aircraft"
     private static let flightKey = "engine.flight"
@@ -17,6 +19,9 @@ enum EngineSettings {
     private static let barometerCalibrationKey = "engine.barometerCalibration"
     /// Session value: the client thresholds of the last session's server (JSON), kept for offline restarts.
     private static let serverThresholdsKey = "engine.serverThresholds"
+    /// Configuration value: FNV-1a 64 of the identity (key, airline, user id, environment) the server last validated.
+    /// A digest, not the key: `stop()` keeps it, and it cannot be used to talk to a server.
+    private static let validatedIdentityKey = "engine.validatedIdentity"
 
     /// What a relaunch restores (nil: never set, or unreadable: the default holds).
     struct Restored {
@@ -71,6 +76,21 @@ enum EngineSettings {
     static func persist(serverThresholds: ClientThresholds?, in store: EddyStore) throws(StoreError) {
         if let serverThresholds { try setSessionJSON(serverThresholds, forKey: serverThresholdsKey, in: store) }
         else { try store.setSessionValue(nil, forKey: serverThresholdsKey) }
+    }
+
+    /// Whether the server validated `session`'s identity before (a start with it may work offline).
+    static func wasValidated(_ session: PersistedSession, in store: EddyStore) -> Bool {
+        ((try? store.configurationValue(forKey: validatedIdentityKey)) ?? nil) == digest(of: session)
+    }
+
+    /// Remembers that the server validated `session`'s identity (nil: forgets it, after the server refused the key).
+    static func persist(validated session: PersistedSession?, in store: EddyStore) throws(StoreError) {
+        try store.setConfigurationValue(session.map(digest(of:)), forKey: validatedIdentityKey)
+    }
+
+    private static func digest(of session: PersistedSession) -> String {
+        let environment = [session.environment.name, session.environment.baseURL ?? "", session.environment.proxy ?? ""]
+        return String(FNV1a.hash64([session.apiKey, session.airline, session.userId] + environment), radix: 16)
     }
 
     /// Forgets the session and its server's thresholds (`stop()`).
