@@ -36,6 +36,8 @@ struct EngineReplayOptions {
     /// Pace the samples against the wall clock at this many log seconds per wall second (`--speed`); nil: as fast as
     /// the CPU allows.
     var speed: Double?
+    /// With a server: how long the end of the replay waits for the outbox to drain, wall-clock seconds (`--drain-timeout`).
+    var drainTimeoutSeconds = 120.0
 }
 
 /// Why an engine replay stopped: the message for stderr (exit status 1).
@@ -80,7 +82,7 @@ enum EngineReplay {
     }
 
     /// Runs the replay, writing the timeline and summary to standard output.
-    static func run(_ options: EngineReplayOptions) throws(EngineReplayFailure) {
+    static func run(_ options: EngineReplayOptions) async throws(EngineReplayFailure) {
         if options.server != nil, (options.apiKey ?? "").isEmpty {
             throw EngineReplayFailure("--server needs an API key: pass --api-key KEY or set EDDY_API_KEY (eddy-server keys add)")
         }
@@ -117,7 +119,9 @@ enum EngineReplay {
         // Store: --db, or a temporary file removed afterwards.
         let temporaryStore = options.db == nil
         let storePath = options.db ?? NSTemporaryDirectory() + "eddy-engine-replay-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).sqlite"
-        defer { if temporaryStore { removeStore(at: storePath) } }
+        // A temporary store is removed at the end, unless it still holds reports the server has not acknowledged.
+        var keepStore = false
+        defer { if temporaryStore, !keepStore { removeStore(at: storePath) } }
 
         var storeOptions = StoreOptions()
         storeOptions.cacheSizeKiB = storeCacheKiB
@@ -209,7 +213,7 @@ enum EngineReplay {
                     // Waits shorter than a few milliseconds are left to accumulate: one sleep per batch of samples.
                     if wait >= Self.pacingGranularitySeconds {
                         timeline.flush()
-                        Thread.sleep(forTimeInterval: wait)
+                        try? await Task.sleep(for: .seconds(wait))
                     }
                 }
                 var unix = sample
@@ -227,7 +231,19 @@ enum EngineReplay {
             throw EngineReplayFailure("\(options.flight): \(error)")
         }
         engine.finishDetection()
-        if options.server != nil { engine.syncNow() }
+        if options.server != nil {
+            engine.syncNow()
+            // The flight clock stopped with the last sample, so the scheduler's back-off (the server's 429 pacing) would
+            // never end: the outbox is drained on the wall clock, for a bounded time.
+            let drained = await engine.drainOutbox(timeoutSeconds: options.drainTimeoutSeconds)
+            let pending = drained.outbox?.pending
+            keepStore = temporaryStore && pending != 0
+            let remaining = pending.map { "\($0) still pending" } ?? "the outbox could not be read"
+            let kept = pending == 0 ? "" : temporaryStore ? "; the store is kept at \(storePath) (replay it with --db to send the rest)"
+                : " in --db \(storePath) (a rerun with --db sends them)"
+            FileHandle.standardError.write(Data(
+                "eddy replay: outbox drained: \(drained.sent) sent at the end, \(remaining)\(kept)\n".utf8))
+        }
         let outbox: OutboxCounts
         do { outbox = try engine.store.outboxCounts() }
         catch { timeline.flush(); throw EngineReplayFailure("cannot read the engine store's outbox: \(error)") }

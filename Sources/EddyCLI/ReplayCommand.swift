@@ -67,6 +67,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "With --engine: pace the samples against the wall clock at FACTOR times real time (10 = a 2-hour flight in 12 minutes; with --server the flight then ends when the replay ends). Default: as fast as possible.")
     var speed: Double?
 
+    @Option(name: .customLong("drain-timeout"), help: "With --server: at the end, wait at most this many seconds for the outbox to be uploaded (the server's pacing is waited out; default 120). A temporary store that still holds pending reports is kept, and its path printed.")
+    var drainTimeoutSeconds: Double?
+
     @Option(help: "With --server: the API key (eddy-server keys add); default: the EDDY_API_KEY environment variable.")
     var apiKey: String?
 
@@ -82,6 +85,10 @@ struct ReplayCommand: AsyncParsableCommand {
         if let speed, !(speed.isFinite && speed > 0 && speed <= 1_000_000) {
             throw ValidationError("--speed must be a number above 0 and at most 1000000 (10 = ten times real time), got \(speed)")
         }
+        if let drainTimeoutSeconds, !(drainTimeoutSeconds.isFinite && drainTimeoutSeconds >= 0) {
+            throw ValidationError("--drain-timeout must be 0 or more seconds, got \(drainTimeoutSeconds)")
+        }
+        if drainTimeoutSeconds != nil, server == nil { throw ValidationError("--drain-timeout needs --server (it waits for the uploads)") }
         if speed != nil, !engine { throw ValidationError("--speed needs --engine (it paces the engine replay)") }
         if !engine {
             let engineOnly = [("--server", server), ("--api-key", apiKey), ("--airline", airline), ("--user-id", userId)]
@@ -112,11 +119,12 @@ struct ReplayCommand: AsyncParsableCommand {
             options.db = db
             options.restart = restart
             options.speed = speed
+            if let drainTimeoutSeconds { options.drainTimeoutSeconds = drainTimeoutSeconds }
             options.server = server
             options.apiKey = apiKey ?? (server == nil ? nil : ProcessInfo.processInfo.environment["EDDY_API_KEY"])
             if let airline { options.airline = airline }
             if let userId { options.userId = userId }
-            do { try EngineReplay.run(options) } catch {
+            do { try await EngineReplay.run(options) } catch {
                 FileHandle.standardError.write(Data("eddy replay: \(error)\n".utf8))
                 throw ExitCode(1)
             }

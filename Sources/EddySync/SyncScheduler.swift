@@ -204,6 +204,45 @@ package final class SyncScheduler: Sendable {
         }
     }
 
+    /// Uploads the outbox until it is empty, the server refuses the client, or `deadline` (Unix seconds on `waitClock`)
+    /// would pass: the server's 429 pacing (its retry-after) and other failures (back-off from 0.5 s, doubling, at most
+    /// 10 s) are waited out on `waitClock`, not on the scheduler's clock (the end of a replay, whose flight clock no
+    /// longer moves). Returns the reports the server accepted.
+    package func drainOutbox(until deadline: Double, waitClock: any EpochClock) async -> Int {
+        var sent = 0
+        var failures = 0
+        while state.withLock(visibleToThreadSanitizerAs: self, { $0.stopped == nil }) {
+            let batchSize = state.withLock(visibleToThreadSanitizerAs: self) { min($0.configuration.uploadBatchSize, client.settings.maxReportsPerBatch) }
+            let pending: [TileReport]
+            do { pending = try store.pendingReports(limit: batchSize) } catch { emit(.failed(.store(error))); return sent }
+            guard !pending.isEmpty else { return sent }
+            var wait: Double
+            do {
+                let ack = try client.upload(pending)
+                succeeded()
+                do {
+                    try store.markReportsSent(ack.acceptedIds)
+                    if !ack.rejected.isEmpty { try store.markReportsRejected(ack.rejected) }
+                } catch {
+                    emit(.failed(.store(error)))
+                    return sent
+                }
+                emit(.uploaded(accepted: ack.acceptedIds.count, duplicates: ack.duplicateCount, rejected: ack.rejected.count))
+                sent += ack.acceptedIds.count
+                if ack.acceptedIds.isEmpty && ack.rejected.isEmpty { break }   // nothing moved: avoid a loop
+                failures = 0
+                continue
+            } catch {
+                failed(error)
+                if case .rateLimited(let retryAfter) = error { wait = retryAfter } else { wait = min(10, 0.5 * pow(2, Double(failures))) }
+                failures += 1
+            }
+            guard waitClock.now() + wait < deadline else { break }
+            await waitClock.sleep(seconds: wait)
+        }
+        return sent
+    }
+
     // MARK: work
 
     private func gateOpen() -> Bool {

@@ -186,4 +186,34 @@ struct EngineReplayTests {
         #expect(wrongKey.status == 1)
         #expect(wrongKey.stderr.contains("API key invalid"), "\(wrongKey.stderr)")
     }
+
+    /// Issue 27 deliverable 7: a synced replay drains its outbox before it exits, through the server's default request
+    /// pacing (429s), on both JSBSim fixture flights.
+    @Test(arguments: ["jsbsim-737-mixed", "jsbsim-c172-mixed"])
+    func serverRunDrainsTheOutboxBeforeItExits(flightName: String) throws {
+        let server = try LocalEddyServer(airline: "DAL")
+        let run = try eddy(["replay", Package.flight(flightName), "--engine", "--json", "--server", server.baseURL,
+                            "--api-key", server.apiKey, "--airline", "DAL", "--user-id", "drain-\(flightName)"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try #require(jsonObjects(run).last)
+        let tiles = try #require(summary["tiles"] as? Int)
+        #expect(tiles > 5)
+        #expect(summary["outbox_pending"] as? Int == 0, "\(run.stderr)")
+        #expect(summary["outbox_sent"] as? Int == tiles)
+        #expect(run.stderr.contains("outbox drained:") && run.stderr.contains("0 still pending"), "\(run.stderr)")
+    }
+
+    /// A temporary store that still holds pending reports when the drain gives up is kept, and its path printed.
+    @Test func aTemporaryStoreWithPendingReportsIsKept() throws {
+        let server = try LocalEddyServer(airline: "DAL")
+        try server.injectFaults(Array(repeating: .status500, count: 400), path: "/v1/reports")
+        let run = try eddy(["replay", flight, "--engine", "--server", server.baseURL, "--api-key", server.apiKey, "--airline", "DAL",
+                            "--drain-timeout", "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(run.stderr.split(separator: "\n").first { $0.contains("outbox drained:") }, "\(run.stderr)")
+        #expect(!line.contains(" 0 still pending"), "\(line)")
+        let path = try #require(line.components(separatedBy: "the store is kept at ").last?.components(separatedBy: " (").first)
+        #expect(FileManager.default.fileExists(atPath: path), "\(line)")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
 }

@@ -1,6 +1,6 @@
 import Dispatch
 import EddyProtocol
-import EddyStore
+package import EddyStore
 import EddySupport
 public import EddySync
 public import EddyVocabulary
@@ -145,6 +145,16 @@ extension EddyEngine {
         let wait = scheduler.step()
         let now = flightClock.now()
         core.withLock { $0.syncStepFinished(waitSeconds: wait, now: now) }
+    }
+
+    /// Uploads the outbox before the host exits (the end of `eddy replay --engine --server`): the server's 429 pacing
+    /// and failures are waited out on the wall clock, for at most `timeoutSeconds`. Returns the reports the server
+    /// accepted and the outbox afterwards (nil when the store could not be read). Without a server nothing is sent.
+    package func drainOutbox(timeoutSeconds: Double) async -> (sent: Int, outbox: OutboxCounts?) {
+        guard let scheduler = sync.withLock(visibleToThreadSanitizerAs: self, { $0?.scheduler }) else { return (0, try? store.outboxCounts()) }
+        let wallClock = configuration.wallClock
+        let sent = await scheduler.drainOutbox(until: wallClock.now() + timeoutSeconds, waitClock: wallClock)
+        return (sent, try? store.outboxCounts())
     }
 
     /// Server reachability as last observed (nil before the first request or without a server).
