@@ -119,8 +119,12 @@ import Testing
         relaunched.stop()
         #expect(try relaunched.store.observationCount() == 0, "stop deletes the fetched data")
         #expect(log.callbacks.last == .didUpdateRecordingStatus(false))
-        // After stop the session is gone: a start needs the server again.
-        #expect { try relaunched.startNow(apiKey: server.apiKey, airline: "DAL", userId: "pilot", environment: environment) }
+        // After stop the session is gone, but the validated identity is remembered (issue 27): the same identity starts
+        // offline, another one needs the server.
+        try relaunched.startNow(apiKey: server.apiKey, airline: "DAL", userId: "pilot", environment: environment)
+        #expect(relaunched.isRecording)
+        relaunched.stop()
+        #expect { try relaunched.startNow(apiKey: server.apiKey, airline: "DAL", userId: "copilot", environment: environment) }
             throws: { error in if case EddyError.offline = error { true } else { false } }
     }
 

@@ -184,8 +184,8 @@ public struct MeasurementNotice: Sendable, Equatable {
         switch problem {
         case .beforeYear2010(.secondsSinceBoot):
             return "\(name) times are before 2010 and look like seconds since the device booted (CoreMotion's timestamp): "
-                + "nothing is placed in this flight. Add the boot time in Unix seconds (Date().timeIntervalSince1970 − "
-                + "ProcessInfo.processInfo.systemUptime, taken once)"
+                + "nothing is placed in this flight. Add the boot time in Unix seconds (the current timeIntervalSince1970 "
+                + "minus ProcessInfo.processInfo.systemUptime, taken once)"
         case .beforeYear2010(.secondsSince2001):
             return "\(name) times are before 2010 and look like seconds since 2001 (timeIntervalSinceReferenceDate): "
                 + "reports would land in the wrong year. Use timeIntervalSince1970"
