@@ -29,6 +29,18 @@ public struct AlertQuery: Sendable, Equatable {
     public var maximumAgeSeconds: Double? = nil
     /// Class of the viewing aircraft: severity is derived from EDR for it.
     public var viewerClass: AircraftClass = .medium
+    /// Below which altitude the engine sends no alerts (docs/alerts.md "Alert floor"); default: 10,000 ft for medium
+    /// and large aircraft (the anchor SDK's policy), none for small ones.
+    public var floor: AlertFloor = .byAircraftClass
+
+    /// The floor in force for the viewer's class, feet of pressure altitude (nil: none).
+    public var floorFeet: Double? {
+        switch floor {
+        case .byAircraftClass: viewerClass == .small ? nil : AlertFloor.transportFloorFeet
+        case .none: nil
+        case .feet(let feet): feet
+        }
+    }
 
     /// Most vertices an alert polygon may have (the anchor SDK's limit).
     public static let maximumPolygonCoordinates = 250
@@ -64,6 +76,7 @@ public struct AlertQuery: Sendable, Equatable {
             let open = polygon.count > 1 && polygon.first == polygon.last ? Array(polygon.dropLast()) : polygon
             guard Set(open).count >= 3 else { throw .invalidPolygon(pointCount: Set(open).count) }
         }
+        if case .feet(let feet) = floor, !feet.isFinite { throw .invalidValue(field: "floor", value: feet) }
         guard layerBand >= 0 else { throw .invalidValue(field: "layerBand", value: Double(layerBand)) }
         if let route {
             guard route.count >= 2 else { throw .invalidRoute(pointCount: route.count) }
@@ -72,6 +85,21 @@ public struct AlertQuery: Sendable, Equatable {
             }
         }
     }
+}
+
+/// The altitude below which no alert is sent (docs/alerts.md "Alert floor").
+public enum AlertFloor: Sendable, Equatable {
+    /// 10,000 ft of pressure altitude for medium and large aircraft (`transportFloorFeet`, the anchor SDK's policy:
+    /// below it an airliner is climbing or descending through the terminal area and the crew is busy), none for
+    /// small aircraft (they cruise below it, where their turbulence is).
+    case byAircraftClass
+    /// Alerts at every altitude.
+    case none
+    /// Alerts only at or above this pressure altitude, feet.
+    case feet(Double)
+
+    /// The default floor of medium and large aircraft, feet.
+    public static let transportFloorFeet = 10_000.0
 }
 
 /// A bad alert query or position.

@@ -62,6 +62,11 @@ struct EngineAlerts: Sendable {
                            history: HistoryWindow, isSimulated: Bool, _ effects: inout [EngineEffect]) {
         guard let query, phase != .onGround,
               let position = estimate.map({ AlertPosition(fix: fix, layer: $0.layer) }) ?? AlertPosition(fix: fix) else { return }
+        // Below the floor nothing alerts, and an alert still shown is cleared (an unknown altitude does not hold it back).
+        if let floorFeet = query.floorFeet, let altitude = estimate?.pressureAltitudeFeet ?? fix.layerAltitudeFeet, altitude < floorFeet {
+            belowFloor(at: fix, isSimulated: isSimulated, &effects)
+            return
+        }
         if let candidates, candidates.isFresh(for: position, generation: generation) {
             evaluate(query, fix: fix, position: position, candidates: candidates.candidates, polygons: candidates.polygons,
                      isSimulated: isSimulated, &effects)
@@ -79,6 +84,15 @@ struct EngineAlerts: Sendable {
         candidates = AlertCandidates(position: request.position, generation: request.generation, candidates: loaded, polygons: polygons)
         evaluate(query, fix: request.fix, position: request.position, candidates: loaded, polygons: polygons,
                  isSimulated: isSimulated, &effects)
+    }
+
+    /// Below the alert floor: what was alerted is cleared once (`.cleared`) and forgotten, so climbing back alerts anew.
+    private mutating func belowFloor(at fix: LocationSample, isSimulated: Bool, _ effects: inout [EngineEffect]) {
+        guard !monitor.alerted.isEmpty || monitor.alertedPolygonSeverity != nil else { return }
+        monitor.reset()
+        clusterer.process(items: [])
+        effects.append(.callback(.didReceiveAlert(EddyAlert(t: fix.t, mode: nil, items: [], newOrWorse: [], clusters: [],
+                                                            isSimulated: isSimulated))))
     }
 
     private mutating func evaluate(_ query: AlertQuery, fix: LocationSample, position: AlertPosition, candidates: [AlertCandidate],
