@@ -30,6 +30,7 @@ let package = Package(
         .executable(name: "eddy-store-crash-writer", targets: ["EddyStoreCrashWriter"]),
         .executable(name: "eddy-server", targets: ["EddyServer"]),
         .library(name: "Eddy", targets: ["Eddy"]),
+        .library(name: "EddyAppleSensors", targets: ["EddyAppleSensors"]),
         .library(name: "EddyTesting", targets: ["EddyTesting"]),
         .library(name: "EddySimulation", targets: ["EddySimulation"]),
     ],
@@ -96,6 +97,11 @@ let package = Package(
         // Alerts: alert geometry (beam, corridor, polygon), notify-on-change monitor, clusterer, along-track geometry.
         .target(name: "EddyAlerts", dependencies: ["EddyVocabulary", "EddyH3"], swiftSettings: strictSettings),
         .testTarget(name: "EddyAlertsTests", dependencies: ["EddyAlerts", "EddyVocabulary", "EddyH3"], swiftSettings: strictSettings),
+
+        // Apple sensor glue's logic, cross-platform and tested here: CoreMotion's boot clock → Unix seconds, CLLocation's
+        // "invalid" markers → unknown, kPa → hPa, the rates to ask for (docs/apple-sensors.md).
+        .target(name: "EddyAppleSensors", dependencies: ["EddyVocabulary"], swiftSettings: strictSettings),
+        .testTarget(name: "EddyAppleSensorsTests", dependencies: ["EddyAppleSensors", "EddyVocabulary"], swiftSettings: strictSettings),
 
         // Pictures: a flight's or the fleet's map as one self-contained HTML page (pure; docs/maps.md).
         .target(name: "EddyMap", dependencies: ["EddyVocabulary", "EddyH3", "EddySupport"], swiftSettings: strictSettings),
