@@ -100,8 +100,22 @@ let package = Package(
 
         // Apple sensor glue's logic, cross-platform and tested here: CoreMotion's boot clock → Unix seconds, CLLocation's
         // "invalid" markers → unknown, kPa → hPa, the rates to ask for (docs/apple-sensors.md).
-        .target(name: "EddyAppleSensors", dependencies: ["EddyVocabulary"], swiftSettings: strictSettings),
-        .testTarget(name: "EddyAppleSensorsTests", dependencies: ["EddyAppleSensors", "EddyVocabulary"], swiftSettings: strictSettings),
+        // Its Glue/ (CoreMotion, CMAltimeter, CoreLocation) compiles only where those frameworks exist; on Linux the
+        // test-only EddyAppleSensorsOnStubs links the same folder (a symlink) against AppleSensorStubs, stand-ins for
+        // exactly the Apple API the glue uses, and the tests drive them.
+        .target(name: "EddyAppleSensors", dependencies: ["Eddy", "EddyVocabulary", "EddySupport"], swiftSettings: strictSettings),
+        .target(name: "AppleSensorStubs", path: "Tests/AppleSensorStubs", swiftSettings: strictSettings),
+        .target(
+            name: "EddyAppleSensorsOnStubs",
+            dependencies: ["AppleSensorStubs", "EddyAppleSensors", "EddyVocabulary", "EddySupport"],
+            path: "Tests/EddyAppleSensorsOnStubs",
+            swiftSettings: strictSettings + [.define("EDDY_APPLE_SENSOR_STUBS")]
+        ),
+        .testTarget(
+            name: "EddyAppleSensorsTests",
+            dependencies: ["EddyAppleSensors", "EddyAppleSensorsOnStubs", "AppleSensorStubs", "EddyVocabulary", "Eddy"],
+            swiftSettings: strictSettings
+        ),
 
         // Pictures: a flight's or the fleet's map as one self-contained HTML page (pure; docs/maps.md).
         .target(name: "EddyMap", dependencies: ["EddyVocabulary", "EddyH3", "EddySupport"], swiftSettings: strictSettings),
