@@ -252,7 +252,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // A host app's path through Eddy (issue 13's acceptance walk): imports only `Eddy` and `EddyTesting`.
-        .testTarget(name: "EddyHostAppTests", dependencies: ["Eddy", "EddyTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EddyHostAppTests",
+            dependencies: ["Eddy", "EddyTesting", "EddyAppleSensors", "EddyAppleSensorsOnStubs", "AppleSensorStubs", "EddySensorLog"],
+            swiftSettings: strictSettings
+        ),
         // The DocC getting-started article's code (Sources/Eddy/Eddy.docc), compiled and run.
         .testTarget(name: "EddyDocSnippetTests", dependencies: ["Eddy"], swiftSettings: strictSettings),
         // Helpers for host apps' own tests: LocalEddyServer, SyntheticFlight, SyntheticRoute, CallbackRecorder.
