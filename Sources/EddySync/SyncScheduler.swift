@@ -212,33 +212,19 @@ package final class SyncScheduler: Sendable {
         var sent = 0
         var failures = 0
         while state.withLock(visibleToThreadSanitizerAs: self, { $0.stopped == nil }) {
-            let batchSize = state.withLock(visibleToThreadSanitizerAs: self) { min($0.configuration.uploadBatchSize, client.settings.maxReportsPerBatch) }
-            let pending: [TileReport]
-            do { pending = try store.pendingReports(limit: batchSize) } catch { emit(.failed(.store(error))); return sent }
-            guard !pending.isEmpty else { return sent }
-            var wait: Double
-            do {
-                let ack = try client.upload(pending)
-                succeeded()
-                do {
-                    try store.markReportsSent(ack.acceptedIds)
-                    if !ack.rejected.isEmpty { try store.markReportsRejected(ack.rejected) }
-                } catch {
-                    emit(.failed(.store(error)))
-                    return sent
-                }
-                emit(.uploaded(accepted: ack.acceptedIds.count, duplicates: ack.duplicateCount, rejected: ack.rejected.count))
-                sent += ack.acceptedIds.count
-                if ack.acceptedIds.isEmpty && ack.rejected.isEmpty { break }   // nothing moved: avoid a loop
+            switch uploadNextBatch() {
+            case .moved(let accepted):
+                sent += accepted
                 failures = 0
-                continue
-            } catch {
-                failed(error)
-                if case .rateLimited(let retryAfter) = error { wait = retryAfter } else { wait = min(10, 0.5 * pow(2, Double(failures))) }
+            case .empty, .storeFailed, .stuck:
+                return sent
+            case .failed(let error):
+                var wait = min(10, 0.5 * pow(2, Double(failures)))
+                if case .rateLimited(let retryAfter) = error { wait = retryAfter }
                 failures += 1
+                guard waitClock.now() + wait < deadline else { return sent }
+                await waitClock.sleep(seconds: wait)
             }
-            guard waitClock.now() + wait < deadline else { break }
-            await waitClock.sleep(seconds: wait)
         }
         return sent
     }
@@ -250,28 +236,46 @@ package final class SyncScheduler: Sendable {
     }
 
     private func uploadOutbox() {
-        let batchSize = state.withLock(visibleToThreadSanitizerAs: self) { min($0.configuration.uploadBatchSize, client.settings.maxReportsPerBatch) }
         while gateOpen() {
-            let pending: [TileReport]
-            do { pending = try store.pendingReports(limit: batchSize) } catch { emit(.failed(.store(error))); return }
-            guard !pending.isEmpty else { return }
-            do {
-                let ack = try client.upload(pending)
-                succeeded()
-                do {
-                    try store.markReportsSent(ack.acceptedIds)
-                    if !ack.rejected.isEmpty { try store.markReportsRejected(ack.rejected) }
-                } catch {
-                    emit(.failed(.store(error)))
-                    return
-                }
-                emit(.uploaded(accepted: ack.acceptedIds.count, duplicates: ack.duplicateCount, rejected: ack.rejected.count))
-                if ack.acceptedIds.isEmpty && ack.rejected.isEmpty { return }   // nothing moved: avoid a loop
-            } catch {
-                failed(error)
-                return
-            }
+            guard case .moved = uploadNextBatch() else { return }
         }
+    }
+
+    /// What uploading one outbox batch did.
+    private enum BatchOutcome {
+        /// Nothing pending.
+        case empty
+        /// The store failed (reported).
+        case storeFailed
+        /// The server took the batch but moved nothing (no loop on it).
+        case stuck
+        /// The server accepted `accepted` reports (others may have been rejected).
+        case moved(accepted: Int)
+        /// The request failed (reported; the back-off is set).
+        case failed(SyncError)
+    }
+
+    /// Uploads the oldest pending batch and marks what the server acknowledged.
+    private func uploadNextBatch() -> BatchOutcome {
+        let batchSize = state.withLock(visibleToThreadSanitizerAs: self) { min($0.configuration.uploadBatchSize, client.settings.maxReportsPerBatch) }
+        let pending: [TileReport]
+        do { pending = try store.pendingReports(limit: batchSize) } catch { emit(.failed(.store(error))); return .storeFailed }
+        guard !pending.isEmpty else { return .empty }
+        let ack: ReportBatchAck
+        do { ack = try client.upload(pending) } catch {
+            failed(error)
+            return .failed(error)
+        }
+        succeeded()
+        do {
+            try store.markReportsSent(ack.acceptedIds)
+            if !ack.rejected.isEmpty { try store.markReportsRejected(ack.rejected) }
+        } catch {
+            emit(.failed(.store(error)))
+            return .storeFailed
+        }
+        emit(.uploaded(accepted: ack.acceptedIds.count, duplicates: ack.duplicateCount, rejected: ack.rejected.count))
+        return ack.acceptedIds.isEmpty && ack.rejected.isEmpty ? .stuck : .moved(accepted: ack.acceptedIds.count)
     }
 
     private func uploadPosition() {

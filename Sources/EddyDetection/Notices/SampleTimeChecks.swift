@@ -67,20 +67,8 @@ package struct SampleTimeChecks: Sendable {
     @inline(__always)
     package mutating func check(_ sample: SensorSample) -> Bool {
         switch sample {
-        case .accelerometer(let a):
-            guard (a.t + a.x + a.y + a.z).isFinite, a.t >= lowerBound, a.t <= upperBound else {
-                return offence(.accelerometer, a.t, valuesFinite: (a.x + a.y + a.z).isFinite)
-            }
-            latestMotionTime = a.t
-            latestMotionSource = .accelerometer
-            return true
-        case .gyroscope(let g):
-            guard (g.t + g.x + g.y + g.z).isFinite, g.t >= lowerBound, g.t <= upperBound else {
-                return offence(.gyroscope, g.t, valuesFinite: (g.x + g.y + g.z).isFinite)
-            }
-            latestMotionTime = g.t
-            latestMotionSource = .gyroscope
-            return true
+        case .accelerometer(let a): return motion(.accelerometer, t: a.t, x: a.x, y: a.y, z: a.z)
+        case .gyroscope(let g): return motion(.gyroscope, t: g.t, x: g.x, y: g.y, z: g.z)
         case .barometer(let b):
             // A NaN pressure is navigation's to refuse (its `invalid_input` warning); only the time is judged here.
             guard b.t >= lowerBound, b.t <= upperBound else { return offence(.barometer, b.t, valuesFinite: true) }
@@ -88,6 +76,15 @@ package struct SampleTimeChecks: Sendable {
         case .location(let fix):
             return location(at: fix.t)
         }
+    }
+
+    /// A motion sample: the fast path is one finiteness test, two compares and two stores.
+    @inline(__always)
+    private mutating func motion(_ source: SampleSource, t: Double, x: Double, y: Double, z: Double) -> Bool {
+        guard (t + x + y + z).isFinite, t >= lowerBound, t <= upperBound else { return offence(source, t, valuesFinite: (x + y + z).isFinite) }
+        latestMotionTime = t
+        latestMotionSource = source
+        return true
     }
 
     /// A sample of `source` that arrived `lagSeconds` behind one already measured (the engine's reorder buffer).
