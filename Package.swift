@@ -257,6 +257,9 @@ let package = Package(
             dependencies: ["Eddy", "EddyTesting", "EddyAppleSensors", "EddyAppleSensorsOnStubs", "AppleSensorStubs", "EddySensorLog"],
             swiftSettings: strictSettings
         ),
+        // A Swift 6 app's model (issue 27 deliverable 3): a @MainActor @Observable class adopts EddyMainActorDelegate
+        // without @preconcurrency, and a model that reads the engine's AsyncSequence of events.
+        .testTarget(name: "EddyAppModelTests", dependencies: ["Eddy", "EddyTesting"], swiftSettings: strictSettings),
         // The DocC getting-started article's code (Sources/Eddy/Eddy.docc), compiled and run.
         .testTarget(name: "EddyDocSnippetTests", dependencies: ["Eddy"], swiftSettings: strictSettings),
         // Helpers for host apps' own tests: LocalEddyServer, SyntheticFlight, SyntheticRoute, CallbackRecorder.

@@ -105,6 +105,20 @@ public final class EddyEngine: Sendable {
         set { dispatcher.delegate = newValue }
     }
 
+    /// The main-actor delegate, held weakly: callbacks always reach it on the main queue, in order (a `@MainActor`
+    /// model adopts `EddyMainActorDelegate` without `@preconcurrency`; docs/engine.md "Swift 6 apps").
+    public var mainActorDelegate: (any EddyMainActorDelegate)? {
+        get { dispatcher.mainActorDelegate }
+        set { dispatcher.mainActorDelegate = newValue }
+    }
+
+    /// Every callback from now on, with its engine time and sequence number, as an `AsyncSequence` (for apps that
+    /// prefer `for await` to a delegate); the newest `limit` wait when the consumer is slower. Ends when the consumer
+    /// stops iterating.
+    public func events(bufferingNewest limit: Int = 1_000) -> AsyncStream<TimedCallback> {
+        dispatcher.events(bufferingNewest: limit)
+    }
+
     /// Sees every callback with its engine time and sequence number, just before the delegate does (timelines, logs).
     public var callbackObserver: (@Sendable (TimedCallback) -> Void)? {
         get { dispatcher.observer }
