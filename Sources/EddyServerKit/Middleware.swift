@@ -200,7 +200,7 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         _ request: Request, context: EddyRequestContext, next: (Request, EddyRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        let session = try await service.authenticate(authorization: request.headers[.authorization])
+        let session = try await service.authenticate(authorization: request.headers[.authorization], notes: context.notes)
         context.session = session
         context.notes.reporterId = session.reporterId
         return try await next(request, context)
