@@ -10,6 +10,11 @@ info:
     Turbulence report sync between Eddy clients and eddy-server. JSON over HTTP(S); responses over 1 KiB
     are gzip-compressed when the client sends `Accept-Encoding: gzip`. Times are Unix epoch seconds, EDR is
     m^(2/3) s^-1, coordinates are WGS-84 degrees. See docs/protocol.md.
+
+    Errors answer with a JSON `ErrorBody` whose `error` is a stable code: a path no route has answers 404
+    `notFound`, a known path asked with another method 405 `methodNotAllowed` with `Allow`, a missing or malformed
+    bearer token 401, an unusable API key 403 (`keyRevoked`, `keyExpired`, `airlineMismatch`), a client below the
+    server's `--min-client-version` 426 `clientTooOld` and a malformed `X-Eddy-Client-Version` 400 `badRequest`.
 servers:
   - url: http://127.0.0.1:8080
 security:
@@ -25,6 +30,7 @@ paths:
           content:
             text/plain:
               schema: {type: string}
+        '405': {$ref: '#/components/responses/MethodNotAllowed'}
   /healthz:
     get:
       summary: Liveness probe (the process is up; asks nothing of the database).
@@ -35,6 +41,7 @@ paths:
           content:
             text/plain:
               schema: {type: string}
+        '405': {$ref: '#/components/responses/MethodNotAllowed'}
   /readyz:
     get:
       summary: Readiness probe (the database answers a trivial query).
@@ -45,6 +52,7 @@ paths:
           content:
             text/plain:
               schema: {type: string}
+        '405': {$ref: '#/components/responses/MethodNotAllowed'}
         '503':
           description: The database does not answer; take this instance out of the load balancer.
           content:
@@ -60,23 +68,30 @@ paths:
           content:
             text/plain:
               schema: {type: string}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '405': {$ref: '#/components/responses/MethodNotAllowed'}
   /v1/tick:
     get:
       summary: Current server tick.
       security: []
+      parameters:
+        - {$ref: '#/components/parameters/ClientVersion'}
       responses:
         '200':
           description: The tick.
           content:
             application/json:
               schema: {$ref: '#/components/schemas/TickResponse'}
-        '400': {$ref: '#/components/responses/Error'}
+        '400': {$ref: '#/components/responses/BadRequest'}
+        '405': {$ref: '#/components/responses/MethodNotAllowed'}
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
   /v1/session:
     post:
       summary: Start a session with an API key.
       security: []
+      parameters:
+        - {$ref: '#/components/parameters/ClientVersion'}
       requestBody:
         required: true
         content:
@@ -88,15 +103,18 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/SessionStartResponse'}
-        '400': {$ref: '#/components/responses/Error'}
+        '400': {$ref: '#/components/responses/BadRequest'}
         '401': {$ref: '#/components/responses/Error'}
-        '403': {$ref: '#/components/responses/Error'}
+        '403': {$ref: '#/components/responses/Forbidden'}
+        '405': {$ref: '#/components/responses/MethodNotAllowed'}
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
         '503': {$ref: '#/components/responses/StorageFailed'}
   /v1/reports:
     post:
       summary: Upload own tile reports (idempotent by report id).
+      parameters:
+        - {$ref: '#/components/parameters/ClientVersion'}
       requestBody:
         required: true
         content:
@@ -108,9 +126,10 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/ReportBatchAck'}
-        '400': {$ref: '#/components/responses/Error'}
+        '400': {$ref: '#/components/responses/BadRequest'}
         '401': {$ref: '#/components/responses/Error'}
-        '403': {$ref: '#/components/responses/Error'}
+        '403': {$ref: '#/components/responses/Forbidden'}
+        '405': {$ref: '#/components/responses/MethodNotAllowed'}
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
         '429': {$ref: '#/components/responses/RateLimited'}
@@ -118,6 +137,8 @@ paths:
   /v1/fetch:
     post:
       summary: Delta fetch of one data type for one area since a server tick.
+      parameters:
+        - {$ref: '#/components/parameters/ClientVersion'}
       requestBody:
         required: true
         content:
@@ -133,13 +154,14 @@ paths:
               schema: {$ref: '#/components/schemas/DeltaFetchResponse'}
         '400':
           description: |
-            Error (see `error`): `badRequest`, or `answerTooLarge` for a request without `pageSize` whose answer would
-            exceed the server's page limit.
+            Error (see `error`): `badRequest` (a malformed body or `X-Eddy-Client-Version` header), or `answerTooLarge`
+            for a request without `pageSize` whose answer would exceed the server's page limit.
           content:
             application/json:
               schema: {$ref: '#/components/schemas/ErrorBody'}
         '401': {$ref: '#/components/responses/Error'}
-        '403': {$ref: '#/components/responses/Error'}
+        '403': {$ref: '#/components/responses/Forbidden'}
+        '405': {$ref: '#/components/responses/MethodNotAllowed'}
         '409':
           description: '`cursorExpired`: a new nowcast issue replaced the one the pages belong to; fetch again without `cursor`.'
           content:
@@ -152,6 +174,8 @@ paths:
   /v1/position:
     post:
       summary: Upload own position for the live-flights layer, optionally with the aircraft's fleet altitude offset.
+      parameters:
+        - {$ref: '#/components/parameters/ClientVersion'}
       requestBody:
         required: true
         content:
@@ -163,9 +187,10 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/TickResponse'}
-        '400': {$ref: '#/components/responses/Error'}
+        '400': {$ref: '#/components/responses/BadRequest'}
         '401': {$ref: '#/components/responses/Error'}
-        '403': {$ref: '#/components/responses/Error'}
+        '403': {$ref: '#/components/responses/Forbidden'}
+        '405': {$ref: '#/components/responses/MethodNotAllowed'}
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
         '429': {$ref: '#/components/responses/RateLimited'}
@@ -183,6 +208,7 @@ paths:
         - mapCookie: []
         - mapKey: []
       parameters:
+        - {$ref: '#/components/parameters/ClientVersion'}
         - {name: hours, in: query, required: false, description: "History window in hours (default 6).", schema: {type: number, enum: [0.5, 1, 2, 4, 6]}}
         - {name: viewer, in: query, required: false, description: "Viewer class for severity (default medium).", schema: {type: string, enum: [small, medium, large]}}
         - {name: min_layer, in: query, required: false, description: "Lowest layer in thousands of feet.", schema: {type: integer, minimum: -2, maximum: 99}}
@@ -198,13 +224,14 @@ paths:
           headers:
             Location: {schema: {type: string}}
             Set-Cookie: {schema: {type: string}}
-        '400': {$ref: '#/components/responses/Error'}
+        '400': {$ref: '#/components/responses/BadRequest'}
         '401':
           description: No session, an expired one, or an unknown API key.
           content:
             text/plain:
               schema: {type: string}
-        '403': {$ref: '#/components/responses/Error'}
+        '403': {$ref: '#/components/responses/Forbidden'}
+        '405': {$ref: '#/components/responses/MethodNotAllowed'}
         '413': {$ref: '#/components/responses/Error'}
         '426': {$ref: '#/components/responses/Error'}
         '429': {$ref: '#/components/responses/RateLimited'}
@@ -222,12 +249,58 @@ components:
       type: apiKey
       in: query
       name: key
+  parameters:
+    ClientVersion:
+      name: X-Eddy-Client-Version
+      in: header
+      required: false
+      description: |
+        The client's version (every Eddy client sends it). Below the server's `--min-client-version` the answer is 426
+        `clientTooOld`; without the header too once that minimum is above 1.0.0; a value that is not a version is 400
+        `badRequest`.
+      schema: {type: string, pattern: '^[0-9]{1,6}(\.[0-9]{1,6}){0,2}$'}
   responses:
     Error:
       description: Error (see `error` for the code).
       content:
         application/json:
           schema: {$ref: '#/components/schemas/ErrorBody'}
+    BadRequest:
+      description: |
+        `badRequest`: the body, a parameter or the `X-Eddy-Client-Version` header (not MAJOR[.MINOR[.PATCH]], e.g.
+        `garbage`) is malformed; `message` says which.
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/ErrorBody'}
+    Forbidden:
+      description: |
+        The API key behind the request cannot be used: `keyRevoked` (the operator revoked it), `keyExpired` (its
+        `--expires-in-days` passed), or `airlineMismatch` (it belongs to another airline). Recording must stop until the
+        device has a valid key.
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/ErrorBody'}
+          examples:
+            keyRevoked: {value: {error: keyRevoked, message: 'the API key or company has been deactivated; recording must stop'}}
+            keyExpired: {value: {error: keyExpired, message: 'the API key has expired; recording must stop until the operator issues a new key'}}
+            airlineMismatch: {value: {error: airlineMismatch, message: 'the API key does not belong to this airline'}}
+    NotFound:
+      description: '`notFound`: no route has this path (or `/metrics` with `--no-metrics`).'
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/ErrorBody'}
+          example: {error: notFound, message: 'no such path: /v1/nothing; see /openapi.yaml'}
+    MethodNotAllowed:
+      description: '`methodNotAllowed`: the path takes other methods, listed in `Allow`.'
+      headers:
+        Allow:
+          required: true
+          description: The methods the path takes, comma-separated.
+          schema: {type: string}
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/ErrorBody'}
+          example: {error: methodNotAllowed, message: '/v1/fetch takes POST, not GET'}
     StorageFailed:
       description: |
         `storageFailed`: the server's database did not complete the request (a query, the connection or the commit
