@@ -30,6 +30,7 @@ let package = Package(
         .executable(name: "eddy-store-crash-writer", targets: ["EddyStoreCrashWriter"]),
         .executable(name: "eddy-server", targets: ["EddyServer"]),
         .library(name: "Eddy", targets: ["Eddy"]),
+        .library(name: "EddyAppleSensors", targets: ["EddyAppleSensors"]),
         .library(name: "EddyTesting", targets: ["EddyTesting"]),
         .library(name: "EddySimulation", targets: ["EddySimulation"]),
     ],
@@ -96,6 +97,25 @@ let package = Package(
         // Alerts: alert geometry (beam, corridor, polygon), notify-on-change monitor, clusterer, along-track geometry.
         .target(name: "EddyAlerts", dependencies: ["EddyVocabulary", "EddyH3"], swiftSettings: strictSettings),
         .testTarget(name: "EddyAlertsTests", dependencies: ["EddyAlerts", "EddyVocabulary", "EddyH3"], swiftSettings: strictSettings),
+
+        // Apple sensor glue's logic, cross-platform and tested here: CoreMotion's boot clock → Unix seconds, CLLocation's
+        // "invalid" markers → unknown, kPa → hPa, the rates to ask for (docs/apple-sensors.md).
+        // Its Glue/ (CoreMotion, CMAltimeter, CoreLocation) compiles only where those frameworks exist; on Linux the
+        // test-only EddyAppleSensorsOnStubs links the same folder (a symlink) against AppleSensorStubs, stand-ins for
+        // exactly the Apple API the glue uses, and the tests drive them.
+        .target(name: "EddyAppleSensors", dependencies: ["Eddy", "EddyVocabulary", "EddySupport"], swiftSettings: strictSettings),
+        .target(name: "AppleSensorStubs", path: "Tests/AppleSensorStubs", swiftSettings: strictSettings),
+        .target(
+            name: "EddyAppleSensorsOnStubs",
+            dependencies: ["AppleSensorStubs", "EddyAppleSensors", "EddyVocabulary", "EddySupport"],
+            path: "Tests/EddyAppleSensorsOnStubs",
+            swiftSettings: strictSettings + [.define("EDDY_APPLE_SENSOR_STUBS")]
+        ),
+        .testTarget(
+            name: "EddyAppleSensorsTests",
+            dependencies: ["EddyAppleSensors", "EddyAppleSensorsOnStubs", "AppleSensorStubs", "EddyVocabulary", "Eddy"],
+            swiftSettings: strictSettings
+        ),
 
         // Pictures: a flight's or the fleet's map as one self-contained HTML page (pure; docs/maps.md).
         .target(name: "EddyMap", dependencies: ["EddyVocabulary", "EddyH3", "EddySupport"], swiftSettings: strictSettings),
@@ -232,7 +252,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // A host app's path through Eddy (issue 13's acceptance walk): imports only `Eddy` and `EddyTesting`.
-        .testTarget(name: "EddyHostAppTests", dependencies: ["Eddy", "EddyTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EddyHostAppTests",
+            dependencies: ["Eddy", "EddyTesting", "EddyAppleSensors", "EddyAppleSensorsOnStubs", "AppleSensorStubs", "EddySensorLog"],
+            swiftSettings: strictSettings
+        ),
         // The DocC getting-started article's code (Sources/Eddy/Eddy.docc), compiled and run.
         .testTarget(name: "EddyDocSnippetTests", dependencies: ["Eddy"], swiftSettings: strictSettings),
         // Helpers for host apps' own tests: LocalEddyServer, SyntheticFlight, SyntheticRoute, CallbackRecorder.

@@ -19,7 +19,7 @@ import Darwin
 /// `EDDY_BENCH_HOURS` shortens the flight for a quick look (the targets are for 12 h).
 enum ReplayBenchmarks {
     static let replayTarget = 2_000_000.0
-    static let pipelineTarget = 10_000_000.0
+    static let pipelineTarget = 12_000_000.0  // issue 26
     static let rssTargetMB = 50.0
 
     /// Runs the group and prints its figures.
@@ -68,7 +68,26 @@ enum ReplayBenchmarks {
         print("replay_samples_per_s: \(Int(replayRate))")
         print("replay_samples_per_s_target_ratio: \(format(replayRate / replayTarget, 2))")
 
-        // Pipeline alone: a 10-minute flight in memory, 20 passes per run, best of `runs`.
+        runPipeline(runs: runs)
+
+        // Peak RSS of the CLI replay, in a child process. On Linux the child's own high-water mark
+        // (VmHWM of /proc/PID/status, per address space) is polled until it exits: getrusage's
+        // RUSAGE_CHILDREN would report this benchmark's own peak, because Linux carries the parent's
+        // high-water mark into a forked/spawned child across exec.
+        if let eddy = siblingExecutable("eddy") {
+            let child = try measureChild(executable: eddy, arguments: ["replay", "--json", directory])
+            print("replay_cli_seconds: \(format(child.seconds, 2))")
+            print("replay_peak_rss_mb: \(format(child.peakRSSMB, 1))")
+            print("replay_peak_rss_mb_target_ratio: \(format(child.peakRSSMB / rssTargetMB, 2))")
+        } else {
+            print("# replay_peak_rss_mb: skipped, no eddy executable next to eddy-bench (swift build -c release)")
+        }
+        print("# target ratios: figure ÷ target (throughput meets at ≥ 1, RSS at ≤ 1); throughput best of \(runs) runs; checksum \(checksum > 0)")
+    }
+
+    /// The pipeline alone (also the `pipeline` group, for a quick look at the detection pipeline's speed): a 10-minute
+    /// flight in memory, 20 passes per run, best of `runs`, then the cost of each stage.
+    static func runPipeline(runs: Int = 3) {
         let tenMinutes = FlightSimulator.simulate(FlightScenario(
             aircraftClass: .medium, segments: [TurbulenceSegment(edr: 0.2, durationSeconds: 600)],
             accelerometerRateHz: 50, includeGyroscope: true, includeBarometer: false, seed: 7)).samples.mergedSamples()
@@ -91,19 +110,7 @@ enum ReplayBenchmarks {
         print("pipeline_samples_per_s: \(Int(pipelineRate))")
         print("pipeline_samples_per_s_target_ratio: \(format(pipelineRate / pipelineTarget, 2))")
 
-        // Peak RSS of the CLI replay, in a child process. On Linux the child's own high-water mark
-        // (VmHWM of /proc/PID/status, per address space) is polled until it exits: getrusage's
-        // RUSAGE_CHILDREN would report this benchmark's own peak, because Linux carries the parent's
-        // high-water mark into a forked/spawned child across exec.
-        if let eddy = siblingExecutable("eddy") {
-            let child = try measureChild(executable: eddy, arguments: ["replay", "--json", directory])
-            print("replay_cli_seconds: \(format(child.seconds, 2))")
-            print("replay_peak_rss_mb: \(format(child.peakRSSMB, 1))")
-            print("replay_peak_rss_mb_target_ratio: \(format(child.peakRSSMB / rssTargetMB, 2))")
-        } else {
-            print("# replay_peak_rss_mb: skipped, no eddy executable next to eddy-bench (swift build -c release)")
-        }
-        print("# target ratios: figure ÷ target (throughput meets at ≥ 1, RSS at ≤ 1); throughput best of \(runs) runs; checksum \(checksum > 0 && eventCount > 0)")
+        print("# pipeline: best of \(runs) runs of 20 passes; events \(eventCount > 0)")
     }
 
     /// Per-stage cost of the pipeline figure's flight (docs/detection.md "Stages"): the flight's stage calls are recorded

@@ -1,9 +1,10 @@
 // eddy-bench: release-build benchmarks. Each group prints `name: value` lines (figures and ratios).
-// Usage: eddy-bench [all|replay|h3|store|sync|engine|terrain|position|import|map]...
+// Usage: eddy-bench [all|replay|pipeline|h3|store|sync|engine|terrain|position|import|map]...
 import Foundation
 
 let groups: [(name: String, run: () throws -> Void)] = [
     ("replay", ReplayBenchmarks.run),
+    ("pipeline", { ReplayBenchmarks.runPipeline() }),
     ("h3", H3Benchmarks.run),
     ("store", StoreBenchmarks.run),
     ("sync", SyncBenchmarks.run),
@@ -20,7 +21,8 @@ if let unknown = requested.first(where: { !known.contains($0) }) {
     exit(2)
 }
 do {
-    for group in groups where requested.contains("all") || requested.contains(group.name) {
+    // `pipeline` is part of `replay`, so `all` leaves it out.
+    for group in groups where (requested.contains("all") && group.name != "pipeline") || requested.contains(group.name) {
         print("# \(group.name)")
         try group.run()
     }

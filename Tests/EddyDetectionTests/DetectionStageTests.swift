@@ -65,6 +65,24 @@ import Testing
         let sigmaAt010 = (a.unitVariance * 0.01).squareRoot()
         #expect(sigmaAt010 > 0.02 && sigmaAt010 < 0.035, "band-passed σΔn at EDR 0.1: \(sigmaAt010)")
     }
+
+    /// Models are integrated once per distinct inputs and kept: the kept model is the integrated one, a model pushed out
+    /// of the table by 40 others is integrated again to the same bits, and inputs differing in one bit are not confused.
+    @Test func aKeptModelIsTheIntegratedOne() {
+        let p = AircraftResponseParameters.forClass(.medium)
+        let filter = BandPassFilter(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: 25)
+        func model(_ v: Double) -> EDRModel {
+            EDRModel(filter: filter, parameters: p, responseGain: 1, trueAirspeedMetersPerSecond: v, densityKilogramsPerCubicMeter: 0.41)
+        }
+        let first = model(201.25)
+        #expect(model(201.25) == first)
+        let neighbour = model(201.25.nextUp)
+        #expect(neighbour.trueAirspeedMetersPerSecond == 201.25.nextUp && neighbour != first)
+        for i in 0..<40 { _ = model(150 + Double(i)) }
+        let again = model(201.25)
+        #expect(again == first)
+        #expect(again.unitVariance.bitPattern == first.unitVariance.bitPattern && again.degreesOfFreedom.bitPattern == first.degreesOfFreedom.bitPattern)
+    }
 }
 
 @Suite struct EstimatorTests {

@@ -1,3 +1,4 @@
+import EddySupport
 import Foundation
 
 /// The estimator's normalisation: the band-passed load-factor variance that ε = 1 produces.
@@ -19,10 +20,42 @@ package struct EDRModel: Sendable, Equatable {
     /// Air density the model was computed for, kg/m³.
     package let densityKilogramsPerCubicMeter: Double
 
-    /// Integrates the model for a filter, aircraft parameters, airspeed and density.
+    /// What a model is integrated from: equal inputs give the same model (the scalars compared bit for bit).
+    private struct Inputs: Equatable, Sendable {
+        let filter: BandPassFilter, parameters: AircraftResponseParameters
+        let responseGain: Double, trueAirspeedMetersPerSecond: Double, densityKilogramsPerCubicMeter: Double, windowSeconds: Double
+
+        static func == (a: Inputs, b: Inputs) -> Bool {
+            a.responseGain.bitPattern == b.responseGain.bitPattern
+                && a.trueAirspeedMetersPerSecond.bitPattern == b.trueAirspeedMetersPerSecond.bitPattern
+                && a.densityKilogramsPerCubicMeter.bitPattern == b.densityKilogramsPerCubicMeter.bitPattern
+                && a.windowSeconds.bitPattern == b.windowSeconds.bitPattern
+                && a.filter == b.filter && a.parameters == b.parameters
+        }
+    }
+
+    /// Models already integrated. Every pipeline set-up integrates the model of its class's nominal airspeed and
+    /// density (≈ 3 M instructions, most of a set-up's cost), so set-ups after the first with the same configuration
+    /// take it from here; models recomputed in flight for other speeds and densities fill the rest.
+    private static let integrated = MemoTable<Inputs, EDRModel>(capacity: 32)
+
+    /// The model for a filter, aircraft parameters, airspeed and density (integrated once per distinct set of inputs).
     package init(
         filter: BandPassFilter, parameters: AircraftResponseParameters, responseGain: Double,
         trueAirspeedMetersPerSecond v: Double, densityKilogramsPerCubicMeter rho: Double, windowSeconds: Double = 10
+    ) {
+        let inputs = Inputs(filter: filter, parameters: parameters, responseGain: responseGain, trueAirspeedMetersPerSecond: v,
+                            densityKilogramsPerCubicMeter: rho, windowSeconds: windowSeconds)
+        self = Self.integrated.value(for: inputs) {
+            EDRModel(integrating: filter, parameters: parameters, responseGain: responseGain, trueAirspeedMetersPerSecond: v,
+                     densityKilogramsPerCubicMeter: rho, windowSeconds: windowSeconds)
+        }
+    }
+
+    /// Integrates the model (see the type's comment).
+    private init(
+        integrating filter: BandPassFilter, parameters: AircraftResponseParameters, responseGain: Double,
+        trueAirspeedMetersPerSecond v: Double, densityKilogramsPerCubicMeter rho: Double, windowSeconds: Double
     ) {
         let response = PlungeResponse(parameters: parameters, trueAirspeedMetersPerSecond: v, densityKilogramsPerCubicMeter: rho)
         let fs = filter.sampleRateHz

@@ -1,3 +1,4 @@
+import EddySupport
 package import EddyVocabulary
 import Foundation
 
@@ -175,6 +176,15 @@ package enum CircularGaussian {
     package static func mixtureRadius(probability: Double, logSigma: Double) -> Double {
         let p = min(max(probability, 1e-9), 1 - 1e-9)
         guard logSigma.isFinite, logSigma > 0 else { return (-2 * log(1 - p)).squareRoot() }
+        // Keyed by bit pattern: the result of exactly these arguments, whatever == says of ±0.
+        return solvedMixtureRadii.value(for: [p.bitPattern, logSigma.bitPattern]) { solveMixtureRadius(p: p, logSigma: logSigma) }
+    }
+
+    /// Radii already solved: each filter set-up asks for the same three (≈ 0.7 M instructions each).
+    private static let solvedMixtureRadii = MemoTable<[UInt64], Double>(capacity: 16)
+
+    /// `mixtureRadius` for a clamped probability and a positive, finite log-spread, solved.
+    private static func solveMixtureRadius(p: Double, logSigma: Double) -> Double {
         let steps = 240, zMax = 6.0
         var weights = [Double](repeating: 0, count: steps + 1)
         var doubledScaleSquares = [Double](repeating: 0, count: steps + 1)
