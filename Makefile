@@ -9,8 +9,11 @@ SHELL := /bin/bash
 EDDY_SKIP_BROWSER_TESTS ?= 0
 export EDDY_SKIP_BROWSER_TESTS
 BROWSER_PACKAGES := $(if $(filter 1,$(EDDY_SKIP_BROWSER_TESTS)),,chromium)
-# postgresql: the throw-away cluster (scripts/pg_cluster.sh) the server tests and `eddy-bench sync` run PostgreSQL on.
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev proj-data openssl postgresql $(BROWSER_PACKAGES)
+# What `make run` needs to build and run `eddy` (SQLite, libcurl, zlib headers and pkg-config), nothing more.
+RUN_APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev
+# postgresql: the throw-away cluster (scripts/pg_cluster.sh) the server tests and `eddy-bench sync` run PostgreSQL on;
+# proj-data (the geoid oracle's grids) and openssl (test certificates) are for `make test` too.
+APT_PACKAGES := $(RUN_APT_PACKAGES) proj-data openssl postgresql $(BROWSER_PACKAGES)
 # Only for `make test` (the operations checks, docs/fleet-server.md "Operations"): promtool (Debian ships it in
 # prometheus) and systemd-analyze, installed without their recommended packages.
 OPS_APT_PACKAGES := prometheus systemd
@@ -19,7 +22,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?=
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt apt-ops venv venv-ops build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-handling campaign-manoeuvres test-mutate-replay mutate-replay fuzz fuzz-build test-fuzz fuzz-corpus test-sanitize test-tsan test-asan \
+.PHONY: run test deps apt apt-run apt-ops venv venv-ops build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-handling campaign-manoeuvres test-mutate-replay mutate-replay fuzz fuzz-build test-fuzz fuzz-corpus test-sanitize test-tsan test-asan \
         test-ops test-monitoring test-packaging test-pitr test-operator-smoke test-operator
 
 ## deps: system packages and the Python oracle venv, installed only when missing
@@ -37,6 +40,9 @@ endef
 
 apt:
 	$(call apt_install,$(APT_PACKAGES),)
+
+apt-run:
+	$(call apt_install,$(RUN_APT_PACKAGES),)
 
 apt-ops:
 	$(call apt_install,$(OPS_APT_PACKAGES),--no-install-recommends)
@@ -62,8 +68,10 @@ build: apt
 build-release: apt
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 
-## run: the main job — a flight replayed through the engine with a readable report
-run: deps build-release
+## run: the main job — a flight replayed through the engine with a readable report. Installs only what `eddy` needs
+## and builds only `eddy` (no server, bench, oracles, PostgreSQL or browser: `make test` installs and builds those).
+run: apt-run
+	swift build -c release --product eddy $(SWIFT_BUILD_FLAGS)
 	.build/release/eddy replay $(RUN_FLIGHT)
 	@echo
 	@echo "== the same flight through the whole engine (EddyEngine): delegate timeline =="

@@ -17,6 +17,8 @@ struct EngineReplayOptions {
     var lenient = false
     /// Class override (`--class`): the aircraft becomes that class's representative type.
     var aircraftClass: AircraftClass?
+    /// `--type`: the type designator to fly instead of meta.json's.
+    var typeDesignator: String?
     /// Device mount override (else meta.json's device.mount, else cradle).
     var mount: DeviceMount?
     /// Engine store path; nil for a temporary store removed afterwards.
@@ -66,7 +68,8 @@ enum EngineReplay {
 
     /// The aircraft an engine replay flies: meta.json's type when it is in the table (and of the `--class`
     /// override's class, if any), else the class's representative designator. Returns the type and where it came from.
-    static func aircraft(meta: FlightMeta, classOverride: AircraftClass?) -> (type: AircraftType, source: String) {
+    static func aircraft(meta: FlightMeta, classOverride: AircraftClass?, typeOverride: String? = nil) -> (type: AircraftType, source: String) {
+        if let designator = typeOverride, let type = AircraftTypeTable.type(designator: designator) { return (type, "type-override") }
         if let designator = meta.aircraft.type, let type = AircraftTypeTable.type(designator: designator),
            type.aircraftClass == (classOverride ?? meta.aircraft.aircraftClass) {
             return (type, "meta")
@@ -106,8 +109,8 @@ enum EngineReplay {
             }
             lastLogTimeInFiles = last
         }
-        let (aircraft, aircraftSource) = aircraft(meta: meta, classOverride: options.aircraftClass)
-        if aircraftSource != "meta" {
+        let (aircraft, aircraftSource) = aircraft(meta: meta, classOverride: options.aircraftClass, typeOverride: options.typeDesignator)
+        if aircraftSource != "meta", aircraftSource != "type-override" {
             let why = options.aircraftClass != nil ? "--class \(aircraft.aircraftClass.rawValue)"
                 : meta.aircraft.type.map { "type \($0) is not in the aircraft table" } ?? "meta.json has no aircraft type"
             FileHandle.standardError.write(Data(

@@ -274,7 +274,7 @@ final class EngineTimeline: Sendable {
         let tiles = s.counts["detectedTurbulence"] ?? 0
         return """
             # engine replay of \(summary.flightName): \(summary.aircraft.designator) (\(summary.aircraft.aircraftClass.rawValue), \
-            from \(summary.aircraftSource == "meta" ? "meta.json" : "the class")), \(summary.server ? "with a server" : "offline")
+            from \(summary.aircraftSource == "meta" ? "meta.json" : summary.aircraftSource == "type-override" ? "--type" : "the class")), \(summary.server ? "with a server" : "offline")
             # \(summary.samples) samples, \(Self.clock(summary.firstLogTime))–\(Self.clock(summary.lastLogTime))\
             \(summary.skippedLines > 0 ? ", \(summary.skippedLines) bad lines skipped" : "")
             # callbacks: \(counts.isEmpty ? "none" : counts.joined(separator: ", "))

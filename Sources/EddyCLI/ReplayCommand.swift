@@ -49,6 +49,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("class"), help: "Use this aircraft class instead of meta.json's (small, medium, large).", transform: parseClass)
     var aircraftClass: AircraftClass?
 
+    @Option(name: .customLong("type"), help: "Fly this ICAO Doc 8643 type designator instead of meta.json's (its airframe's gust response and its class; e.g. C172, B738, GLID for a glider of no designated type).")
+    var typeDesignator: String?
+
     @Option(help: "Device mount instead of meta.json's device.mount: cradle (default; flat = lying on a seat, not measured) or fixed (AHRS, logger, panel mount: flat is correct, never out of position by manoeuvres).", transform: parseMount)
     var mount: DeviceMount?
 
@@ -77,6 +80,14 @@ struct ReplayCommand: AsyncParsableCommand {
     var userId: String?
 
     func validate() throws {
+        if let typeDesignator {
+            guard let type = AircraftTypeTable.type(designator: typeDesignator) else {
+                throw ValidationError("--type \(typeDesignator): \(AircraftTypeError.unknownDesignator(typeDesignator)) (`eddy replay --type GLID` flies a glider of no designated type)")
+            }
+            if let aircraftClass, aircraftClass != type.aircraftClass {
+                throw ValidationError("--type \(type.designator) is a \(type.aircraftClass.rawValue) aircraft but --class says \(aircraftClass.rawValue): give one of them")
+            }
+        }
         if track, !json || engine { throw ValidationError("--track needs --json (and no --engine): it adds track lines to the JSON Lines output") }
         if dem != nil, !track { throw ValidationError("--dem needs --track (height above terrain is printed in track lines)") }
         if let speed, !(speed.isFinite && speed > 0 && speed <= 1_000_000) {
@@ -107,6 +118,7 @@ struct ReplayCommand: AsyncParsableCommand {
             options.json = json
             options.lenient = lenient
             options.aircraftClass = aircraftClass
+            options.typeDesignator = typeDesignator
             options.mount = mount
             options.html = html
             options.db = db
@@ -124,7 +136,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         let output = OutputBuffer()
         do {
-            let replay = try FlightReplay(directory: flight, options: ReplayOptions(lenient: lenient, aircraftClass: aircraftClass, mount: mount))
+            let replay = try FlightReplay(directory: flight, options: ReplayOptions(lenient: lenient, aircraftClass: aircraftClass, typeDesignator: typeDesignator, mount: mount))
             let viewer = replay.aircraftClass
             let terrain = try dem.map { path throws(TerrainError) in try TerrainDirectory(path: path) }
             let progress = ReplayProgress(directory: flight, json: json)

@@ -149,6 +149,8 @@ final class ImportContext {
     let memory: InMemoryFlight?
     var unitMappings: [String] = []
     var notes: [String] = []
+    /// The type designator meta.json gets: the `--type` option, or what an importer found in the export.
+    lazy var aircraftType: String? = options.aircraftType
     var filesRead: [String] = []
     private(set) var sink: FlightSink?
     private var bytesDone = 0
@@ -195,7 +197,7 @@ final class ImportContext {
             notes.append("the export carries no wall-clock time: time_origin is a placeholder (2000-01-01T00:00:00Z); t is exact relative time")
         }
         let meta = FlightMeta(
-            timeOrigin: origin, aircraft: .init(type: options.aircraftType, aircraftClass: options.aircraftClass),
+            timeOrigin: origin, aircraft: .init(type: aircraftType, aircraftClass: options.aircraftClass),
             device: options.mount.map { FlightMeta.Device(mount: $0) }, truth: nil)
         let sink = try FlightSink(directory: outputDirectory, memory: memory, kinds: files, meta: meta)
         self.sink = sink

@@ -26,6 +26,25 @@ enum IGCImporter: FormatImporter {
         return 0
     }
 
+    /// The type meta.json gets when `--type` was not given: the glider-type header's value when it is an ICAO
+    /// designator Eddy knows, else `GLID` (a glider of no designated type, flown as the generic glider) for a small-class
+    /// import — IGC loggers are glider loggers — with a note saying why and what to pass.
+    static func chooseAircraftType(gliderTypeHeader header: String?, _ context: ImportContext) {
+        guard context.options.aircraftType == nil, context.options.aircraftClass == .small else { return }
+        if let header, let type = AircraftTypeTable.type(designator: header) {
+            context.aircraftType = type.designator
+            context.notes.append("aircraft type \(type.designator) (\(type.name)) from the glider-type header HFGTY")
+            return
+        }
+        context.aircraftType = "GLID"
+        let why = switch header {
+        case nil: "the file has no glider-type header (HFGTY)"
+        case ""?: "the glider-type header (HFGTY) is empty"
+        case let text?: "the glider-type header says \"\(text)\", not an ICAO designator Eddy knows"
+        }
+        context.notes.append("\(why): aircraft type GLID, a glider of no designated type (docs/detection.md); pass --type (e.g. --type AS21) to name it")
+    }
+
     /// One extension field of B records: 0-based byte range and its code.
     private struct Extension { var start: Int; var end: Int; var code: String }
 
@@ -46,6 +65,7 @@ enum IGCImporter: FormatImporter {
         var dayOffset = 0
         var clock = -Double.infinity
         var invalidFixes = 0
+        var gliderTypeHeader: String?   // nil: no HFGTY header; "": an empty one
         var zeroPressure = 0
         let geoid = context.options.geoidUndulationMeters
         func digits(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int, _ what: String) throws(ImportError) -> Int {
@@ -74,6 +94,12 @@ enum IGCImporter: FormatImporter {
             guard let kind = line.first else { continue }
             if kind == UInt8(ascii: "H"), line.count >= 11 {
                 let text = String(decoding: line, as: UTF8.self)
+                if text.uppercased().hasPrefix("HFGTY") || text.uppercased().hasPrefix("HOGTY") {
+                    // HFGTYGLIDERTYPE:manufacturer and model (spec A3.3); the value follows the colon.
+                    gliderTypeHeader = text.split(separator: ":", maxSplits: 1).dropFirst().first
+                        .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+                    continue
+                }
                 guard text.uppercased().hasPrefix("HFDTE") else { continue }
                 let value = text.dropFirst(5).drop { !$0.isNumber }
                 let numbers = Array(value.prefix(6))
@@ -135,6 +161,7 @@ enum IGCImporter: FormatImporter {
                 let epoch = Double((date + dayOffset) * 86_400 + secondOfDay)
                 if sink == nil {
                     origin = epoch
+                    chooseAircraftType(gliderTypeHeader: gliderTypeHeader, context)
                     sink = try context.begin(kinds: [.accelerometer, .location], originEpochSeconds: epoch)
                     context.unitMappings = [
                         "B time HHMMSS UTC + HFDTE date − first fix → t s",

@@ -10,15 +10,21 @@ package struct ReplayOptions: Sendable, Equatable {
     package var lenient: Bool
     /// Aircraft class to use instead of `meta.json`'s (response model and severity bands).
     package var aircraftClass: AircraftClass?
+    /// ICAO type designator to fly instead of `meta.json`'s (its airframe and, without `aircraftClass`, its class).
+    package var typeDesignator: String?
     /// Salt of the tile-report ids; nil derives it from the flight (`FlightReplay.flightSalt`).
     package var reportSalt: UInt64?
     /// Device mount to use instead of `meta.json`'s `device.mount` (default there: cradle).
     package var mount: DeviceMount?
 
     /// Creates options.
-    package init(lenient: Bool = false, aircraftClass: AircraftClass? = nil, reportSalt: UInt64? = nil, mount: DeviceMount? = nil) {
+    package init(
+        lenient: Bool = false, aircraftClass: AircraftClass? = nil, typeDesignator: String? = nil, reportSalt: UInt64? = nil,
+        mount: DeviceMount? = nil
+    ) {
         self.lenient = lenient
         self.aircraftClass = aircraftClass
+        self.typeDesignator = typeDesignator
         self.reportSalt = reportSalt
         self.mount = mount
     }
@@ -36,8 +42,10 @@ package final class FlightReplay {
     package let options: ReplayOptions
     /// The flight's meta.json.
     package let meta: FlightMeta
-    /// The class the pipeline runs with: the `--class` override, else meta.json's.
+    /// The class the pipeline runs with: the `--class` override, else the `--type` override's, else meta.json's.
     package let aircraftClass: AircraftClass
+    /// The type designator the pipeline flies: the `--type` override, else meta.json's (nil: the class model).
+    package let typeDesignator: String?
     /// The device mount in force: the `--mount` override, else meta.json's, else cradle.
     package let mount: DeviceMount
     private let reader: FlightLogReader
@@ -49,7 +57,10 @@ package final class FlightReplay {
         self.options = options
         reader = try FlightLogReader(directory: directory, options: .init(lenient: options.lenient))
         meta = reader.meta
-        aircraftClass = options.aircraftClass ?? reader.meta.aircraft.aircraftClass
+        typeDesignator = options.typeDesignator.map { AircraftTypeTable.type(designator: $0)?.designator ?? $0 } ?? reader.meta.aircraft.type
+        aircraftClass = options.aircraftClass
+            ?? options.typeDesignator.flatMap { AircraftTypeTable.type(designator: $0)?.aircraftClass }
+            ?? reader.meta.aircraft.aircraftClass
         mount = options.mount ?? reader.meta.device?.mount ?? .cradle
     }
 
@@ -68,7 +79,7 @@ package final class FlightReplay {
     package func run(onEvent: (DetectionEvent) throws -> Void = { _ in }) throws -> ReplaySummary {
         precondition(!used, "FlightReplay.run may be called once")
         used = true
-        var configuration = DetectionConfiguration(aircraftClass: aircraftClass, typeDesignator: meta.aircraft.type)
+        var configuration = DetectionConfiguration(aircraftClass: aircraftClass, typeDesignator: typeDesignator)
         configuration.reportSalt = options.reportSalt ?? Self.flightSalt(directoryName: Self.lastPathComponent(directory), meta: meta)
         configuration.mount = mount
         var detection = NavigatedDetection(configuration: configuration)
@@ -100,6 +111,7 @@ package final class FlightReplay {
             positions: collector.positions, minutes: collector.minutes, tiles: collector.tiles,
             skippedLines: reader.skippedLines, segments: [], altitude: collector.altitude, warnings: collector.warnings,
             notices: collector.notices, mount: mount)
+        summary.typeDesignator = typeDesignator
         summary.segments = TruthComparison.segments(summary: summary)
         return summary
     }

@@ -122,7 +122,7 @@ package enum ReplayJSON {
         var o = JSONObject.replayLine()
         o.string("type", "summary")
         o.string("flight", s.flightName)
-        if let type = s.meta.aircraft.type { o.string("aircraft_type", type) }
+        if let type = s.typeDesignator ?? s.meta.aircraft.type { o.string("aircraft_type", type) }
         o.string("aircraft_class", s.aircraftClass.rawValue)
         var samples = JSONObject.replayLine()
         for kind in SensorFileKind.allCases.reversed() {

@@ -13,7 +13,9 @@ package enum ReplayReport {
     /// The whole report, lines ending in newlines.
     package static func text(_ s: ReplaySummary) -> String {
         var out: [String] = []
-        let typeText = s.meta.aircraft.type.map { "\($0), " } ?? ""
+        let typeOverride = s.typeDesignator != nil && s.typeDesignator != s.meta.aircraft.type
+            ? " by --type\(s.meta.aircraft.type.map { ", not meta.json's \($0)" } ?? "")" : ""
+        let typeText = (s.typeDesignator ?? s.meta.aircraft.type).map { "\($0)\(typeOverride), " } ?? ""
         let override = s.aircraftClass != s.meta.aircraft.aircraftClass ? " (overrides meta.json's \(s.meta.aircraft.aircraftClass.rawValue))" : ""
         out.append("Flight   \(s.flightName)  (\(typeText)\(s.aircraftClass.rawValue) class\(override))")
         if let origin = s.meta.timeOrigin { out.append("Time     t = 0 at \(origin)") } else { out.append("Time     t in Unix epoch seconds") }

@@ -35,6 +35,8 @@ package struct ReplaySummary: Sendable {
     package var notices: [MeasurementNotice] = []
     /// The device mount the pipeline ran with.
     package var mount: DeviceMount = .cradle
+    /// The type designator flown: `--type`, else meta.json's (nil: the class model).
+    package var typeDesignator: String?
 
     /// Notice episodes added up per kind name, in order of first appearance: episodes, count, seconds not measured,
     /// and the first episode's notice (its reason text).

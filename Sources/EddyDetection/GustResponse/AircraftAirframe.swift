@@ -200,5 +200,8 @@ package enum AircraftAirframeTable {
         ("AS27", 500, 335.0 / 500, 9.00, 15.00, 0, 0.40, 62, 5_000),    // ASW 27: 245 kg empty + 90
         ("VENT", 525, 320.0 / 525, 9.67, 15.00, 0, 0.40, 62, 5_000),    // Ventus-2 (15 m): 230 kg empty + 90
         ("SF25", 610, 580.0 / 610, 18.20, 15.30, 0, 0.50, 81, 4_000),   // SF 25C Falke: 400 kg empty + 2 × 90
+        // GLID (type not designated): the median of the table's single-seat 15-m gliders (LS4, LS8, ASW 27, Ventus-2):
+        // 330 kg flying, 10.1 m², 15 m, 60 kt — wing loading 320 N/m², a club or racing single-seater's.
+        ("GLID", 525, 330.0 / 525, 10.10, 15.00, 0, 0.40, 60, 5_000),
     ]
 }

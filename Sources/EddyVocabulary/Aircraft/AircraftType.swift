@@ -44,7 +44,7 @@ public enum AircraftTypeTable {
     }.sorted { $0.designator < $1.designator }
 
     /// Designators of the table's gliders and motor gliders (the rows under "Gliders and motor gliders").
-    public static let gliderDesignators: Set<String> = ["AS21", "LS4", "LS8", "DG1T", "DUOD", "AS27", "VENT", "SF25"]
+    public static let gliderDesignators: Set<String> = ["AS21", "LS4", "LS8", "DG1T", "DUOD", "AS27", "VENT", "SF25", "GLID"]
 
     private static let byDesignator: [String: AircraftType] = Dictionary(
         uniqueKeysWithValues: all.map { ($0.designator, $0) })
@@ -149,5 +149,8 @@ public enum AircraftTypeTable {
         ("AS27", "Schleicher ASW 27", .small),
         ("VENT", "Schempp-Hirth Ventus-2", .small),
         ("SF25", "Scheibe SF 25 Falke", .small),
+        // Doc 8643's designator for a glider whose type has none (flight plans use it; IGC files often name no type):
+        // a generic single-seat 15-m glider (docs/detection.md §Per-type response).
+        ("GLID", "Glider (type not designated)", .small),
     ]
 }

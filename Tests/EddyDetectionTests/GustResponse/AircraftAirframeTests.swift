@@ -56,6 +56,19 @@ import Testing
         }
     }
 
+    /// GLID (Doc 8643's designator for a glider of no designated type) flies the generic single-seat glider — 330 kg on
+    /// 10.1 m², 320 N/m², about half a C172's — not the light-aircraft class model, and the tow-surge test applies to it.
+    @Test func anUndesignatedGliderFliesTheGenericGlider() throws {
+        let generic = try #require(AircraftAirframeTable.airframe(designator: "glid"))
+        #expect(abs(generic.wingLoadingNewtonsPerSquareMeter - 320.4) < 0.5)
+        let parameters = AircraftResponseParameters.forType(designator: "GLID", aircraftClass: .small)
+        #expect(parameters.wingLoadingNewtonsPerSquareMeter == generic.wingLoadingNewtonsPerSquareMeter)
+        // About half the light-aircraft class model's (a C172's 631 N/m²).
+        #expect(parameters.wingLoadingNewtonsPerSquareMeter < 0.55 * AircraftResponseParameters.forClass(.small).wingLoadingNewtonsPerSquareMeter)
+        #expect(AircraftTypeTable.type(designator: "GLID")?.isGlider == true)
+        #expect(DetectionConfiguration(aircraftClass: .small, typeDesignator: "GLID").manoeuvreSurgeCorrelation.isFinite)
+    }
+
     /// A known type gets its own W/S, C_Lα and cruise; an unknown type, no type, or a class that disagrees with the
     /// type gets the class; a glider's plunge time constant is a fifth of the class's at the same speed and height.
     @Test func parametersForType() throws {
