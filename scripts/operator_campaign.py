@@ -237,13 +237,15 @@ class HalfOpen:
 
 
 def preload(url, count):
-    """`count` reports straight into the database (exit times over the last 5 h), as eddy-bench does."""
+    """`count` reports straight into the database (exit times over the last 5 h), as eddy-bench does. The spread is
+    computed in float8: 17,400 × i in integers overflows PostgreSQL's int4 from i = 123,419 ("integer out of range",
+    which stopped the first full run at its oversized phase)."""
     epoch = float(psql(url, "SELECT value FROM meta WHERE key = 'tick_epoch'")[0])
     now = time.time()
     cell = res5_cells()[0]
     cell = cell - (1 << 64) if cell >= 1 << 63 else cell   # BIGINT holds the cell's bits as a signed number
     psql(url, f"""
-        WITH g AS (SELECT gen_random_uuid() AS id, i, {now - 5 * 3600} + {5 * 3600 - 600} * i / {count}::float8 AS e
+        WITH g AS (SELECT gen_random_uuid() AS id, i, {now - 5 * 3600} + {5 * 3600 - 600} * i::float8 / {count} AS e
                    FROM generate_series(1, {count}) AS i),
              ids AS (INSERT INTO report_ids (id) SELECT id FROM g)
         INSERT INTO observations (id, h3, layer, lat, lng, enter_time, exit_time, edr_peak, edr_median, reporter_class,

@@ -27,16 +27,42 @@ package struct EddyRequestContext: RequestContext {
     }
 }
 
-/// What inner middleware tells the request log (contexts are values: an inner copy's changes don't flow back out).
+/// What inner middleware tells the outer middleware (contexts are values: an inner copy's changes don't flow back out):
+/// the request log's reporter and the per-key request counter's key.
 package final class RequestNotes: Sendable {
-    private let reporter = Mutex<String?>(nil)
+    private struct State {
+        var reporterId: String?
+        var apiKey: APIKeyNote?
+    }
+    private let state = Mutex(State())
 
     /// Creates empty notes.
     package init() {}
 
     /// The anonymised reporter id of the authenticated session, once known.
     package var reporterId: String? {
-        get { reporter.withLock(visibleToThreadSanitizerAs: self) { $0 } }
-        set { reporter.withLock(visibleToThreadSanitizerAs: self) { $0 = newValue } }
+        get { state.withLock(visibleToThreadSanitizerAs: self) { $0.reporterId } }
+        set { state.withLock(visibleToThreadSanitizerAs: self) { $0.reporterId = newValue } }
+    }
+
+    /// The API key the request was made with, once the storage named it (its session's key, or the key a session start
+    /// or the map's key exchange looked up); nil for a request no key is known for.
+    package var apiKey: APIKeyNote? {
+        get { state.withLock(visibleToThreadSanitizerAs: self) { $0.apiKey } }
+        set { state.withLock(visibleToThreadSanitizerAs: self) { $0.apiKey = newValue } }
+    }
+}
+
+/// The API key a request was made with, as `eddy_api_key_requests_total` labels it: never the secret.
+package struct APIKeyNote: Sendable, Equatable {
+    /// The key's row id (what `eddy-server keys list` shows and `keys revoke` takes).
+    package var id: Int64
+    /// The company ICAO code the key belongs to.
+    package var airline: String
+
+    /// Creates the note.
+    package init(id: Int64, airline: String) {
+        self.id = id
+        self.airline = airline
     }
 }

@@ -71,7 +71,7 @@ package struct HTTPRoutes: Sendable {
             JSONResponse.make(tickResponse(), request: request)
         }
         api.post("/v1/session") { request, context in
-            let started = try await service.startSession(try JSONResponse.decode(SessionStartRequest.self, context.body))
+            let started = try await service.startSession(try JSONResponse.decode(SessionStartRequest.self, context.body), notes: context.notes)
             return JSONResponse.make(started, request: request)
         }
 
@@ -86,7 +86,7 @@ package struct HTTPRoutes: Sendable {
         }
         // The fleet map page: its own authentication (API key → session cookie, or a bearer token); docs/maps.md.
         let map = MapRoute(service: service)
-        api.get("/map") { request, _ in try await map.handle(request) }
+        api.get("/map") { request, context in try await map.handle(request, notes: context.notes) }
         authenticated.post("/v1/position") { request, context in
             let body = try JSONResponse.decode(PositionUploadBody.self, context.body)
             try await service.uploadPosition(body.position, altitudeOffset: body.altitudeOffset, session: try context.authenticatedSession())

@@ -26,11 +26,11 @@ struct MapRoute: Sendable {
 
     let service: SyncService
 
-    /// Answers the request (page, redirect, or an error the error middleware turns into JSON).
-    func handle(_ request: Request) async throws -> Response {
+    /// Answers the request (page, redirect, or an error the error middleware turns into JSON); `notes` learns the key.
+    func handle(_ request: Request, notes: RequestNotes? = nil) async throws -> Response {
         let query = request.uri.queryParameters
         if let key = query["key"].map(String.init) {
-            return try await exchange(key: key, request: request)
+            return try await exchange(key: key, request: request, notes: notes)
         }
         let authorization: String?
         if let header = request.headers[.authorization] {
@@ -41,7 +41,7 @@ struct MapRoute: Sendable {
             return Self.unauthorized("no session: open /map?key=YOUR_API_KEY once (the server then keeps a session cookie)")
         }
         let session: SessionRecord
-        do { session = try await service.authenticate(authorization: authorization) } catch {
+        do { session = try await service.authenticate(authorization: authorization, notes: notes) } catch {
             guard error.status == .unauthorized else { throw error }
             return Self.unauthorized("the session has expired or is unknown: open /map?key=YOUR_API_KEY again")
         }
@@ -67,10 +67,11 @@ struct MapRoute: Sendable {
     }
 
     /// Checks the key, opens a session and answers 303 to `/map` (other query parameters kept) with the cookie.
-    func exchange(key: String, request: Request) async throws -> Response {
+    func exchange(key: String, request: Request, notes: RequestNotes? = nil) async throws -> Response {
         guard !key.isEmpty, key.unicodeScalars.count <= 200, let record = try await service.stored(await service.database.lookupKey(key)) else {
             return Self.unauthorized("the API key is not known to this server")
         }
+        notes?.apiKey = APIKeyNote(id: record.id, airline: record.airline)
         guard record.active else { throw APIError.keyRevoked }
         let ttl = service.options.sessionTTLSeconds
         let now = service.clock.now()

@@ -150,10 +150,19 @@ package struct ClientVersionMiddleware: RouterMiddleware {
             guard minimum <= firstVersion else { throw APIError.clientTooOld(minimum) }
             return
         }
-        guard let version = WireVersion(header.trimmingCharacters(in: .whitespaces)) else {
+        guard let version = Self.version(header.trimmingCharacters(in: .whitespaces)) else {
             throw APIError.badRequest("\(EddyWire.clientVersionHeader) must look like 1.2.3, got '\(header.prefix(40))'")
         }
         guard version >= minimum else { throw APIError.clientTooOld(minimum) }
+    }
+
+    /// The version a header value names when it is what the OpenAPI document's pattern allows,
+    /// `^[0-9]{1,6}(\.[0-9]{1,6}){0,2}$` (`WireVersion` alone would also take `+1` or `-0`); nil otherwise.
+    static func version(_ text: String) -> WireVersion? {
+        let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard pieces.allSatisfy({ (1...6).contains($0.utf8.count) && $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } })
+        else { return nil }
+        return WireVersion(text)
     }
 }
 
@@ -200,7 +209,7 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         _ request: Request, context: EddyRequestContext, next: (Request, EddyRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        let session = try await service.authenticate(authorization: request.headers[.authorization])
+        let session = try await service.authenticate(authorization: request.headers[.authorization], notes: context.notes)
         context.session = session
         context.notes.reporterId = session.reporterId
         return try await next(request, context)

@@ -86,19 +86,20 @@ package struct ObservabilityMiddleware: RouterMiddleware {
             response = try error.response(from: request, context: context)
         } catch {
             // Not an HTTP error (the /v1 routes map theirs; this is anything else): Hummingbird answers 500.
-            record(request, status: 500, since: started)
+            record(request, context: context, status: 500, since: started)
             throw error
         }
         response.headers[RequestID.headerName] = id
-        record(request, status: response.status.code, since: started)
+        record(request, context: context, status: response.status.code, since: started)
         return response
     }
 
-    /// Counts the request and its latency.
-    private func record(_ request: Request, status: Int, since started: ContinuousClock.Instant) {
+    /// Counts the request, its latency and, when it was made with a known API key, the key's request.
+    private func record(_ request: Request, context: EddyRequestContext, status: Int, since started: ContinuousClock.Instant) {
         guard let metrics else { return }
         let route = Self.routes.contains(request.uri.path) ? request.uri.path : "unmatched"
         metrics.recordRequest(route: route, method: request.method.rawValue, status: status, duration: ContinuousClock.now - started)
+        if let key = context.notes.apiKey { metrics.recordAPIKeyRequest(key, status: status) }
     }
 
     /// The paths the server routes (no route has parameters): anything else is counted as `unmatched`, so that a

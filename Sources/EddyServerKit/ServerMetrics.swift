@@ -26,6 +26,11 @@ import Glibc
 ///   `clientTooOld`, `payloadTooLarge`, `rateLimited`).
 /// - `eddy_rate_limited_total`: requests refused 429 by the per-session token bucket.
 /// - `eddy_sessions_opened_total`: sessions started.
+/// - `eddy_api_key_requests_total{key,airline,outcome}`: requests made with a known API key (a session start or map key
+///   exchange once the key is looked up, any request of its sessions), by the key's row id (`eddy-server keys list`;
+///   never the secret nor its prefix), its airline and `outcome`: `ok` (2xx, 3xx), `rate_limited` (429), `refused`
+///   (403: revoked, expired, airline mismatch), `client_error` (other 4xx), `server_error` (5xx). Keys are issued by the
+///   operator, so the series are few; past ``maxAPIKeySeries`` keys the rest are counted under `key="other"`.
 /// - `eddy_database_connections_in_use`, `eddy_database_requests_waiting`, `eddy_database_pool_size`: the storage's
 ///   pool (`ServerStorage.poolLoad`, counted by `StorageLoadMeter`), as last reported
 ///   through ``setDatabasePool(connectionsInUse:requestsWaiting:poolSize:)`` or sampled at scrape time by
@@ -101,6 +106,10 @@ package final class ServerMetrics: Sendable {
             name: "eddy_rate_limited_total", help: "Requests refused 429 by the per-session rate limit.")
         /// Sessions started.
         package static let sessions = Family(name: "eddy_sessions_opened_total", help: "Sessions started.")
+        /// Requests per API key.
+        package static let apiKeyRequests = Family(
+            name: "eddy_api_key_requests_total",
+            help: "Requests made with a known API key, by key row id (never the secret), airline and outcome.")
         /// Pool connections in use.
         package static let connectionsInUse = Family(
             name: "eddy_database_connections_in_use", help: "Connections of the storage's pool held by a storage call.")
@@ -142,7 +151,7 @@ package final class ServerMetrics: Sendable {
 
         /// Every family above.
         package static let all: [Family] = [
-            requests, requestDuration, inFlight, ingested, rejections, rateLimited, sessions, connectionsInUse, requestsWaiting,
+            requests, requestDuration, inFlight, ingested, rejections, rateLimited, sessions, apiKeyRequests, connectionsInUse, requestsWaiting,
             poolSize, databaseUp, clockOffset, upkeepRuns, buildInfo, residentMemory, virtualMemory, cpuSeconds, openFDs, maxFDs,
             startTime,
         ]
@@ -162,8 +171,15 @@ package final class ServerMetrics: Sendable {
         .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(10),
     ]
 
-    /// Creates an empty registry with the server's metrics.
-    package init() {
+    /// Most API keys counted apart by `eddy_api_key_requests_total`; requests of further keys are counted under
+    /// `key="other"`, `airline="other"` (a bound on the series should the operator issue many thousand keys).
+    package let maxAPIKeySeries: Int
+    /// The keys counted apart so far.
+    private let apiKeysCounted = Mutex<Set<Int64>>([])
+
+    /// Creates an empty registry with the server's metrics; `maxAPIKeySeries` bounds the per-key series.
+    package init(maxAPIKeySeries: Int = 1_000) {
+        self.maxAPIKeySeries = maxAPIKeySeries
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = Self.latencyBuckets
@@ -267,6 +283,29 @@ package final class ServerMetrics: Sendable {
     /// One session opened.
     func recordSessionOpened() {
         counter(Families.sessions).increment()
+    }
+
+    /// The `outcome` label of `eddy_api_key_requests_total` for a response status.
+    static func apiKeyOutcome(status: Int) -> String {
+        switch status {
+        case 429: "rate_limited"
+        case 403: "refused"
+        case 400..<500: "client_error"
+        case 500...: "server_error"
+        default: "ok"
+        }
+    }
+
+    /// One request made with `key`, answered `status`.
+    func recordAPIKeyRequest(_ key: APIKeyNote, status: Int) {
+        let counted = apiKeysCounted.withLock(visibleToThreadSanitizerAs: self) { counted in
+            if counted.contains(key.id) { return true }
+            guard counted.count < maxAPIKeySeries else { return false }
+            counted.insert(key.id)
+            return true
+        }
+        let labels = counted ? [("key", String(key.id)), ("airline", key.airline)] : [("key", "other"), ("airline", "other")]
+        counter(Families.apiKeyRequests, labels + [("outcome", Self.apiKeyOutcome(status: status))]).increment()
     }
 
     /// The Prometheus text exposition (version 0.0.4) of every metric; the database gauges, the clock offset and the

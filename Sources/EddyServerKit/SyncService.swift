@@ -141,8 +141,8 @@ package final class SyncService: Sendable {
 
     // MARK: sessions
 
-    /// Starts a session.
-    func startSession(_ request: SessionStartRequest) async throws(APIError) -> SessionStartResponse {
+    /// Starts a session; `notes` learns the key once the storage has named it (the per-key request counter).
+    func startSession(_ request: SessionStartRequest, notes: RequestNotes? = nil) async throws(APIError) -> SessionStartResponse {
         guard let version = WireVersion(request.clientVersion) else {
             throw APIError.badRequest("clientVersion must look like 1.2.3")
         }
@@ -156,6 +156,7 @@ package final class SyncService: Sendable {
         guard let key = try await stored(await database.lookupKey(request.apiKey)) else {
             throw APIError.apiKeyInvalid
         }
+        notes?.apiKey = APIKeyNote(id: key.id, airline: key.airline)
         guard key.active else { throw APIError.keyRevoked }
         guard key.isUsable(at: clock.now()) else { throw APIError.keyExpired }
         guard key.airline == airline else { throw APIError.airlineMismatch }
@@ -168,13 +169,15 @@ package final class SyncService: Sendable {
         return SessionStartResponse(token: session.token, expiresAt: session.expiresAt, serverTick: currentTick(), settings: options.settings)
     }
 
-    /// Resolves a bearer token to a session, or throws 401 / 403 / 429.
-    func authenticate(authorization: String?) async throws(APIError) -> SessionRecord {
+    /// Resolves a bearer token to a session, or throws 401 / 403 / 429; `notes` learns the session's key as soon as it
+    /// is known (so a refusal of a known key is counted against it too).
+    func authenticate(authorization: String?, notes: RequestNotes? = nil) async throws(APIError) -> SessionRecord {
         guard let authorization, authorization.hasPrefix("Bearer ") else { throw APIError.missingToken }
         let token = String(authorization.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard !token.isEmpty, token.count <= 200, let session = try await stored(await database.session(token: token)) else {
             throw APIError.sessionExpired
         }
+        notes?.apiKey = APIKeyNote(id: session.keyId, airline: session.airline)
         guard session.keyActive else { throw APIError.keyRevoked }
         if let keyExpiry = session.keyExpiresAt, keyExpiry <= clock.now() { throw APIError.keyExpired }
         guard session.expiresAt > clock.now() else { throw APIError.sessionExpired }

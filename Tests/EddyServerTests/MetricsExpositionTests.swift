@@ -50,17 +50,17 @@ import Testing
         return (code, String(output[..<newline]))
     }
 
-    /// A database of `backend` with one key for DAL: the `serve` arguments naming it, and the key.
-    static func database(_ backend: StorageBackend) async throws -> (arguments: [String], key: String) {
+    /// A database of `backend` with one key for DAL: the `serve` arguments naming it, the key and its row id.
+    static func database(_ backend: StorageBackend) async throws -> (arguments: [String], key: String, keyId: Int64) {
         let storage = try await backend.makeStorage()
-        let key = try await storage.addKey(airline: "DAL", label: "metrics", now: Date().timeIntervalSince1970).key
+        let (key, record) = try await storage.addKey(airline: "DAL", label: "metrics", now: Date().timeIntervalSince1970)
         await storage.shutdown()
         switch storage {
         case let postgres as PostgresServerStorage:
             let location = postgres.location
-            return (["--database", "postgres://\(location.username)@\(location.host):\(location.port)/\(location.database)"], key)
+            return (["--database", "postgres://\(location.username)@\(location.host):\(location.port)/\(location.database)"], key, record.id)
         case let sqlite as SQLiteServerStorage:
-            return (["--db", sqlite.path], key)
+            return (["--db", sqlite.path], key, record.id)
         default:
             throw StorageTestError("eddy-server serve has no \(backend) backend")
         }
@@ -71,7 +71,7 @@ import Testing
     @Test(arguments: StorageBackend.databases) func aRealServersMetricsPassPromtoolAndTellTheTruth(backend: StorageBackend) async throws {
         let promtool = try Self.promtool()
         let binary = try #require(BuiltExecutable.locate("eddy-server"), "eddy-server not built: run `swift build --build-tests`")
-        let (storageArguments, key) = try await Self.database(backend)
+        let (storageArguments, key, keyId) = try await Self.database(backend)
         let started = Date().timeIntervalSince1970
         // A burst of 3 requests a session: the fourth authenticated request is refused 429 (eddy_rate_limited_total).
         let serve = try Subprocess([binary.path, "serve"] + storageArguments + ["--port", "0", "--log-level", "error",
@@ -121,6 +121,13 @@ import Testing
         #expect(parsed.value("eddy_database_up") == 1)
         #expect(parsed.value("eddy_database_clock_offset_seconds") == 0)   // one host, one clock
         #expect(parsed.value("eddy_rate_limited_total") == 1)
+        // The key's requests: the session start, two uploads, the fetches answered 200, and the one refused 429; the
+        // unauthenticated fetch is nobody's. The secret is nowhere in the text.
+        let keyLabels = ["key": String(keyId), "airline": "DAL"]
+        #expect(parsed.value("eddy_api_key_requests_total", keyLabels.merging(["outcome": "ok"]) { $1 })
+                == Double(3 + statuses.filter { $0 == 200 }.count))
+        #expect(parsed.value("eddy_api_key_requests_total", keyLabels.merging(["outcome": "rate_limited"]) { $1 }) == 1)
+        #expect(!text.contains(key))
         #expect((parsed.value("eddy_storage_upkeep_runs_total", ["task": "maintain", "outcome": "ok"]) ?? 0) >= 1)
         #expect(parsed.value("eddy_storage_upkeep_runs_total", ["task": "maintain", "outcome": "failed"]) == 0)
         #expect(parsed.value("eddy_storage_upkeep_runs_total", ["task": "purge", "outcome": "failed"]) == 0)

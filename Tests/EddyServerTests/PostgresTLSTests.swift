@@ -47,13 +47,8 @@ import Testing
             try FileManager.default.createDirectory(atPath: tls, withIntermediateDirectories: true)
             let script = """
                 set -euo pipefail
+                bash scripts/make_tls_certs.sh '\(tls)'
                 cd '\(tls)'
-                openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj '/CN=Eddy test CA' -keyout ca.key -out ca.crt 2>/dev/null
-                openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj '/CN=Other CA' -keyout other.key -out other.crt 2>/dev/null
-                openssl req -newkey rsa:2048 -nodes -subj '/CN=localhost' -keyout server.key -out server.csr 2>/dev/null
-                printf 'subjectAltName=DNS:localhost\\n' > san.ext
-                openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out server.crt 2>/dev/null
-                chmod 600 server.key
                 cat > hba.conf <<'HBA'
                 local all all trust
                 host all eddy 127.0.0.1/32 trust

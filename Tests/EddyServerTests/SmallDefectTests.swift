@@ -63,7 +63,10 @@ import Testing
 
     @Test(arguments: [
         (nil, "1.0.0", 200), (nil, "1.2.0", 426), ("garbage", "1.0.0", 400), ("", "1.0.0", 400),
-        ("1.1.9", "1.2.0", 426), ("1.2.0", "1.2.0", 200), (" 2.0.0", "1.2.0", 200),
+        ("1.1.9", "1.2.0", 426), ("1.2.0", "1.2.0", 200), (" 2.0.0", "1.2.0", 200), ("2", "1.2.0", 200),
+        // What the OpenAPI pattern `^[0-9]{1,6}(\.[0-9]{1,6}){0,2}$` refuses, the server refuses too.
+        ("+2.0.0", "1.0.0", 400), ("-0", "1.0.0", 400), ("1.0.0.0", "1.0.0", 400), ("1..0", "1.0.0", 400),
+        ("1234567.0.0", "1.0.0", 400),
     ] as [(String?, String, Int)])
     func theClientVersionHeaderCannotBypassTheMinimum(header: String?, minimum: String, status: Int) async throws {
         try await withServer(InMemoryServerStorage(), { $0.minimumClientVersion = WireVersion(minimum)! }) { client, _ in
