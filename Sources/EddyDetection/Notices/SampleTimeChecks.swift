@@ -78,6 +78,20 @@ package struct SampleTimeChecks: Sendable {
         }
     }
 
+    /// The motion fast path for callers that switch on the sample themselves: true when a motion sample at `t` with these
+    /// values passes every check (then `noteMotion` it); false sends it through `check(_:)`, which says why.
+    @inline(__always)
+    package func motionPasses(t: Double, x: Double, y: Double, z: Double) -> Bool {
+        (t + x + y + z).isFinite && t >= lowerBound && t <= upperBound
+    }
+
+    /// Notes a motion sample that passed `motionPasses`.
+    @inline(__always)
+    package mutating func noteMotion(_ source: SampleSource, t: Double) {
+        latestMotionTime = t
+        latestMotionSource = source
+    }
+
     /// A motion sample: the fast path is one finiteness test, two compares and two stores.
     @inline(__always)
     private mutating func motion(_ source: SampleSource, t: Double, x: Double, y: Double, z: Double) -> Bool {
@@ -139,7 +153,9 @@ package struct SampleTimeChecks: Sendable {
         upperBound = expectsUnixTime ? maximumTime : min(maximumTime, relativeUpper)
     }
 
-    /// A sample outside the bounds or not finite: which reason, recorded; false when it must be refused.
+    /// A sample outside the bounds or not finite: which reason, recorded; false when it must be refused. Never inlined:
+    /// it builds notices, and the per-sample fast path that calls it must stay small.
+    @inline(never)
     private mutating func offence(_ source: SampleSource, _ t: Double, valuesFinite: Bool) -> Bool {
         guard t.isFinite, valuesFinite else {
             record(source, category: 0, .invalidValues(source: source))

@@ -30,14 +30,22 @@ package struct NavigatedDetection: Sendable {
     /// `process(_:into:)`, telling `recorder` every stage call of the pipeline (the stage-cost meter).
     @inline(__always)
     package mutating func process<R: StageRecorder>(_ sample: SensorSample, into events: inout [DetectionEvent], recorder: inout R) {
-        let valid = timeChecks.check(sample)
-        if !timeChecks.notices.isEmpty { takeTimeNotices(into: &events) }
-        guard valid else { return }
+        // Motion samples take the time checks' fast path (a few compares); anything it does not pass, and every barometer
+        // reading and fix, goes through the full check, which raises the notices.
         switch sample {
-        case .accelerometer(let a): pipeline.process(.accelerometer(a), into: &events, recorder: &recorder)
-        case .gyroscope(let g): pipeline.process(.gyroscope(g), into: &events, recorder: &recorder)
-        case .barometer(let b): pipeline.process(.barometer(b, navigation.addBarometer(b)), into: &events, recorder: &recorder)
+        case .accelerometer(let a):
+            if timeChecks.motionPasses(t: a.t, x: a.x, y: a.y, z: a.z) { timeChecks.noteMotion(.accelerometer, t: a.t) }
+            else if !checked(sample, into: &events) { return }
+            pipeline.process(.accelerometer(a), into: &events, recorder: &recorder)
+        case .gyroscope(let g):
+            if timeChecks.motionPasses(t: g.t, x: g.x, y: g.y, z: g.z) { timeChecks.noteMotion(.gyroscope, t: g.t) }
+            else if !checked(sample, into: &events) { return }
+            pipeline.process(.gyroscope(g), into: &events, recorder: &recorder)
+        case .barometer(let b):
+            guard checked(sample, into: &events) else { return }
+            pipeline.process(.barometer(b, navigation.addBarometer(b)), into: &events, recorder: &recorder)
         case .location(let fix):
+            guard checked(sample, into: &events) else { return }
             // A time navigation refuses (not finite, beyond ±10¹¹ s) is one the pipeline ignores too.
             guard let navigated = navigation.addFix(fix) else { return }
             pipeline.process(.location(navigated), into: &events, recorder: &recorder)
@@ -61,6 +69,14 @@ package struct NavigatedDetection: Sendable {
         pipeline.finish(into: &events, recorder: &recorder)
         timeChecks.finish()
         takeTimeNotices(into: &events)
+    }
+
+    /// The full time and value check of one sample, its notices appended; false when the sample must be refused.
+    @inline(never)
+    private mutating func checked(_ sample: SensorSample, into events: inout [DetectionEvent]) -> Bool {
+        let valid = timeChecks.check(sample)
+        if !timeChecks.notices.isEmpty { takeTimeNotices(into: &events) }
+        return valid
     }
 
     private mutating func takeTimeNotices(into events: inout [DetectionEvent]) {
