@@ -154,17 +154,25 @@ import Testing
         #expect(ended.trueTime - badAt < 65, "ends a minute after the last one")
     }
 
-    @Test func fixesPushed5SecondsAfterTheirTime() throws {
+    /// Fixes pushed 5 or 8 s after their time (the engine waits 2 s for late samples, so they reach detection 3 or 6 s
+    /// late).
+    @Test(arguments: [5.0, 8.0])
+    func fixesPushedSecondsAfterTheirTime(delaySeconds: Double) throws {
         let folder = try EngineFolder()
         defer { folder.remove() }
         let heard = fly(try offlineEngine(folder), start: Self.start, delayed: { sample in
-            if case .location = sample { 5 } else { 0 }
+            if case .location = sample { delaySeconds } else { 0 }
         })
         let notice = try #require(first(heard, "late_samples", .location))
         #expect(notice.trueTime - Self.start < 60)
         guard case .lateSamples(_, let lag) = notice.notice.kind else { Issue.record("\(notice.notice.kind)"); return }
-        #expect(lag > 2 && lag < 5)
+        #expect(lag > delaySeconds - 3.5 && lag < delaySeconds)
         #expect(first(heard, "late_samples", .accelerometer) == nil)
+        // Late fixes still place every second in a tile: "no location" must not claim the flight was lost (with fixes
+        // 8 s late it claimed 1,437 s of the 24-minute fixture flight before).
+        let noLocation = heard.filter { $0.notice.kindName == "no_location" }
+        #expect(noLocation.allSatisfy { $0.notice.secondsCost <= 10 }, "\(noLocation.map(\.notice))")
+        #expect(noLocation.isEmpty, "\(noLocation.map(\.notice))")
     }
 
     @Test(arguments: [Double.nan, 101.3])
