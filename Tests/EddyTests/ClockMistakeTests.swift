@@ -175,6 +175,32 @@ import Testing
         #expect(noLocation.isEmpty, "\(noLocation.map(\.notice))")
     }
 
+    /// A host that gives each sensor its own thread and pushes as fast as it can (no pacing): whole streams arrive
+    /// minutes apart. Nothing can be measured in order, and the engine must say so (it said nothing before).
+    @Test func fourUnpacedThreadsAreHeard() throws {
+        let folder = try EngineFolder()
+        defer { folder.remove() }
+        let engine = try offlineEngine(folder)
+        let log = CallbackRecorder(engine)
+        let samples = Self.flight(start: Self.start).samples()
+        let streams: [[SensorSample]] = [
+            samples.filter { if case .accelerometer = $0 { true } else { false } },
+            samples.filter { if case .gyroscope = $0 { true } else { false } },
+            samples.filter { if case .barometer = $0 { true } else { false } },
+            samples.filter { if case .location = $0 { true } else { false } },
+        ]
+        #expect(streams.allSatisfy { !$0.isEmpty })
+        DispatchQueue.concurrentPerform(iterations: streams.count) { index in
+            for sample in streams[index] { engine.push(sample) }
+        }
+        engine.finishDetection()
+        let notices = log.callbacks.compactMap { if case .didReceiveMeasurementNotice(let n) = $0 { n } else { nil } }
+        let reports = log.callbacks.filter { if case .detectedTurbulence = $0 { true } else { false } }
+        let late = notices.filter { $0.kindName == "late_samples" && $0.phase == .began }
+        #expect(!late.isEmpty || reports.count >= 3, "reports \(reports.count), notices \(notices.map(\.kindName))")
+        for notice in late { #expect(notice.reason.contains("Push each sample as it arrives"), "\(notice.reason)") }
+    }
+
     @Test(arguments: [Double.nan, 101.3])
     func barometerRefusalsWarnOnceAMinute(pressure: Double) throws {
         let folder = try EngineFolder()
