@@ -1,3 +1,4 @@
+#if Tools
 import Eddy
 import EddyAlerts
 import EddyReplay
@@ -330,3 +331,4 @@ struct ReplayRecord: Codable, Equatable {
         try store.setConfiguration(self, forKey: Self.key)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import NIOSSL
 import PostgresNIO
@@ -97,3 +98,4 @@ enum PostgresConnectionSettings {
             + "Start it, or fix host/port in --database"
     }
 }
+#endif

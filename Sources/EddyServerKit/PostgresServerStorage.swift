@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -220,3 +221,4 @@ package final class PostgresServerStorage: ServerStorage {
         _ = await runTask.value
     }
 }
+#endif

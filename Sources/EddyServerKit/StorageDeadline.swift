@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 import Synchronization
 
@@ -146,3 +147,4 @@ package enum StorageDeadline {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 import Foundation
 import GRDB
@@ -124,3 +125,4 @@ import Testing
         #expect(text.value("eddy_database_requests_waiting") == 0)
     }
 }
+#endif
