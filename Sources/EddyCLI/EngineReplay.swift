@@ -134,6 +134,8 @@ enum EngineReplay {
             var configuration = EddyConfiguration(
                 storePath: storePath, storeOptions: storeOptions, delivery: .callerThread, syncTiming: .flightTime)
             configuration.deviceMount = options.mount ?? meta.device?.mount ?? .cradle
+            // Every run gets the key on its command line: nothing of the session needs to outlive the process.
+            configuration.credentialStore = MemoryCredentialStore()
             engine = try EddyEngine(configuration: configuration)
         } catch {
             throw EngineReplayFailure("cannot open the engine store\(temporaryStore ? "" : " --db \(storePath)"): \(error)")
@@ -294,9 +296,9 @@ enum EngineReplay {
         }
     }
 
-    /// Removes a SQLite store and its WAL / shared-memory files.
+    /// Removes a SQLite store, its WAL / shared-memory files and a credential directory an engine left beside it.
     static func removeStore(at path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal", ".credentials"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
 
