@@ -100,20 +100,21 @@ let package = Package(
 
         // Apple sensor glue's logic, cross-platform and tested here: CoreMotion's boot clock → Unix seconds, CLLocation's
         // "invalid" markers → unknown, kPa → hPa, the rates to ask for (docs/apple-sensors.md).
-        // Its Glue/ (CoreMotion, CMAltimeter, CoreLocation) compiles only where those frameworks exist; on Linux the
+        // Its Glue/ (CoreMotion, CMAltimeter, CoreLocation, and the Keychain's `KeychainCredentialStore`) compiles only
+        // where those frameworks exist; on Linux the
         // test-only EddyAppleSensorsOnStubs links the same folder (a symlink) against AppleSensorStubs, stand-ins for
         // exactly the Apple API the glue uses, and the tests drive them.
         .target(name: "EddyAppleSensors", dependencies: ["Eddy", "EddyVocabulary", "EddySupport"], swiftSettings: strictSettings),
         .target(name: "AppleSensorStubs", path: "Tests/AppleSensorStubs", swiftSettings: strictSettings),
         .target(
             name: "EddyAppleSensorsOnStubs",
-            dependencies: ["AppleSensorStubs", "EddyAppleSensors", "EddyVocabulary", "EddySupport"],
+            dependencies: ["AppleSensorStubs", "EddyAppleSensors", "Eddy", "EddyVocabulary", "EddySupport"],
             path: "Tests/EddyAppleSensorsOnStubs",
             swiftSettings: strictSettings + [.define("EDDY_APPLE_SENSOR_STUBS")]
         ),
         .testTarget(
             name: "EddyAppleSensorsTests",
-            dependencies: ["EddyAppleSensors", "EddyAppleSensorsOnStubs", "AppleSensorStubs", "EddyVocabulary", "Eddy"],
+            dependencies: ["EddyAppleSensors", "EddyAppleSensorsOnStubs", "AppleSensorStubs", "EddyVocabulary", "Eddy", "EddyTesting"],
             swiftSettings: strictSettings
         ),
 
