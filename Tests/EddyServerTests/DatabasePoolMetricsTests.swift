@@ -74,10 +74,12 @@ import Testing
             self.release = release
             if let postgres = storage as? PostgresServerStorage {
                 holder = Task {
-                    try await postgres.client.withTransaction(logger: StorageBackend.quiet) { connection in
-                        try await connection.query("LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE", logger: StorageBackend.quiet)
-                        heldSignal.yield()
-                        for await _ in gate { break }
+                    try await postgres.pool.withConnection { connection in
+                        try await connection.withTransaction(logger: StorageBackend.quiet) { connection in
+                            try await connection.query("LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE", logger: StorageBackend.quiet)
+                            heldSignal.yield()
+                            for await _ in gate { break }
+                        }
                     }
                 }
             } else if let sqlite = storage as? SQLiteServerStorage {
