@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 import Logging
 import NIOCore
@@ -267,3 +268,4 @@ final class PostgresConnectionPool: Sendable {
 struct PostgresPoolClosed: Error, CustomStringConvertible {
     var description: String { "the database connection pool is shut down (the server is stopping)" }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import NIOCore
 
 /// Lets data through to PostgresNIO only in a read it asked for (docs/fleet-server.md "The read gate").
@@ -92,3 +93,4 @@ final class PostgresReadGate: ChannelDuplexHandler {
 
 @available(*, unavailable)
 extension PostgresReadGate: Sendable {}
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Logging
 import NIOCore
@@ -177,3 +178,4 @@ import Testing
             location, tls: try PostgresConnectionSettings.connectionTLS(location), expectedCode: .connectionError)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 
 /// A loopback TCP proxy to 127.0.0.1:`upstreamPort`, for tests that must cut a database connection in the middle of an
@@ -144,3 +145,4 @@ private final class DirectionsLeft: @unchecked Sendable {
     /// One direction ended; true for the last.
     func endOne() -> Bool { lock.withLock { count -= 1; return count == 0 } }
 }
+#endif
