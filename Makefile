@@ -106,9 +106,10 @@ test-oracles: venv build
 	$(PYTHON) scripts/map_browser_check.py --eddy .build/debug/eddy --server .build/debug/eddy-server
 
 ## test-docs: the DocC catalog of `Eddy` (Sources/Eddy/Eddy.docc) builds with swift-docc-plugin, every link resolving;
-## the getting-started article's code is compiled and run by the EddyDocSnippetTests target (test-unit).
+## the getting-started article's code is compiled and run by the EddyDocSnippetTests target (test-unit). With the
+## same traits as the build, so that the plugin's build reuses it instead of rebuilding every module.
 test-docs: apt
-	swift package generate-documentation --target Eddy --warnings-as-errors
+	swift package $(SWIFT_BUILD_FLAGS) generate-documentation --target Eddy --warnings-as-errors
 
 ## campaign-handling: the full handling campaign (100 seeds × slow / fast pick-up / slide × gyro or not × rattling
 ## cradle or not, docs/detection.md §2); prints latency and measured-while-handled figures. The default suite runs 4 seeds.
