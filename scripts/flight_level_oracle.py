@@ -88,9 +88,14 @@ def p835_geopotential_height_ft(latitude, season, p_hpa):
     return float(np.interp(-math.log(p_hpa), -lnp, gp)) / FT
 
 
-def truth_layer(pa):
+def truth_layer(pa, rate_fpm):
+    """The layer the truth is in, by Eddy's definition (docs/altitude.md "Flight-level hold"): a level aircraft
+    (|vertical speed| < 150 ft/min) within ±150 ft of a flight level is in that level's layer; otherwise the 1,000-ft
+    layer its pressure altitude is in."""
     nearest = round(pa / 1000) * 1000
-    return int(nearest // 1000) if abs(pa - nearest) <= 150 else int(math.floor(pa / 1000))
+    if abs(pa - nearest) <= 150 and abs(rate_fpm) < 150:
+        return int(nearest // 1000)
+    return int(math.floor(pa / 1000))
 
 
 def measure(eddy, flight, extra):
@@ -98,12 +103,15 @@ def measure(eddy, flight, extra):
     lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     truth = np.loadtxt(os.path.join(flight, "truth-pressure-altitude.csv"), delimiter=",", skiprows=1, ndmin=2)
     times, pas = truth[:, 0], truth[:, 1]
+    rates = np.gradient(pas, times) * 60   # ft/min
+    rates = np.convolve(rates, np.ones(11) / 11, mode="same")   # over ±5 s
     track = [l for l in lines if l.get("type") == "track"]
     tiles = [l for l in lines if l.get("type") == "tile"]
     in_layer = covered = 0
     for tile in tiles:
         mask = (times >= tile["t_enter"]) & (times <= tile["t_exit"])
-        layers = {truth_layer(pa) for pa in pas[mask]} or {truth_layer(float(np.interp(tile["t_enter"], times, pas)))}
+        layers = {truth_layer(pa, rate) for pa, rate in zip(pas[mask], rates[mask])} or {
+            truth_layer(float(np.interp(tile["t_enter"], times, pas)), float(np.interp(tile["t_enter"], times, rates)))}
         in_layer += tile["layer"] in layers
         fixes = [f for f in track if tile["t_enter"] <= f["t"] <= tile["t_exit"]]
         inside = [abs(f["pressure_alt_ft"] - float(np.interp(f["t"], times, pas))) <= f["pressure_alt_u90_ft"] for f in fixes]

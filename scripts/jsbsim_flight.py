@@ -436,7 +436,7 @@ def main():
                 vt = fdm["velocities/vt-fps"]
                 altitude_integral += (pa - target_ft) / physics_hz
                 # commanded flight-path angle from the schedule and the altitude error, its own error damped by pitch
-                gamma_cmd = math.asin(max(-0.1, min(0.1, (rate_fps - 0.08 * (pa - target_ft) - 0.0008 * altitude_integral) / vt)))
+                gamma_cmd = math.asin(max(-0.1, min(0.1, (rate_fps - 0.15 * (pa - target_ft) - 0.002 * altitude_integral) / vt)))
                 gamma = math.asin(max(-0.2, min(0.2, fdm["velocities/h-dot-fps"] / vt)))
                 target = theta0 + gamma_cmd + 2.0 * (gamma_cmd - gamma)
                 for i, t0 in enumerate(throttle0):

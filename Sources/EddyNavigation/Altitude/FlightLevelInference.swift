@@ -23,8 +23,8 @@ package struct FlightLevelInferenceConfiguration: Sendable, Equatable {
     /// GNSS altitude change from the segment's mean that ends the level segment, feet.
     package var leaveFeet = 400.0
     /// 1σ of an aircraft's pressure altitude about the level it holds (altimetry system error and flight technical
-    /// error; RVSM's total vertical error stays within ±200 ft), feet.
-    package var keepingSigmaFeet = 50.0
+    /// error: RVSM's MASPS allow a mean ASE of 80 ft and ASE + 3σ of 200 ft), feet.
+    package var keepingSigmaFeet = 65.0
     /// Probability from which a chosen level is not flagged `layer_uncertain`.
     package var confidentProbability = 0.9
     /// Prior factor of the level the crew says ATC cleared.
@@ -131,13 +131,19 @@ package struct OffsetEstimate: Sendable, Equatable {
         }
         let climate = AtmosphereClimatology.offset(latitudeDegrees: latitudeDegrees, unixSeconds: unixSeconds, mslFeet: mslFeet,
                                                    qnhHectopascals: qnhHectopascals)
-        guard let hint else { return OffsetEstimate(meanFeet: climate.meanFeet, sigmaFeet: climate.sigmaFeet) }
+        let own = OffsetEstimate(meanFeet: climate.meanFeet, sigmaFeet: climate.sigmaFeet)
+        guard let hint else { return own }
+        // The hint as a column-uniform ISA deviation (the 4 ft per 1,000 ft per °C rule), with the error of that
+        // assumption where the climatology's column is not uniform (its column-equivalent deviation against its
+        // deviation at the level) and 1.5 °C more; then combined with the climatology as a second estimate.
         let perDegree = AtmosphereClimatology.offsetFeetPerCelsius(pressureAltitudeFeet: max(1_000, mslFeet - climate.meanFeet))
-        // The anomaly at the level need not be the column's: 1.5 °C for the shape, plus the surface pressure's part.
-        let temperature = perDegree * (hint.1 * hint.1 + 1.5 * 1.5).squareRoot()
+        let surface = AtmosphereClimatology.offset(latitudeDegrees: latitudeDegrees, unixSeconds: unixSeconds, mslFeet: 0,
+                                                   qnhHectopascals: qnhHectopascals).meanFeet
+        let shape = (climate.meanFeet - surface) / perDegree - climate.isaDeviationCelsius
+        let temperature = perDegree * (hint.1 * hint.1 + shape * shape + 1.5 * 1.5).squareRoot()
         let pressure = 27.3 * (qnhHectopascals == nil ? AtmosphereClimatology.surfacePressureSigmaHectopascals(latitudeDegrees: latitudeDegrees) : 0.3)
-        return OffsetEstimate(meanFeet: climate.meanFeet + perDegree * (hint.0 - climate.isaDeviationCelsius),
-                              sigmaFeet: (temperature * temperature + pressure * pressure).squareRoot())
+        let uniform = OffsetEstimate(meanFeet: surface + perDegree * hint.0, sigmaFeet: (temperature * temperature + pressure * pressure).squareRoot())
+        return OffsetEstimate.combined([own, uniform]) ?? own
     }
 }
 

@@ -108,8 +108,12 @@ struct FlightLevelInferenceTests {
         let temperature = FlightLevelHints.Temperature(isaDeviationCelsius: 15, sigmaCelsius: 2, t: 0)
         let hinted = OffsetEstimate.atmospherePrior(latitudeDegrees: 47, unixSeconds: july, mslFeet: 36_000, qnhHectopascals: nil,
                                                     isaSigmaCelsius: 10, qnhSigmaHectopascals: 12, temperature: temperature, at: 0)
-        let anomaly = 15 - AtmosphereClimatology.offset(latitudeDegrees: 47, unixSeconds: july, mslFeet: 36_000, qnhHectopascals: nil).isaDeviationCelsius
-        #expect(abs(hinted.meanFeet - climate.meanFeet - anomaly * 139) < abs(anomaly) * 139 * 0.1 + 1, "\(climate) → \(hinted)")
+        // The hint read as a column-uniform ISA+15 puts the offset at ≈ 15 × 139 ft above the surface's: the combined
+        // prior lies between the climatology's and that, and is narrower than either.
+        let surface = AtmosphereClimatology.offset(latitudeDegrees: 47, unixSeconds: july, mslFeet: 0, qnhHectopascals: nil).meanFeet
+        let uniform = surface + 15 * AtmosphereClimatology.offsetFeetPerCelsius(pressureAltitudeFeet: 36_000 - climate.meanFeet)
+        #expect(hinted.meanFeet > min(climate.meanFeet, uniform) + 1 && hinted.meanFeet < max(climate.meanFeet, uniform) - 1,
+                "\(climate) → \(hinted), uniform \(uniform)")
         #expect(hinted.sigmaFeet < climate.sigmaFeet)
         // Its σ grows with age: 0.25 °C an hour.
         let old = OffsetEstimate.atmospherePrior(latitudeDegrees: 47, unixSeconds: july, mslFeet: 36_000, qnhHectopascals: nil,
