@@ -19,7 +19,8 @@ APT_PACKAGES := $(RUN_APT_PACKAGES) proj-data openssl postgresql $(BROWSER_PACKA
 OPS_APT_PACKAGES := prometheus systemd
 VENV := .venv
 PYTHON := $(VENV)/bin/python
-SWIFT_BUILD_FLAGS ?=
+# Trait Tools brings the command line's and the server's dependencies (Package.swift): off for host apps, on here.
+SWIFT_BUILD_FLAGS ?= --traits LibcurlTransport,Tools
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
 .PHONY: run test deps apt apt-run apt-ops venv venv-ops build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-flight-levels campaign-handling campaign-manoeuvres test-mutate-replay mutate-replay fuzz fuzz-build test-fuzz fuzz-corpus test-sanitize test-tsan test-asan \

@@ -39,9 +39,17 @@ let package = Package(
     // platforms; on Linux only with trait `URLSessionOnLinux` (default off), so that a curl build does not load
     // FoundationNetworking. `swift build --disable-default-traits --traits URLSessionOnLinux` is the URLSession-only
     // Linux build. Tests link both, to run one conformance suite over each.
+    // Trait `Tools` (default off; `make` turns it on with SWIFT_BUILD_FLAGS): the dependencies only the command line and
+    // the server use are conditional on it, and SwiftPM then leaves them out of a host app's resolution (measured:
+    // docs/engine.md "What a host app resolves"). The sources of those targets compile only with it (`#if Tools`).
     traits: [
         .trait(name: "LibcurlTransport", description: "CurlTransport over the system libcurl (Linux only)."),
         .trait(name: "URLSessionOnLinux", description: "URLSessionTransport (FoundationNetworking) in Linux builds too."),
+        .trait(name: "Tools", description: """
+            The command line (eddy), the reference server (eddy-server) and their dependencies (Hummingbird, \
+            PostgresNIO, swift-crypto, Prometheus, ArgumentParser…). Off by default, so that an app depending on the \
+            engine resolves only GRDB and swift-log; the Makefile turns it on.
+            """),
         .default(enabledTraits: ["LibcurlTransport"]),
     ],
     dependencies: [
@@ -100,20 +108,21 @@ let package = Package(
 
         // Apple sensor glue's logic, cross-platform and tested here: CoreMotion's boot clock → Unix seconds, CLLocation's
         // "invalid" markers → unknown, kPa → hPa, the rates to ask for (docs/apple-sensors.md).
-        // Its Glue/ (CoreMotion, CMAltimeter, CoreLocation) compiles only where those frameworks exist; on Linux the
+        // Its Glue/ (CoreMotion, CMAltimeter, CoreLocation, and the Keychain's `KeychainCredentialStore`) compiles only
+        // where those frameworks exist; on Linux the
         // test-only EddyAppleSensorsOnStubs links the same folder (a symlink) against AppleSensorStubs, stand-ins for
         // exactly the Apple API the glue uses, and the tests drive them.
         .target(name: "EddyAppleSensors", dependencies: ["Eddy", "EddyVocabulary", "EddySupport"], swiftSettings: strictSettings),
         .target(name: "AppleSensorStubs", path: "Tests/AppleSensorStubs", swiftSettings: strictSettings),
         .target(
             name: "EddyAppleSensorsOnStubs",
-            dependencies: ["AppleSensorStubs", "EddyAppleSensors", "EddyVocabulary", "EddySupport"],
+            dependencies: ["AppleSensorStubs", "EddyAppleSensors", "Eddy", "EddyVocabulary", "EddySupport"],
             path: "Tests/EddyAppleSensorsOnStubs",
             swiftSettings: strictSettings + [.define("EDDY_APPLE_SENSOR_STUBS")]
         ),
         .testTarget(
             name: "EddyAppleSensorsTests",
-            dependencies: ["EddyAppleSensors", "EddyAppleSensorsOnStubs", "AppleSensorStubs", "EddyVocabulary", "Eddy"],
+            dependencies: ["EddyAppleSensors", "EddyAppleSensorsOnStubs", "AppleSensorStubs", "EddyVocabulary", "Eddy", "EddyTesting"],
             swiftSettings: strictSettings
         ),
 
@@ -195,16 +204,16 @@ let package = Package(
             name: "EddyServerKit",
             dependencies: [
                 "EddyVocabulary", "EddyH3", "EddyProtocol", "EddySupport", "EddyMap",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Tools"])),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Tools"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Tools"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strictSettings
         ),
@@ -212,9 +221,9 @@ let package = Package(
             name: "EddyServer",
             dependencies: [
                 "EddyServerKit", "EddyProtocol", "EddySupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strictSettings
         ),
@@ -223,8 +232,8 @@ let package = Package(
             dependencies: [
                 "EddyServerKit", "EddyProtocol", "EddyVocabulary", "EddyH3", "EddySupport", "EddyTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -281,7 +290,7 @@ let package = Package(
                 "Eddy", "EddyVocabulary", "EddyNavigation", "EddyDetection", "EddyAlerts", "EddyH3", "EddySensorLog",
                 "EddyReplay", "EddyStore", "EddySync", "EddySupport", "EddySimulation", "EddyGeoid", "EddyTerrain",
                 "EddyImport", "EddyMap", "EddyCLIParsing",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 
 /// The `eddy` command line: simulate, import, replay and inspect flights, query a store, H3 tools.
@@ -9,3 +10,4 @@ struct EddyCommand: AsyncParsableCommand {
         subcommands: [SimulateCommand.self, ReplayCommand.self, ImportCommand.self, QueryCommand.self, H3Command.self, GeoidCommand.self, TerrainCommand.self]
     )
 }
+#endif

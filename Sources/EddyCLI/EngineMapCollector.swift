@@ -1,3 +1,4 @@
+#if Tools
 import Eddy
 import EddyMap
 import EddySensorLog
@@ -80,3 +81,4 @@ final class EngineMapCollector: Sendable {
                        outOfPosition: outOfPosition, decimationNote: note)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Eddy
 import EddyAlerts
 import EddyReplay
@@ -135,6 +136,8 @@ enum EngineReplay {
             var configuration = EddyConfiguration(
                 storePath: storePath, storeOptions: storeOptions, delivery: .callerThread, syncTiming: .flightTime)
             configuration.deviceMount = options.mount ?? meta.device?.mount ?? .cradle
+            // Every run gets the key on its command line: nothing of the session needs to outlive the process.
+            configuration.credentialStore = MemoryCredentialStore()
             engine = try EddyEngine(configuration: configuration)
         } catch {
             throw EngineReplayFailure("cannot open the engine store\(temporaryStore ? "" : " --db \(storePath)"): \(error)")
@@ -306,9 +309,9 @@ enum EngineReplay {
         }
     }
 
-    /// Removes a SQLite store and its WAL / shared-memory files.
+    /// Removes a SQLite store, its WAL / shared-memory files and a credential directory an engine left beside it.
     static func removeStore(at path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal", ".credentials"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
 
@@ -343,3 +346,4 @@ struct ReplayRecord: Codable, Equatable {
         try store.setConfiguration(self, forKey: Self.key)
     }
 }
+#endif

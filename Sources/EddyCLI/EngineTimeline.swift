@@ -1,3 +1,4 @@
+#if Tools
 import Eddy
 import EddyAlerts
 import EddyDetection
@@ -300,3 +301,4 @@ final class EngineTimeline: Sendable {
     }
 
 }
+#endif

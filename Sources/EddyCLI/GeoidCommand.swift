@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyCLIParsing
 import EddyGeoid
@@ -74,3 +75,4 @@ enum EarthLineTool {
         do { return try CoordinateText.latLon(line) } catch { throw EarthLineError(message: error.message) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyCLIParsing
 import EddyH3
@@ -134,3 +135,4 @@ struct H3Command: ParsableCommand {
         }
     }
 }
+#endif

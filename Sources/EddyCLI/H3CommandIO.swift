@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyCLIParsing
 import EddyH3
@@ -120,3 +121,4 @@ enum H3LineTool {
         do { return try CoordinateText.cell(line) } catch { throw H3InputError(message: error.message) }
     }
 }
+#endif

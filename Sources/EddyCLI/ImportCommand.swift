@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyDetection
 import EddyGeoid
@@ -146,3 +147,4 @@ struct ReplayProgress {
         reporter.update(done: t - span.first, total: span.last - span.first, unit: "s of flight")
     }
 }
+#endif

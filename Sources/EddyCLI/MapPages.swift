@@ -1,3 +1,4 @@
+#if Tools
 import EddyDetection
 import EddyMap
 import EddyNavigation
@@ -106,3 +107,4 @@ enum MapPages {
         return formatter.string(from: Date(timeIntervalSince1970: epoch))
     }
 }
+#endif

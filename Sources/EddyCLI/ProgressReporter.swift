@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -39,3 +40,4 @@ final class ProgressReporter {
         drawn = false
     }
 }
+#endif

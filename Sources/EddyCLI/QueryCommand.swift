@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyCLIParsing
 import EddyH3
@@ -250,3 +251,4 @@ struct CLIFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+#endif

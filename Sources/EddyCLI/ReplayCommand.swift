@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyDetection
 import EddyGeoid
@@ -211,3 +212,4 @@ struct ReplayCommand: AsyncParsableCommand {
             "eddy replay: stored \(inserted) new of \(reports.count) tile reports in \(path)\n".utf8))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyReplay
 import EddySensorLog
@@ -218,3 +219,4 @@ func parseClass(_ text: String) throws -> AircraftClass {
     }
     return value
 }
+#endif

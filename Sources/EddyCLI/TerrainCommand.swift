@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyTerrain
 import Foundation
@@ -56,3 +57,4 @@ struct TerrainCommand: ParsableCommand {
         }
     }
 }
+#endif

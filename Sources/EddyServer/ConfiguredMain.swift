@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyServerKit
 import Foundation
@@ -79,3 +80,4 @@ extension EddyServerCommand {
         return out
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyProtocol
 import EddyServerKit
@@ -341,3 +342,4 @@ struct PrintOpenAPI: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "openapi", abstract: "Print the OpenAPI 3.1 document.")
     func run() { print(OpenAPIDocument.yaml, terminator: "") }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddyServerKit
 import Foundation
@@ -37,3 +38,4 @@ struct Migrate: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 package import EddyProtocol
 import EddySupport
 import Foundation
@@ -74,3 +75,4 @@ extension APIError: HTTPResponseError {
         return response
     }
 }
+#endif

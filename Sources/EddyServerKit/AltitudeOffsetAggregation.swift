@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 package import EddyProtocol
 package import EddyVocabulary
@@ -131,3 +132,4 @@ package enum AltitudeOffsetArea {
         return expanded.sorted()
     }
 }
+#endif

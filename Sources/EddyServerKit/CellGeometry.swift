@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 
 /// The cell geometry the server needs (centres for area filtering, boundaries and neighbours for polygons).
@@ -14,3 +15,4 @@ protocol CellGeometry: Sendable {
     /// Cells sharing an edge with `cell` (not including `cell`).
     func neighbors(of cell: UInt64) -> [UInt64]
 }
+#endif

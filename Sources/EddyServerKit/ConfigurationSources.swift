@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 
 /// `eddy-server`'s settings from outside the command line (docs/fleet-server.md "Configuration"): a configuration file
@@ -94,3 +95,4 @@ package struct ConfigurationError: Error, CustomStringConvertible, Equatable {
     /// The message shown at start.
     package var description: String { "\(source): \(problem)" }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import Foundation
 import HTTPTypes
@@ -159,3 +160,4 @@ final class ConnectionLimitsHandler: ChannelDuplexHandler, RemovableChannelHandl
         armed = nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 
 /// Where the server keeps its data: `--database sqlite:PATH` or `--database postgres://USER[:PASSWORD]@HOST[:PORT]/DB`.
@@ -112,3 +113,4 @@ package struct DatabaseLocationError: Error, CustomStringConvertible, Equatable 
             + "(e.g. postgres://eddy@127.0.0.1:5432/eddy)."
     }
 }
+#endif

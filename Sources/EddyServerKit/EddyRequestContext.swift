@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 package import Hummingbird
 import Logging
@@ -66,3 +67,4 @@ package struct APIKeyNote: Sendable, Equatable {
         self.airline = airline
     }
 }
+#endif

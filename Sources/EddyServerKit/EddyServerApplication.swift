@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 package import Hummingbird
 import HummingbirdCore
@@ -223,3 +224,4 @@ package struct DatabaseProbeService: Service, CustomStringConvertible {
         }
     }
 }
+#endif

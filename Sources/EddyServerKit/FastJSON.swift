@@ -1,3 +1,4 @@
+#if Tools
 package import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -64,3 +65,4 @@ extension ByteBuffer: JSONSink {
     /// Appends one ASCII byte.
     package mutating func appendJSONByte(_ byte: UInt8) { writeInteger(byte) }
 }
+#endif

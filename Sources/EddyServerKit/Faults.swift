@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 import Synchronization
 
@@ -117,3 +118,4 @@ package final class FaultQueue: Sendable {
         }
     }
 }
+#endif

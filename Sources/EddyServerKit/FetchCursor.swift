@@ -1,3 +1,4 @@
+#if Tools
 import EddyVocabulary
 
 /// Where the next page of a fetch starts, as the client carries it between pages (`nextCursor`, then `cursor`;
@@ -71,3 +72,4 @@ enum FetchCursor: Equatable {
         }
     }
 }
+#endif

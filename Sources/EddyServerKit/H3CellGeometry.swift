@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import EddyProtocol
 
@@ -27,3 +28,4 @@ struct H3CellGeometry: CellGeometry {
         return disk.map(\.rawValue).filter { $0 != cell && $0 != 0 }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import Foundation
@@ -112,3 +113,4 @@ package struct HTTPRoutes: Sendable {
         TickResponse(serverTick: service.currentTick(), serverTime: service.clock.now())
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -301,3 +302,4 @@ package final class InMemoryServerStorage: ServerStorage {
     /// Calls in progress on the one lock.
     package var poolLoad: ServerMetrics.DatabasePoolLoad { meter.load }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import CompressNIO
 import EddyProtocol
 import EddyVocabulary
@@ -61,3 +62,4 @@ package enum JSONResponse {
         }
     }
 }
+#endif

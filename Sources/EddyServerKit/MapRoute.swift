@@ -1,3 +1,4 @@
+#if Tools
 import EddyMap
 import EddyProtocol
 import EddySupport
@@ -150,3 +151,4 @@ struct MapRoute: Sendable {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }
+#endif

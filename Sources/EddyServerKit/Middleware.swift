@@ -1,3 +1,4 @@
+#if Tools
 package import EddyProtocol
 import Foundation
 import HTTPTypes
@@ -215,3 +216,4 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 }
+#endif

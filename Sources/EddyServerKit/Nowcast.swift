@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 
 /// The nowcast model: persistence with exponential decay by age, advected by the motion recent reports show
@@ -55,3 +56,4 @@ struct NowcastModel: Sendable {
         return result
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import Foundation
 
@@ -161,3 +162,4 @@ struct NowcastMotion: Sendable {
         return moved.rawValue
     }
 }
+#endif

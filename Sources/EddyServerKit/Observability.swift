@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import Foundation
 package import HTTPTypes
@@ -179,3 +180,4 @@ enum OperationsRoutes {
         Response(status: status, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 }
+#endif

@@ -1,4 +1,5 @@
 /// The OpenAPI 3.1 document served at `/openapi.yaml` (docs/openapi.yaml is this text, written by `eddy-server openapi`).
+#if Tools
 package enum OpenAPIDocument {
     /// The YAML text.
     package static let yaml = pathsAndResponses + "\n" + schemas
@@ -321,3 +322,4 @@ components:
           schema: {$ref: '#/components/schemas/ErrorBody'}
 """#
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 extension OpenAPIDocument {
     /// The `components.schemas` section of the OpenAPI document (`OpenAPIDocument.yaml` ends with it).
     static let schemas = #"""
@@ -292,3 +293,4 @@ extension OpenAPIDocument {
           description: 'More items follow: send the same request with this as cursor. Every page carries the first page''s serverTick and full; store the tick after the last page (the one without nextCursor).'
 """#
 }
+#endif

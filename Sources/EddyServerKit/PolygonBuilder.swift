@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddyVocabulary
 
@@ -139,3 +140,4 @@ struct PolygonBuilder {
     }
     private struct Edge: Hashable { var from: VertexKey; var to: VertexKey }
 }
+#endif

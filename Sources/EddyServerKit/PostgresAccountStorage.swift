@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -115,3 +116,4 @@ extension PostgresServerStorage {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import NIOSSL
 import PostgresNIO
@@ -22,7 +23,7 @@ enum PostgresConnectionSettings {
         return configuration
     }
 
-    /// The TLS of a direct connection to `location`.
+    /// The TLS of a connection to `location` (the pool's and the direct ones at start).
     static func connectionTLS(_ location: PostgresLocation) throws(PostgresStorageError) -> PostgresConnection.Configuration.TLS {
         guard let configuration = tlsConfiguration(location) else { return .disable }
         let context: NIOSSLContext
@@ -33,11 +34,6 @@ enum PostgresConnectionSettings {
         return location.effectiveSSLMode.requiresTLS ? .require(context) : .prefer(context)
     }
 
-    /// The TLS of the pool's connections to `location`.
-    static func clientTLS(_ location: PostgresLocation) -> PostgresClient.Configuration.TLS {
-        guard let configuration = tlsConfiguration(location) else { return .disable }
-        return location.effectiveSSLMode.requiresTLS ? .require(configuration) : .prefer(configuration)
-    }
 
     /// What an error from connecting or migrating means, with what to do: the server's refusal (login, database),
     /// a password the server wants and was not given, TLS the server does not offer, a certificate that does not chain
@@ -97,3 +93,4 @@ enum PostgresConnectionSettings {
             + "Start it, or fix host/port in --database"
     }
 }
+#endif

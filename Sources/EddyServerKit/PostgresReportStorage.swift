@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -283,3 +284,4 @@ extension PostgresServerStorage {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -233,3 +234,4 @@ extension PostgresServerStorage {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 
 /// libpq's `sslmode` values (https://www.postgresql.org/docs/current/libpq-ssl.html), as `eddy-server` honours them.
@@ -186,3 +187,4 @@ package struct PostgresSecretError: Error, CustomStringConvertible, Equatable {
     /// The message shown at start.
     package var description: String { "\(source): \(problem)" }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -28,11 +29,11 @@ package struct PostgresStorageError: Error, CustomStringConvertible {
 /// nothing is acknowledged that is not committed. The tick epoch is a row of `meta` (first instance wins), so
 /// instances count the same ticks.
 package final class PostgresServerStorage: ServerStorage {
-    let client: PostgresClient
+    /// The connections (each with a `PostgresReadGate`; PostgresNIO's `PostgresClient` cannot carry one).
+    let pool: PostgresConnectionPool
     let location: PostgresLocation
     let logger: Logger
     let epoch: Double
-    private let runTask: Task<Void, Never>
     /// Storage calls in progress (each holds or waits for one of the pool's connections), for `/metrics`.
     let meter: StorageLoadMeter
     /// How long calls wait for the database.
@@ -50,15 +51,13 @@ package final class PostgresServerStorage: ServerStorage {
     /// Seconds in a partition.
     static let partitionSeconds = 86_400.0
 
-    private init(client: PostgresClient, location: PostgresLocation, logger: Logger, epoch: Double, runTask: Task<Void, Never>,
-                 maximumConnections: Int, timeouts: DatabaseTimeouts) {
-        self.client = client
+    private init(pool: PostgresConnectionPool, location: PostgresLocation, logger: Logger, epoch: Double, timeouts: DatabaseTimeouts) {
+        self.pool = pool
         self.timeouts = timeouts
-        self.meter = StorageLoadMeter(poolSize: maximumConnections)
+        self.meter = StorageLoadMeter(poolSize: pool.maximumConnections)
         self.location = location
         self.logger = logger
         self.epoch = epoch
-        self.runTask = runTask
     }
 
     /// Connects (failing fast with what to do when the server is unreachable or refuses the login), migrates, creates
@@ -68,8 +67,7 @@ package final class PostgresServerStorage: ServerStorage {
         _ location: PostgresLocation, now: Double, logger: Logger, maximumConnections: Int = 16, timeouts: DatabaseTimeouts = .init()
     ) async throws(PostgresStorageError) -> PostgresServerStorage {
         let tls = try PostgresConnectionSettings.connectionTLS(location)
-        // One direct connection first: PostgresClient's pool retries an unreachable server forever, which would make a
-        // typo in --database hang instead of fail.
+        // One direct connection first, so that a typo in --database fails at start with what to do.
         var probeConfiguration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: tls)
@@ -92,20 +90,11 @@ package final class PostgresServerStorage: ServerStorage {
             try? await connection.close()
             throw PostgresStorageError(location: location.redacted, problem: PostgresConnectionSettings.explain(error, location: location))
         }
-        let clientTLS = PostgresConnectionSettings.clientTLS(location)
-        var configuration = PostgresClient.Configuration(
-            host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database, tls: clientTLS)
-        configuration.options.maximumConnections = maximumConnections
-        configuration.options.minimumConnections = 0
-        configuration.options.connectTimeout = .seconds(timeouts.connectSeconds)
         // The server ends any statement that runs longer (SQLSTATE 57014), on every connection of the pool.
-        configuration.options.additionalStartupParameters = [("statement_timeout", String(Int(timeouts.querySeconds * 1000)))]
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        // Started immediately, so the pool is running before the first query below leases from it.
-        let runTask = Task.immediate { await client.run() }
-        let storage = PostgresServerStorage(client: client, location: location, logger: logger, epoch: epoch, runTask: runTask,
-                                            maximumConnections: maximumConnections, timeouts: timeouts)
+        let settings = PostgresConnectionPool.Settings(
+            location: location, tls: tls, connectSeconds: timeouts.connectSeconds, statementSeconds: timeouts.querySeconds)
+        let pool = PostgresConnectionPool(settings: settings, maximumConnections: maximumConnections, logger: logger)
+        let storage = PostgresServerStorage(pool: pool, location: location, logger: logger, epoch: epoch, timeouts: timeouts)
         storage.partitionsReadyThrough.withLock(visibleToThreadSanitizerAs: storage) { $0 = Self.lastPartitionDay(around: now) }
         do { try await storage.measureClockOffset() } catch {
             logger.warning("could not compare this host's clock with the database's (ticks use this host's clock): \(error)")
@@ -176,13 +165,13 @@ package final class PostgresServerStorage: ServerStorage {
     func withConnection<Result: Sendable>(
         _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws(ServerDatabaseError) -> Result {
-        let client = self.client
+        let pool = self.pool
         do {
             return try await StorageDeadline.run(
                 connectionWaitSeconds: timeouts.connectionWaitSeconds, workSeconds: timeouts.querySeconds + DatabaseTimeouts.graceSeconds,
                 meter: meter
             ) { connected in
-                try await client.withConnection { connection in
+                try await pool.withConnection { connection in
                     connected()
                     return try await body(connection)
                 }
@@ -213,10 +202,9 @@ package final class PostgresServerStorage: ServerStorage {
         return String(describing: error)
     }
 
-    deinit { runTask.cancel() }
-
+    /// Closes every connection of the pool (calls still running fail; they answer 503).
     package func shutdown() async {
-        runTask.cancel()
-        _ = await runTask.value
+        await pool.shutdown()
     }
 }
+#endif

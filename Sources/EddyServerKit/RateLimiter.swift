@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 import Synchronization
 
@@ -38,3 +39,4 @@ final class RateLimiter: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 import Foundation
 import GRDB
@@ -101,3 +102,4 @@ extension SQLiteServerStorage {
         try await write("expire the sessions") { db in try db.execute(sql: "UPDATE sessions SET expires_at = ?", arguments: [now - 1]) }
     }
 }
+#endif

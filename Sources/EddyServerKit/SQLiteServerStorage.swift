@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -524,3 +525,4 @@ package final class SQLiteServerStorage: ServerStorage {
     }
 
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddyVocabulary
 import Foundation
@@ -135,3 +136,4 @@ extension PostgresServerStorage {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 package import EddyProtocol
 package import EddyVocabulary
 package import Foundation
@@ -187,3 +188,4 @@ package struct ServerDomain: Sendable {
         })
     }
 }
+#endif

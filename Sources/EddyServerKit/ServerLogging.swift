@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 import Foundation
 package import Logging
@@ -84,3 +85,4 @@ enum SecretQuery {
         }.joined(separator: "&")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 import EddyVocabulary
 import Foundation
@@ -425,3 +426,4 @@ struct ProcessFigures: Equatable {
         #endif
     }()
 }
+#endif

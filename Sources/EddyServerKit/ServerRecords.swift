@@ -1,3 +1,4 @@
+#if Tools
 package import EddyProtocol
 import EddyVocabulary
 import Foundation
@@ -296,3 +297,4 @@ package struct PositionWrite: Sendable {
     /// Altitude offsets measured before this time (Unix seconds) are dropped (nil: none).
     var dropAltitudeOffsetsMeasuredBefore: Double?
 }
+#endif

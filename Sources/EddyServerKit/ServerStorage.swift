@@ -1,3 +1,4 @@
+#if Tools
 import Crypto
 import EddyProtocol
 import EddyVocabulary
@@ -201,3 +202,4 @@ enum StorageSupport {
         return String(decoding: out, as: UTF8.self)
     }
 }
+#endif

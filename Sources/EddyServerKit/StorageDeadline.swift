@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 import Synchronization
 
@@ -6,8 +7,8 @@ import Synchronization
 package struct DatabaseTimeouts: Sendable, Equatable {
     /// Opening one TCP connection to the database, seconds.
     package var connectSeconds: Double = 5
-    /// Waiting for a connection of the pool, seconds. While the database is down the pool retries its connections
-    /// forever; a call gives up after this, so requests and `/readyz` answer 503 instead of waiting for the database.
+    /// Waiting for a connection of the pool, seconds: when every connection is in use (or an opening one hangs), a call
+    /// gives up after this, so requests and `/readyz` answer 503 instead of waiting for the database.
     package var connectionWaitSeconds: Double = 5
     /// One statement, seconds (PostgreSQL's `statement_timeout`); the call's work once it has its connection gets this
     /// plus `graceSeconds`, so that a connection that died without the client noticing cannot hold a request forever.
@@ -146,3 +147,4 @@ package enum StorageDeadline {
         }
     }
 }
+#endif

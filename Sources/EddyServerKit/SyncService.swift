@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 package import EddyProtocol
 package import EddySupport
@@ -454,3 +455,4 @@ package final class SyncService: Sendable {
         return area.polygon
     }
 }
+#endif

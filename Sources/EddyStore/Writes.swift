@@ -379,6 +379,33 @@ extension EddyStore {
         try setKeyValue(table: "session", key: key, value: value)
     }
 
+    /// Replaces a session value (nil: removes it) so that the old value's bytes leave the file: the write runs with
+    /// `PRAGMA secure_delete` (freed content is overwritten with zeros) and the write-ahead log is then checkpointed and
+    /// truncated, so no older page image keeps it. For values that must not stay at rest (a legacy store's API key).
+    package func scrubSessionValue(_ value: String?, forKey key: String) throws(StoreError) {
+        do {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA secure_delete = ON")
+                defer { try? db.execute(sql: "PRAGMA secure_delete = OFF") }
+                try db.inTransaction(.immediate) {
+                    if let value {
+                        try db.execute(sql: """
+                            INSERT INTO session (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                            """, arguments: [key, value])
+                    } else {
+                        try db.execute(sql: "DELETE FROM session WHERE key = ?", arguments: [key])
+                    }
+                    return .commit
+                }
+                // Busy readers can make the truncation wait for SQLite's next automatic checkpoint; the main file
+                // is clean from then on, so a busy checkpoint is not an error here.
+                _ = try? db.checkpoint(.truncate)
+            }
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
     /// Removes every session value (logging out).
     package func clearSession() throws(StoreError) {
         try write { db in try db.execute(sql: "DELETE FROM session") }

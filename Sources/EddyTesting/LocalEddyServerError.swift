@@ -23,7 +23,7 @@ public enum LocalEddyServerError: Error, Sendable, Equatable, CustomStringConver
     public var description: String {
         switch self {
         case .binaryNotFound(let searched):
-            "eddy-server binary not found: build it with `swift build` (product eddy-server) or set EDDY_SERVER_BIN "
+            "eddy-server binary not found: build it with `make build` or `swift build --traits LibcurlTransport,Tools` (product eddy-server) or set EDDY_SERVER_BIN "
                 + "to its path; searched \(searched.joined(separator: ", "))"
         case .directoryUnavailable(let path, let reason):
             "cannot create the server's working directory \(path): \(reason); check TMPDIR is writable"

@@ -188,13 +188,21 @@ struct EngineReplayTests {
     }
 
     /// Issue 27 deliverable 7: a synced replay drains its outbox before it exits, through the server's default request
-    /// pacing (429s), on both JSBSim fixture flights.
+    /// pacing (429s), on both JSBSim fixture flights; with the longest user id `start` accepts (128 scalars: combining
+    /// marks, emoji, CJK), no fetch fails for any reason but that pacing.
     @Test(arguments: ["jsbsim-737-mixed", "jsbsim-c172-mixed"])
     func serverRunDrainsTheOutboxBeforeItExits(flightName: String) throws {
         let server = try LocalEddyServer(airline: "DAL")
+        let longUserId = String(repeating: "e\u{301}", count: 20) + String(repeating: "✈️", count: 20) + String(repeating: "飛", count: 48)
+        #expect(longUserId.unicodeScalars.count == 128)
         let run = try eddy(["replay", Package.flight(flightName), "--engine", "--json", "--server", server.baseURL,
-                            "--api-key", server.apiKey, "--airline", "DAL", "--user-id", "drain-\(flightName)"])
+                            "--api-key", server.apiKey, "--airline", "DAL", "--user-id", longUserId])
         #expect(run.status == 0, "\(run.stderr)")
+        let fetchFailures = jsonObjects(run).filter { $0["callback"] as? String == "didFailToFetchNewData" }
+        for failure in fetchFailures {
+            let error = failure["error"] as? String ?? ""
+            #expect(error.contains("the server asks to wait"), "a fetch failed for another reason than pacing: \(error)")
+        }
         let summary = try #require(jsonObjects(run).last)
         let tiles = try #require(summary["tiles"] as? Int)
         #expect(tiles > 5)

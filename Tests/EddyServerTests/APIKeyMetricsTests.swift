@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import EddyProtocol
 import EddySupport
@@ -113,3 +114,4 @@ import Testing
                              "client_error", "rate_limited", "server_error", "server_error"])
     }
 }
+#endif

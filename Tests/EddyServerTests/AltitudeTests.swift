@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import EddyProtocol
 import EddySupport
@@ -398,3 +399,4 @@ private func offset(
         }
     }
 }
+#endif

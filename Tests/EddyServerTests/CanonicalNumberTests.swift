@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import Foundation
 import Testing
@@ -35,3 +36,4 @@ import Testing
         #expect(fast == slow)
     }
 }
+#endif

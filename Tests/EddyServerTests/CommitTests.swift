@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import EddyProtocol
 import EddySupport
@@ -53,7 +54,7 @@ import Testing
                 "DROP FUNCTION eddy_test_refuse_commit()",
             ]
             for statement in statements {
-                try await postgres.client.query(PostgresQuery(unsafeSQL: statement), logger: StorageBackend.quiet)
+                try await postgres.pool.withConnection { _ = try await $0.query(PostgresQuery(unsafeSQL: statement), logger: StorageBackend.quiet) }
             }
         } else if let sqlite = storage as? SQLiteServerStorage {
             // Another connection on the same file (foreign keys are on in GRDB's connections, the storage's included).
@@ -151,7 +152,7 @@ import Testing
             CREATE CONSTRAINT TRIGGER eddy_test_refuse AFTER INSERT OR UPDATE ON api_keys
             DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION eddy_test_refuse()
             """,
-        ] { try await postgres.client.query(PostgresQuery(unsafeSQL: statement), logger: StorageBackend.quiet) }
+        ] { try await postgres.pool.withConnection { _ = try await $0.query(PostgresQuery(unsafeSQL: statement), logger: StorageBackend.quiet) } }
         do {
             let added = try await storage.addKey(airline: "DAL", label: "lost", now: 2)
             Issue.record("a key was reported although its commit failed: \(added.record)")
@@ -163,3 +164,4 @@ import Testing
         await storage.shutdown()
     }
 }
+#endif

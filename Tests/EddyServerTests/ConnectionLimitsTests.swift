@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddyTesting
 import Foundation
@@ -123,3 +124,4 @@ import Testing
         }
     }
 }
+#endif

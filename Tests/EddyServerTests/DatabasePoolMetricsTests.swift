@@ -1,3 +1,4 @@
+#if Tools
 import EddySupport
 import Foundation
 import GRDB
@@ -73,10 +74,12 @@ import Testing
             self.release = release
             if let postgres = storage as? PostgresServerStorage {
                 holder = Task {
-                    try await postgres.client.withTransaction(logger: StorageBackend.quiet) { connection in
-                        try await connection.query("LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE", logger: StorageBackend.quiet)
-                        heldSignal.yield()
-                        for await _ in gate { break }
+                    try await postgres.pool.withConnection { connection in
+                        try await connection.withTransaction(logger: StorageBackend.quiet) { connection in
+                            try await connection.query("LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE", logger: StorageBackend.quiet)
+                            heldSignal.yield()
+                            for await _ in gate { break }
+                        }
                     }
                 }
             } else if let sqlite = storage as? SQLiteServerStorage {
@@ -124,3 +127,4 @@ import Testing
         #expect(text.value("eddy_database_requests_waiting") == 0)
     }
 }
+#endif

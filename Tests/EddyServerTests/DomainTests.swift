@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import EddyProtocol
 import EddySupport
@@ -257,3 +258,4 @@ import Testing
         var all: [String] { answers.withLock { $0 } }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddyServerKit
 import EddySupport
@@ -32,3 +33,4 @@ import Testing
         #expect(try JSONSerialization.jsonObject(with: bytes) is [String: Any])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -53,3 +54,4 @@ import Testing
         await storage.shutdown()
     }
 }
+#endif

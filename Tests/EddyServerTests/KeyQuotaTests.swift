@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -56,3 +57,4 @@ import Testing
         await storage.shutdown()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddyServerKit
 import EddyVocabulary
@@ -80,3 +81,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import EddyProtocol
 import EddyTesting
@@ -175,3 +176,4 @@ import Testing
         #expect(current.residentBytes > 0 && current.startTimeSeconds > 1_600_000_000 && current.startTimeSeconds <= Date().timeIntervalSince1970)
     }
 }
+#endif

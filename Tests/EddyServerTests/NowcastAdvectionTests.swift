@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import Foundation
 import Testing
@@ -227,3 +228,4 @@ struct Contingency {
         #expect(NowcastMotion.advect(12345, by: velocity, hours: 2) == 12345)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import EddyProtocol
 import EddyServerKit
@@ -291,3 +292,4 @@ struct PrometheusText {
         samples.first { $0.name == name && $0.labels == labels }?.value
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import GRDB
 import Hummingbird
@@ -165,3 +166,4 @@ import Testing
         #expect(!lines.all.contains { "\($0)".contains("secret123456") }, "no line shows the key")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import EddyProtocol
 import EddySupport
@@ -249,3 +250,4 @@ import Testing
         await storage.shutdown()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Testing
 
@@ -151,3 +152,4 @@ final class Subprocess: Sendable {
         throw StorageTestError("eddy-server did not start: \(standardError)")
     }
 }
+#endif

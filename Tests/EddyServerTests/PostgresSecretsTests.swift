@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import NIOSSL
 import Testing
@@ -89,3 +90,4 @@ import Testing
         #expect(PostgresConnectionSettings.tlsConfiguration(try Self.location("postgres://u@h/db?sslmode=prefer"))?.certificateVerification == CertificateVerification.none)
     }
 }
+#endif

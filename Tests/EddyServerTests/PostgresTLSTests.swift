@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Logging
 import PostgresNIO
@@ -186,3 +187,4 @@ extension Result {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 
 /// One blocking TCP connection to 127.0.0.1, for tests that must do what no HTTP client does: connect and stay silent,
@@ -75,3 +76,4 @@ final class RawConnection: @unchecked Sendable {
         return (String(decoding: received, as: UTF8.self), false, Date().timeIntervalSince(start))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import EddyProtocol
 import EddyServerKit
@@ -210,3 +211,4 @@ import Testing
         }
     }
 }
+#endif

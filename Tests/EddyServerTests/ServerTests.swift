@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -325,3 +326,4 @@ struct SquareGrid: CellGeometry {
         } catch { #expect(error.status == 403) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import EddyProtocol
 import EddySupport
 import EddyVocabulary
@@ -161,3 +162,4 @@ import Testing
         ])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Logging
 import Testing
@@ -64,3 +65,4 @@ struct StorageTestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+#endif

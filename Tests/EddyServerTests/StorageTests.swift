@@ -1,3 +1,4 @@
+#if Tools
 import EddyH3
 import EddyProtocol
 import EddyVocabulary
@@ -301,3 +302,4 @@ import Testing
         await first.shutdown()
     }
 }
+#endif

@@ -67,6 +67,19 @@ import Testing
         #expect(lines <= 400, "EddyEngine.swift has \(lines) lines")
     }
 
+    /// The targets whose dependencies come with trait `Tools` (Package.swift) compile only with it: every file of theirs
+    /// is inside `#if Tools` (but the stand-in entry points for a build without it), so a plain `swift build` works.
+    @Test func toolTargetsCompileOnlyWithTheToolsTrait() throws {
+        for folder in ["Sources/EddyServerKit", "Sources/EddyServer", "Sources/EddyCLI", "Tests/EddyServerTests"] {
+            let files = try Self.sources(in: folder)
+            #expect(!files.isEmpty, "\(folder)")
+            for (path, text) in files where !path.hasSuffix("/WithoutTools.swift") {
+                let code = text.split(separator: "\n").drop { $0.hasPrefix("//") }
+                #expect(code.first == "#if Tools" && code.last == "#endif", "\(path) must be inside #if Tools … #endif")
+            }
+        }
+    }
+
     @Test func noSourceFileIsOver600LinesButDataTables() throws {
         let dataTables: Set<String> = ["Sources/EddyGeoid/EGM96Grid.swift"]
         for (path, text) in try Self.sources(in: "Sources") where !dataTables.contains(path) {

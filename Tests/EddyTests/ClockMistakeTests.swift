@@ -154,17 +154,51 @@ import Testing
         #expect(ended.trueTime - badAt < 65, "ends a minute after the last one")
     }
 
-    @Test func fixesPushed5SecondsAfterTheirTime() throws {
+    /// Fixes pushed 5 or 8 s after their time (the engine waits 2 s for late samples, so they reach detection 3 or 6 s
+    /// late).
+    @Test(arguments: [5.0, 8.0])
+    func fixesPushedSecondsAfterTheirTime(delaySeconds: Double) throws {
         let folder = try EngineFolder()
         defer { folder.remove() }
         let heard = fly(try offlineEngine(folder), start: Self.start, delayed: { sample in
-            if case .location = sample { 5 } else { 0 }
+            if case .location = sample { delaySeconds } else { 0 }
         })
         let notice = try #require(first(heard, "late_samples", .location))
         #expect(notice.trueTime - Self.start < 60)
         guard case .lateSamples(_, let lag) = notice.notice.kind else { Issue.record("\(notice.notice.kind)"); return }
-        #expect(lag > 2 && lag < 5)
+        #expect(lag > delaySeconds - 3.5 && lag < delaySeconds)
         #expect(first(heard, "late_samples", .accelerometer) == nil)
+        // Late fixes still place every second in a tile: "no location" must not claim the flight was lost (with fixes
+        // 8 s late it claimed 1,437 s of the 24-minute fixture flight before).
+        let noLocation = heard.filter { $0.notice.kindName == "no_location" }
+        #expect(noLocation.allSatisfy { $0.notice.secondsCost <= 10 }, "\(noLocation.map(\.notice))")
+        #expect(noLocation.isEmpty, "\(noLocation.map(\.notice))")
+    }
+
+    /// A host that gives each sensor its own thread and pushes as fast as it can (no pacing): whole streams arrive
+    /// minutes apart. Nothing can be measured in order, and the engine must say so (it said nothing before).
+    @Test func fourUnpacedThreadsAreHeard() throws {
+        let folder = try EngineFolder()
+        defer { folder.remove() }
+        let engine = try offlineEngine(folder)
+        let log = CallbackRecorder(engine)
+        let samples = Self.flight(start: Self.start).samples()
+        let streams: [[SensorSample]] = [
+            samples.filter { if case .accelerometer = $0 { true } else { false } },
+            samples.filter { if case .gyroscope = $0 { true } else { false } },
+            samples.filter { if case .barometer = $0 { true } else { false } },
+            samples.filter { if case .location = $0 { true } else { false } },
+        ]
+        #expect(streams.allSatisfy { !$0.isEmpty })
+        DispatchQueue.concurrentPerform(iterations: streams.count) { index in
+            for sample in streams[index] { engine.push(sample) }
+        }
+        engine.finishDetection()
+        let notices = log.callbacks.compactMap { if case .didReceiveMeasurementNotice(let n) = $0 { n } else { nil } }
+        let reports = log.callbacks.filter { if case .detectedTurbulence = $0 { true } else { false } }
+        let late = notices.filter { $0.kindName == "late_samples" && $0.phase == .began }
+        #expect(!late.isEmpty || reports.count >= 3, "reports \(reports.count), notices \(notices.map(\.kindName))")
+        for notice in late { #expect(notice.reason.contains("Push each sample as it arrives"), "\(notice.reason)") }
     }
 
     @Test(arguments: [Double.nan, 101.3])

@@ -5,7 +5,7 @@ import EddyStore
 package import EddySupport
 import EddySync
 public import EddyVocabulary
-import Foundation
+public import Foundation
 
 /// How delegate callbacks reach the host.
 public enum CallbackDelivery: Sendable {
@@ -76,6 +76,16 @@ public struct EddyConfiguration: Sendable {
     /// The engine's log: directory, level (default warning) and rolling-file size cap (default `eddy-logs/` next to the
     /// store, 2 files × 1 MiB); `EddyEngine.exportLogs()` returns it as one file.
     public var logging: EddyLogConfiguration
+    /// Where a started session's API key and user id are kept, never in the SQLite store. Default: a
+    /// `FileCredentialStore` at `<storePath>.credentials` (mode 0700, files 0600); on Apple platforms pass
+    /// `KeychainCredentialStore()` (EddyAppleSensors) to use the Keychain.
+    public var credentialStore: any EddyCredentialStore
+    /// The iOS data-protection class given to the store's files (the database, its `-wal` and `-shm`, the logs and the
+    /// credential directory) when the engine opens them. Default `.completeUntilFirstUserAuthentication`: readable
+    /// while the device is locked after its first unlock, as recording in a locked iPad in flight needs; `.complete`
+    /// would stop every write when the screen locks. nil leaves the app's default. Ignored where the platform has no
+    /// data protection (Linux, macOS).
+    public var storeFileProtection: FileProtectionType?
     /// Wraps the engine's HTTP transport (tests observe each request with it); nil for none.
     package var transportWrapper: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
     /// The wall clock: the sync loop's in `.wallClock` mode, the host's calls', the log's time stamps, a real-time
@@ -103,5 +113,7 @@ public struct EddyConfiguration: Sendable {
         transport = .platformDefault
         deviceMount = .cradle
         logging = .besideStore(storePath)
+        credentialStore = FileCredentialStore(directory: storePath + ".credentials")
+        storeFileProtection = .completeUntilFirstUserAuthentication
     }
 }

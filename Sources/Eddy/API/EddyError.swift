@@ -48,6 +48,8 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
     case flightLevelHintInvalid(String)
     /// The log could not be exported (logging off, or the directory not writable): the message says what to do.
     case logging(String)
+    /// The credential store (`EddyConfiguration.credentialStore`) refused to keep the session's secrets.
+    case credentials(CredentialStoreError)
 
     /// What went wrong and what to do.
     public var description: String {
@@ -58,6 +60,7 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .userLocked(let m): "access refused (\(m)): the key or company is deactivated; ask your operator, then start again"
         case .upgradeRequired(let m): "this Eddy version is too old for the server (\(m)): update the app"
         case .offline(let m): "the first start needs the server to validate the API key, and it could not be reached (\(m)): try again when online"
+        case .credentials(let e): "the session's API key and user id could not be kept in the credential store: \(e)"
         case .notStarted: "the engine is not started: call start(apiKey:airline:userId:environment:) first"
         case .noLocation: "no location yet: push a location sample first"
         case .tooManyRequests(let s): "the server asks to wait \(s) s before the next request"

@@ -37,6 +37,16 @@ extension EddyEngine {
         try result.get()
     }
 
+    /// Starts again with the last session's identity, read from the credential store, for an app relaunched in flight
+    /// (by a location event, in the background) that does not hold the API key itself. Like any start with an identity
+    /// the server validated before, it works offline. Throws `.notStarted` when no session is kept: never started, or
+    /// `stop()` was called since (it deletes the secrets), or the credential store could not give them back (the log
+    /// says why).
+    public func resumeLastSession() async throws(EddyError) {
+        guard let session = core.withLock({ $0.session }) else { throw .notStarted }
+        try await start(apiKey: session.apiKey, airline: session.airline, userId: session.userId, environment: session.environment)
+    }
+
     /// The blocking start (`start(…)` runs it off the caller's thread).
     public func startNow(apiKey: String, airline: String, userId: String, environment: EddyEnvironment) throws(EddyError) {
         redactor.add(apiKey)
@@ -93,7 +103,7 @@ extension EddyEngine {
                                           events: { [weak self] event in self?.handle(event) })
             runtime = SyncRuntime(client: client, scheduler: scheduler)
         }
-        do { try EngineSettings.persist(session: session, in: store) } catch { throw .store(error) }
+        try EngineSettings.persist(session: session, in: store, credentials: sessionCredentials)
 
         sessionSummary.withLock(visibleToThreadSanitizerAs: self) {
             $0.started(at: configuration.wallClock.now(), airline: airline, baseURL: environment.baseURL)
@@ -105,8 +115,9 @@ extension EddyEngine {
         if let runtime, configuration.syncTiming == .wallClock { runtime.startLoop() }
     }
 
-    /// Stops everything: detection of the current flight is closed (its last tile stored), sync stops, the session (the
-    /// API key and user id in the store), the server's thresholds, alert state and every fetched datum are deleted
+    /// Stops everything: detection of the current flight is closed (its last tile stored), sync stops, the session (its
+    /// API key and user id in the credential store, its airline and environment in the store), the server's thresholds,
+    /// alert state and every fetched datum are deleted
     /// (SkyPath semantics). Kept: own reports not yet acknowledged (uploaded after the next `start`), the settings
     /// (aircraft, flight, data query, update frequency, barometer calibration) and a digest of the identity the server
     /// validated, so a later `start` with the same identity and environment works offline. Call `start` again to resume.

@@ -42,6 +42,8 @@ public final class EddyEngine: Sendable {
     /// the core's lock; lines are queued for a writer thread (docs/engine.md "Logging").
     let logger: Logger?
     let logFile: RollingLogFile?
+    /// Where the session's API key and user id are kept (`EddyConfiguration.credentialStore`), never in `store`.
+    let sessionCredentials: EngineSettings.SessionCredentials
     /// Removes the API key, user id and tokens from every log line.
     let redactor = LogRedactor()
     /// What the current session did, for the log's session summary (`SessionSummary`).
@@ -82,7 +84,16 @@ public final class EddyEngine: Sendable {
             logFile = nil
             logger = nil
         }
-        let restored = EngineSettings.restore(from: store)
+        sessionCredentials = EngineSettings.SessionCredentials(store: configuration.credentialStore, storePath: configuration.storePath)
+        let restored = EngineSettings.restore(from: store, credentials: sessionCredentials)
+        for note in restored.notes { logger?.warning("session: \(note)") }
+        if let session = restored.session { redactor.add(session.apiKey); redactor.add(session.userId) }
+        if let protection = configuration.storeFileProtection {
+            let paths = StoreFileProtection.paths(storePath: configuration.storePath, logDirectory: configuration.logging.directory)
+            for refusal in StoreFileProtection.apply(protection, to: paths) {
+                logger?.warning("data protection \(protection.rawValue) not applied to \(refusal.path): \(refusal.reason)")
+            }
+        }
         let defaultAircraft = AircraftTypeTable.type(designator: "B738") ?? AircraftTypeTable.all[0]
         core = EngineLock(EngineCore(
             configuration: EngineCoreConfiguration(configuration), aircraft: restored.aircraft ?? defaultAircraft,

@@ -57,7 +57,7 @@ struct EngineStoreEdges: EngineEdges {
     }
 
     func forgetSessionAndFetchedData() throws(StoreError) {
-        try EngineSettings.forgetSession(in: store)
+        try EngineSettings.forgetSession(in: store, credentials: engine.sessionCredentials)
         try store.clearFetchedData()
     }
 

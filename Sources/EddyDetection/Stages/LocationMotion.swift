@@ -27,6 +27,11 @@ package struct LocationMotion: Sendable {
     private var groundSpeedTime = -Double.infinity
     /// Time of the latest fix, seconds.
     package private(set) var lastFixTime = -Double.infinity
+    /// When the latest fix reached the pipeline, on the motion stream's time: its own time, or the latest tick's when it
+    /// came later than that (fixes pushed late). "No location" is about fixes that stopped coming, not late ones.
+    private var lastFixArrival = -Double.infinity
+    /// The latest tick's time.
+    private var latestTickTime = -Double.infinity
     private var lastCourse: (t: Double, degrees: Double)?
     private var trackRateDegreesPerSecond = 0.0
     private var groundRoll = false
@@ -47,6 +52,7 @@ package struct LocationMotion: Sendable {
     package mutating func fix(at t: Double, receivedSpeed: Double?, filteredSpeed: Double?, velocityUncertainty68: Double?,
                               courseDegrees: Double?) {
         lastFixTime = t
+        lastFixArrival = max(t, latestTickTime)
         if let speed = receivedSpeed, speed.isFinite, speed >= 0 {
             groundSpeedMetersPerSecond = speed; groundSpeedTime = t
         } else if let speed = filteredSpeed, speed.isFinite, speed >= 0, let uncertainty = velocityUncertainty68, uncertainty <= 10 {
@@ -70,11 +76,14 @@ package struct LocationMotion: Sendable {
         }
     }
 
-    /// Whether a fix is fresh at `t` (no `no_location` notice).
-    package func isLocated(at t: Double) -> Bool { t - lastFixTime <= groundSpeedMaxAge }
+    /// Whether fixes still come at `t` (no `no_location` notice): one reached the pipeline within the fix age limit.
+    /// Fixes that arrive late still place the seconds in a tile (the tracker's current one); their lateness is the
+    /// `late_samples` notice's.
+    package func isLocated(at t: Double) -> Bool { t - lastFixArrival <= groundSpeedMaxAge }
 
     /// The motion facts at a tick ending at `t`. A fix's speed and track rate are used only while the fix is fresh.
     package mutating func tick(at t: Double) -> MotionTick {
+        latestTickTime = t
         let fixFresh = t - lastFixTime <= groundSpeedMaxAge
         let speedFresh = t - groundSpeedTime <= groundSpeedMaxAge
         var onGround = groundSpeedMetersPerSecond.map { $0 < groundSpeedGateMetersPerSecond && speedFresh } ?? false
