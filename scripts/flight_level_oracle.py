@@ -26,6 +26,8 @@ import time
 
 import numpy as np
 
+from jsbsim_flight import pressure_altitude_ft   # the same ISA formula the flights' truth is written with
+
 try:
     import itur.models.itu835 as p835
 except ImportError:  # pragma: no cover
@@ -48,13 +50,6 @@ FULL = [
     ("high-winter-west", 58.0, 100.0, WINTER, 270, "320:540,340:1200", 5.0),
 ]
 SUBSET = ["mid-winter-west", "high-summer-west"]
-
-
-def pressure_altitude_ft(p_hpa):
-    p11 = 226.32063
-    if p_hpa >= p11:
-        return 288.15 / 0.0065 * (1 - (p_hpa / 1013.25) ** (287.05287 * 0.0065 / 9.80665)) / FT
-    return (11_000 + 287.05287 * 216.65 / 9.80665 * math.log(p11 / p_hpa)) / FT
 
 
 def isa_pressure_hpa(pa_ft):

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import EddySensorLog
 
@@ -54,3 +55,4 @@ func parseISADeviation(_ text: String) throws -> FlightMeta.FlightPlan.ISADeviat
     }
     return FlightMeta.FlightPlan.ISADeviation(celsius: fields[0], sigmaCelsius: fields.count == 2 ? fields[1] : nil, t: 0)
 }
+#endif
