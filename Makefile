@@ -23,7 +23,7 @@ PYTHON := $(VENV)/bin/python
 SWIFT_BUILD_FLAGS ?= --traits LibcurlTransport,Tools
 RUN_FLIGHT ?= Fixtures/flights/sim-medium-mixed
 
-.PHONY: run test deps apt apt-run apt-ops venv venv-ops build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-handling campaign-manoeuvres test-mutate-replay mutate-replay fuzz fuzz-build test-fuzz fuzz-corpus test-sanitize test-tsan test-asan \
+.PHONY: run test deps apt apt-run apt-ops venv venv-ops build build-release test-unit test-oracles test-docs test-crash-cycles crash-cycles test-soak soak test-limits bench clean fixtures campaign-flight-levels campaign-handling campaign-manoeuvres test-mutate-replay mutate-replay fuzz fuzz-build test-fuzz fuzz-corpus test-sanitize test-tsan test-asan \
         test-ops test-monitoring test-packaging test-pitr test-operator-smoke test-operator
 
 ## deps: system packages and the Python oracle venv, installed only when missing
@@ -96,6 +96,7 @@ test-oracles: venv build
 	$(PYTHON) scripts/h3_live_oracle.py --eddy .build/debug/eddy --points 100000
 	$(PYTHON) scripts/jsbsim_oracle.py --eddy .build/debug/eddy --seeds 101,102
 	$(PYTHON) scripts/jsbsim_handling_oracle.py --eddy .build/debug/eddy --seeds 201,202
+	$(PYTHON) scripts/flight_level_oracle.py --eddy .build/debug/eddy
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	@trap 'EDDY_PG_DIR=.build/pg-schemathesis bash scripts/pg_cluster.sh destroy' EXIT; \
 	url="$$(EDDY_PG_DIR=.build/pg-schemathesis EDDY_PG_FAST=1 bash scripts/pg_cluster.sh start)" || exit 1; \
@@ -110,6 +111,12 @@ test-oracles: venv build
 ## same traits as the build, so that the plugin's build reuses it instead of rebuilding every module.
 test-docs: apt
 	swift package $(SWIFT_BUILD_FLAGS) generate-documentation --target Eddy --warnings-as-errors
+
+## campaign-flight-levels: the whole airliner flight-level campaign (issue 28: ten JSBSim 737 flights at latitudes 10–60°,
+## ISA −12…+15 °C, east- and westbound with a step climb, each replayed without hints, with the ISA deviation and with the
+## cleared levels; docs/altitude.md "Airliner oracle"). `make test-oracles` runs two of them.
+campaign-flight-levels: venv build
+	$(PYTHON) scripts/flight_level_oracle.py --eddy .build/debug/eddy --full
 
 ## campaign-handling: the full handling campaign (100 seeds × slow / fast pick-up / slide × gyro or not × rattling
 ## cradle or not, docs/detection.md §2); prints latency and measured-while-handled figures. The default suite runs 4 seeds.

@@ -67,6 +67,7 @@ PITCH_GAINS = {"737": (0.3, 0.1), "c172p": (1.0, 0.3), "787-8": (0.3, 0.1), "DHC
 # Roll loop with heading hold (bank target = -HEADING_GAIN × heading error, limited to ±5°), so turbulence
 # does not turn the aircraft (Eddy gates minutes while turning faster than 4°/s).
 ROLL_GAIN, ROLL_RATE_GAIN, HEADING_GAIN, BANK_LIMIT_RAD = 3.0, 0.5, 1.0, math.radians(5)
+CLIMB_FPM = 500.0   # step climbs and descents between flight levels (--levels)
 W20_KT = {0: 0, 1: 15, 2: 15, 3: 15, 4: 30, 5: 45, 6: 45, 7: 45}  # only used below 2,000 ft
 
 
@@ -264,6 +265,42 @@ def parse_handling(text, rng):
     return sorted(handlings, key=lambda h: h.start)
 
 
+def pressure_altitude_ft(p_hpa):
+    """ISA pressure altitude, feet, of a static pressure (ICAO Doc 7488: troposphere, isothermal above 11 km)."""
+    p11 = 226.32063
+    if p_hpa >= p11:
+        return 288.15 / 0.0065 * (1 - (p_hpa / 1013.25) ** (287.05287 * 0.0065 / G0)) / FT
+    return (11_000 + 287.05287 * 216.65 / G0 * math.log(p11 / p_hpa)) / FT
+
+
+def parse_levels(text):
+    """`FL:until_s,…` → [(FL, until seconds)], in time order."""
+    levels = []
+    for part in (text or "").split(","):
+        if not part:
+            continue
+        level, until = part.split(":")
+        levels.append((int(level), float(until)))
+    if any(b[1] <= a[1] for a, b in zip(levels, levels[1:])):
+        raise SystemExit("jsbsim_flight.py: --levels times must increase")
+    return levels
+
+
+def level_target(levels, t):
+    """(target pressure altitude ft, target vertical speed ft/s): hold each level until its time, then move to the
+    next at CLIMB_FPM."""
+    for i, (level, until) in enumerate(levels):
+        if t <= until or i == len(levels) - 1:
+            if i == 0:
+                return level * 100.0, 0.0
+            previous, start = levels[i - 1][0] * 100.0, levels[i - 1][1]
+            change = level * 100.0 - previous
+            moved = min(abs(change), (t - start) * CLIMB_FPM / 60)
+            rate = 0.0 if moved >= abs(change) else math.copysign(CLIMB_FPM / 60, change)
+            return previous + math.copysign(moved, change), rate
+    return levels[-1][0] * 100.0, 0.0
+
+
 def parse_segments(text):
     segments = []
     for part in text.split(","):
@@ -287,6 +324,18 @@ def main():
                         help="3 = Milspec (first-order w, default), 4 = Tustin (Dryden w; unstable when the severity changes in flight)")
     parser.add_argument("--handling", default="",
                         help="device pick-ups start:seconds[:slow|fast], comma separated (default slow), e.g. 200:12:slow")
+    # Airliner flight-level flights (scripts/flight_level_oracle.py, docs/altitude.md "Airliner oracle").
+    parser.add_argument("--levels", default="",
+                        help="flight levels FL:until_s,… held by pressure altitude, climbing or descending CLIMB_FPM between them "
+                             "(e.g. 350:900,370:1920); the flight starts level at the first; default: the type's altitude, held geometrically")
+    parser.add_argument("--isa-deviation", type=float, default=0.0, help="JSBSim atmosphere/delta-T, °C (uniform ISA deviation)")
+    parser.add_argument("--latitude", type=float, default=47.0)
+    parser.add_argument("--longitude", type=float, default=8.0)
+    parser.add_argument("--track", type=float, default=90.0, help="true track (heading in still air), degrees")
+    parser.add_argument("--gnss-noise-m", type=float, default=0.0,
+                        help="phone GNSS altitude error: Gauss-Markov 1σ (m, τ 90 s) plus 2 m white; 0 = exact (default)")
+    parser.add_argument("--physics-hz", type=int, default=200)
+    parser.add_argument("--time-origin", default="2026-11-22T10:00:00Z")
     args = parser.parse_args()
 
     icao, eddy_class, altitude_ft, speed_prop, speed_value, wing_loading, cla, band = AIRCRAFT[args.aircraft]
@@ -294,10 +343,11 @@ def main():
     if args.turb_type == 4 and any(a[0] and b[0] and a[0] != b[0] for a, b in zip(segments, segments[1:])):
         print("jsbsim_flight.py: warning: with turb-type 4 (Tustin), JSBSim 1.3.3 produces gusts of tens of m/s for "
               "a while after the severity changes between two non-zero values; use turb-type 3", file=sys.stderr)
-    physics_hz = 200
+    physics_hz = args.physics_hz
     decimate = int(round(physics_hz / args.rate))
     if decimate * args.rate != physics_hz:
-        raise SystemExit("jsbsim_flight.py: --rate must divide 200 Hz (e.g. 50, 100, 200, 40, 25)")
+        raise SystemExit(f"jsbsim_flight.py: --rate must divide --physics-hz {physics_hz} (e.g. 50, 100, 200, 40, 25)")
+    levels = parse_levels(args.levels)
     rng = np.random.default_rng(args.seed)
     mount = random_mount(rng)
     handlings = parse_handling(args.handling, np.random.default_rng(args.seed + 7919))
@@ -308,16 +358,31 @@ def main():
     fdm.set_dt(1.0 / physics_hz)
     fdm["simulation/randomseed"] = args.seed
     # position first: setting latitude later re-derives the speed and would lose the Mach number
-    fdm["ic/lat-geod-deg"] = 47.0
-    fdm["ic/long-gc-deg"] = 8.0
-    fdm["ic/psi-true-deg"] = 90.0
+    fdm["ic/lat-geod-deg"] = args.latitude
+    fdm["ic/long-gc-deg"] = args.longitude
+    fdm["ic/psi-true-deg"] = args.track
     fdm["ic/gamma-deg"] = 0.0
+    fdm["atmosphere/delta-T"] = args.isa_deviation * 1.8   # Rankine
+    if levels:
+        # the geometric height of the first flight level in this atmosphere (a few initial-condition passes)
+        altitude_ft = levels[0][0] * 100.0
+        for _ in range(4):
+            fdm["ic/h-sl-ft"] = altitude_ft
+            fdm[speed_prop] = speed_value
+            fdm.run_ic()
+            altitude_ft += levels[0][0] * 100.0 - pressure_altitude_ft(fdm["atmosphere/P-psf"] * PSF_TO_HPA)
     fdm["ic/h-sl-ft"] = altitude_ft
     fdm[speed_prop] = speed_value
     fdm.run_ic()
     fdm["propulsion/set-running"] = -1
     fdm["simulation/do_simple_trim"] = 1
     theta0 = fdm["attitude/theta-rad"]
+    engines = {"737": 2, "787-8": 2, "c172p": 1, "DHC6": 2}[args.aircraft] if levels else 0
+    throttle0 = [fdm[f"fcs/throttle-cmd-norm[{i}]"] for i in range(engines)]
+    gnss_rng = np.random.default_rng(args.seed + 104729)
+    gnss_error = gnss_rng.normal(scale=args.gnss_noise_m) if args.gnss_noise_m > 0 else 0.0
+    truth_rows = []
+    altitude_integral = 0.0
     elevator0 = fdm["fcs/elevator-cmd-norm"]
     aileron0 = fdm["fcs/aileron-cmd-norm"]
     h0 = fdm["position/h-sl-ft"]
@@ -362,7 +427,22 @@ def main():
             # gentle attitude autopilot: pitch toward trim (slow altitude loop), wings level
             theta = fdm["attitude/theta-rad"]
             phi = fdm["attitude/phi-rad"]
-            target = theta0 - 0.0005 * (fdm["position/h-sl-ft"] - h0)
+            if levels:
+                # pressure-altitude hold with a climb/descent schedule: feed-forward flight-path angle, slow altitude loop,
+                # and a simple auto-throttle on true airspeed
+                t_now = step / physics_hz
+                target_ft, rate_fps = level_target(levels, t_now)
+                pa = pressure_altitude_ft(fdm["atmosphere/P-psf"] * PSF_TO_HPA)
+                vt = fdm["velocities/vt-fps"]
+                altitude_integral += (pa - target_ft) / physics_hz
+                # commanded flight-path angle from the schedule and the altitude error, its own error damped by pitch
+                gamma_cmd = math.asin(max(-0.1, min(0.1, (rate_fps - 0.15 * (pa - target_ft) - 0.002 * altitude_integral) / vt)))
+                gamma = math.asin(max(-0.2, min(0.2, fdm["velocities/h-dot-fps"] / vt)))
+                target = theta0 + gamma_cmd + 2.0 * (gamma_cmd - gamma)
+                for i, t0 in enumerate(throttle0):
+                    fdm[f"fcs/throttle-cmd-norm[{i}]"] = min(1, max(0, t0 + 0.3 * (speed - vt * FT) + (0.25 if rate_fps > 0 else -0.15 if rate_fps < 0 else 0)))
+            else:
+                target = theta0 - 0.0005 * (fdm["position/h-sl-ft"] - h0)
             fdm["fcs/elevator-cmd-norm"] = min(1, max(-1, elevator0 + pitch_gain * (theta - target) + pitch_rate_gain * fdm["velocities/q-rad_sec"]))
             heading_error = (fdm["attitude/psi-rad"] - psi0 + math.pi) % (2 * math.pi) - math.pi
             bank_target = min(BANK_LIMIT_RAD, max(-BANK_LIMIT_RAD, -HEADING_GAIN * heading_error))
@@ -395,9 +475,17 @@ def main():
             files["gyroscope.csv"].write(f"{ts},{fmt(rates[0], 4)},{fmt(rates[1], 4)},{fmt(rates[2], 4)}\n")
             if step % physics_hz == 0:
                 course = math.degrees(fdm["flight-path/psi-gt-rad"]) % 360
+                gnss_alt = fdm['position/h-sl-meters']
+                if args.gnss_noise_m > 0:
+                    a = math.exp(-1 / 90.0)
+                    gnss_error = a * gnss_error + math.sqrt(1 - a * a) * gnss_rng.normal(scale=args.gnss_noise_m)
+                    gnss_alt += gnss_error + gnss_rng.normal(scale=2.0)
                 files["location.csv"].write(
                     f"{ts},{fmt(fdm['position/lat-geod-deg'], 7)},{fmt(fdm['position/long-gc-deg'], 7)},"
-                    f"{fmt(fdm['position/h-sl-meters'], 2)},5.0,8.0,{fmt(fdm['velocities/vg-fps'] * FT, 2)},{fmt(course, 2)}\n")
+                    f"{fmt(gnss_alt, 2)},5.0,8.0,{fmt(fdm['velocities/vg-fps'] * FT, 2)},{fmt(course, 2)}\n")
+                if levels:
+                    truth_rows.append(f"{ts},{fmt(pressure_altitude_ft(fdm['atmosphere/P-psf'] * PSF_TO_HPA), 1)},"
+                                      f"{fmt(fdm['position/h-sl-ft'], 1)},{fmt(fdm['atmosphere/T-R'] / 1.8 - 273.15, 2)}")
                 pressure = cabin_hpa if eddy_class != "small" else fdm["atmosphere/P-psf"] * PSF_TO_HPA
                 files["barometer.csv"].write(f"{ts},{fmt(pressure + rng.normal(scale=0.02), 3)}\n")
         # The truth: from the gusts JSBSim actually applied, not from the table's σ_w (docs/replay.md §JSBSim flights).
@@ -411,8 +499,12 @@ def main():
         t_start = t_end
     for f in files.values():
         f.close()
+    if levels:
+        with open(os.path.join(args.out, "truth-pressure-altitude.csv"), "w", newline="\n") as f:
+            f.write("t,pressure_alt_ft,msl_ft,static_air_temperature_c\n" + "\n".join(truth_rows) + "\n")
     # A flight that left cruise (upset, stall, spiral) is not a turbulence measurement: refuse it.
-    if altitude_range[1] - altitude_range[0] > 1000 or speed_range[0] < 0.6 * speed or max_bank > 30:
+    planned_change = (max(l for l, _ in levels) - min(l for l, _ in levels)) * 100 if levels else 0
+    if altitude_range[1] - altitude_range[0] > 1000 + planned_change * 1.2 or speed_range[0] < 0.6 * speed or max_bank > 30:
         for name in files:
             os.remove(os.path.join(args.out, name))
         sys.exit(f"jsbsim_flight.py: the aircraft left cruise (altitude {altitude_range[0]:.0f}…{altitude_range[1]:.0f} ft, "
@@ -422,7 +514,7 @@ def main():
     meta = {
         "format": "eddy-sensor-log",
         "version": 1,
-        "time_origin": "2026-11-22T10:00:00Z",
+        "time_origin": args.time_origin,
         "aircraft": {"type": icao, "class": eddy_class},
         "device": {"model": "JSBSim virtual device", "pressurized_cabin": eddy_class != "small"},
         "truth": {"turbulence": truth, "handling": [{"start": h.start, "end": h.end} for h in handlings]},
@@ -431,6 +523,9 @@ def main():
             "altitude_ft": altitude_ft, "true_airspeed_mps": round(speed, 2),
             "model_wing_loading_n_m2": round(fdm["inertia/weight-lbs"] * 4.4482216 / (fdm["metrics/Sw-sqft"] * FT * FT), 1), "air_density_kg_m3": round(rho, 4),
             "seed": args.seed, "noise_mg": args.noise_mg, "rate_hz": args.rate,
+            **({"levels": [[l, u] for l, u in levels], "isa_deviation_c": args.isa_deviation, "latitude": args.latitude,
+                "longitude": args.longitude, "track_deg": args.track, "gnss_noise_m": args.gnss_noise_m,
+                "physics_hz": physics_hz} if levels else {}),
             "band_hz": list(band), "max_bank_deg": round(max_bank, 1), "max_pitch_deviation_deg": round(max_theta_dev, 1),
             "altitude_range_ft": [round(a) for a in altitude_range], "ground_speed_range_mps": [round(v, 1) for v in speed_range],
             "truth_rule": ("edr = edr_independent: EDR of the von Karman field (L = 762 m) with the same vertical-gust variance in the "

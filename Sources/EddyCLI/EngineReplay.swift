@@ -22,6 +22,8 @@ struct EngineReplayOptions {
     var typeDesignator: String?
     /// Device mount override (else meta.json's device.mount, else cradle).
     var mount: DeviceMount?
+    /// Flight-plan hints instead of meta.json's `flight_plan`, field by field.
+    var flightPlan: FlightMeta.FlightPlan?
     /// Engine store path; nil for a temporary store removed afterwards.
     var db: String?
     /// Sync server base URL; nil for an offline engine.
@@ -179,6 +181,7 @@ enum EngineReplay {
             timeline.record(timed)
             mapCollector?.record(timed)
         }
+        let plan = FlightMeta.FlightPlan.merged(options.flightPlan, over: meta.flightPlan)
         let environment: EddyEnvironment = options.server.map { .server($0) } ?? .offline
         do {
             try engine.setAircraft(designator: aircraft.designator)
@@ -188,12 +191,18 @@ enum EngineReplay {
             try engine.startNow(apiKey: options.apiKey ?? "offline", airline: options.airline, userId: options.userId,
                                 environment: environment)
             try engine.startMonitoringAlerts(with: AlertQuery())
+            try engine.setPlannedCruiseLevels(plan?.plannedLevels ?? [])
+            if let isa = plan?.isaDeviation {
+                try engine.setCruiseTemperature(CruiseTemperature(isaDeviationCelsius: isa.celsius, uncertaintyCelsius: isa.sigmaCelsius ?? 2,
+                                                                  observedAt: (isa.t ?? 0) + shift))
+            }
         } catch {
             timeline.flush()
             throw EngineReplayFailure(startAdvice(error, options: options))
         }
 
         var sample = first
+        var pendingClearedLevels = plan?.clearedLevels ?? []
         var count = 0
         var lastLogTime = first.t
         do {
@@ -221,6 +230,10 @@ enum EngineReplay {
                         timeline.flush()
                         try? await Task.sleep(for: .seconds(wait))
                     }
+                }
+                while let cleared = pendingClearedLevels.first, cleared.t <= sample.t {
+                    try engine.setClearedFlightLevel(cleared.level)
+                    pendingClearedLevels.removeFirst()
                 }
                 var unix = sample
                 unix.t += shift

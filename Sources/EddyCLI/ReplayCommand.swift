@@ -56,6 +56,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Device mount instead of meta.json's device.mount: cradle (default; flat = lying on a seat, not measured) or fixed (AHRS, logger, panel mount: flat is correct, never out of position by manoeuvres).", transform: parseMount)
     var mount: DeviceMount?
 
+    @OptionGroup(title: "Flight-plan hints (docs/altitude.md)")
+    var flightPlan: FlightPlanOptions
+
     @Option(help: "Store the flight's tile reports (own-report outbox) in this Eddy store file; created if absent. With --engine: the engine's store (default: a temporary file, removed afterwards).")
     var db: String?
 
@@ -128,6 +131,7 @@ struct ReplayCommand: AsyncParsableCommand {
             options.aircraftClass = aircraftClass
             options.typeDesignator = typeDesignator
             options.mount = mount
+            options.flightPlan = flightPlan.flightPlan
             options.html = html
             options.db = db
             options.restart = restart
@@ -145,7 +149,8 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         let output = OutputBuffer()
         do {
-            let replay = try FlightReplay(directory: flight, options: ReplayOptions(lenient: lenient, aircraftClass: aircraftClass, typeDesignator: typeDesignator, mount: mount))
+            let replay = try FlightReplay(directory: flight, options: ReplayOptions(
+                lenient: lenient, aircraftClass: aircraftClass, typeDesignator: typeDesignator, mount: mount, flightPlan: flightPlan.flightPlan))
             let viewer = replay.aircraftClass
             let terrain = try dem.map { path throws(TerrainError) in try TerrainDirectory(path: path) }
             let progress = ReplayProgress(directory: flight, json: json)

@@ -117,8 +117,20 @@ package struct Navigation: Sendable {
     /// filter and the barometer calibration are kept, fleet offsets are read again.
     package mutating func restartAltitude(configuration altitude: AltitudeConfiguration) {
         configuration.altitude = altitude
+        let (hints, clockOffset) = (estimator.flightLevelHints, estimator.fleetClockOffsetSeconds)
         estimator = AltitudeEstimator(configuration: altitude)
+        estimator.flightLevelHints = hints
+        estimator.fleetClockOffsetSeconds = clockOffset
     }
+
+    /// What the host said about the flight's levels and air (times in this navigation's samples' base).
+    package var flightLevelHints: FlightLevelHints {
+        get { estimator.flightLevelHints }
+        set { estimator.flightLevelHints = newValue }
+    }
+
+    /// Sets Unix time − the time of this navigation's samples (fleet offsets' ages, the climatology's date).
+    package mutating func setClockOffset(seconds: Double) { estimator.fleetClockOffsetSeconds = seconds }
 
     /// Sets the fleet's GNSS − pressure altitude offsets near the aircraft (Unix times; `clockOffsetSeconds` is Unix
     /// time − the time of this navigation's samples, 0 when they are Unix times already).

@@ -16,12 +16,15 @@ package struct ReplayOptions: Sendable, Equatable {
     package var reportSalt: UInt64?
     /// Device mount to use instead of `meta.json`'s `device.mount` (default there: cradle).
     package var mount: DeviceMount?
+    /// Flight-plan hints instead of `meta.json`'s `flight_plan`, field by field (a nil field keeps meta.json's).
+    package var flightPlan: FlightMeta.FlightPlan?
 
     /// Creates options.
     package init(
         lenient: Bool = false, aircraftClass: AircraftClass? = nil, typeDesignator: String? = nil, reportSalt: UInt64? = nil,
-        mount: DeviceMount? = nil
+        mount: DeviceMount? = nil, flightPlan: FlightMeta.FlightPlan? = nil
     ) {
+        self.flightPlan = flightPlan
         self.lenient = lenient
         self.aircraftClass = aircraftClass
         self.typeDesignator = typeDesignator
@@ -83,6 +86,8 @@ package final class FlightReplay {
         configuration.reportSalt = options.reportSalt ?? Self.flightSalt(directoryName: Self.lastPathComponent(directory), meta: meta)
         configuration.mount = mount
         var detection = NavigatedDetection(configuration: configuration)
+        detection.setFlightLevelHints(FlightLevelHints(merging: options.flightPlan, over: meta.flightPlan),
+                                      clockOffsetSeconds: meta.timeOriginEpochSeconds ?? 0)
         var collector = EventCollector()
         var events: [DetectionEvent] = []
         events.reserveCapacity(16)

@@ -53,6 +53,7 @@ package enum ReplayJSON {
             o.number("pressure_alt_ft", (a.pressureAltitudeFeet * 10).rounded() / 10)
             o.number("pressure_alt_u90_ft", (a.pressureAltitudeUncertaintyFeet.u90 * 10).rounded() / 10)
             o.integer("layer", a.layer)
+            if let p = a.flightLevelProbability { o.number("level_p", (p * 1000).rounded() / 1000) }
             if let msl = a.mslMeters, let u = a.mslUncertaintyMeters {
                 o.number("msl_m", (msl * 100).rounded() / 100)
                 if let n = a.geoidUndulationMeters { o.number("hae_m", ((msl + n) * 100).rounded() / 100) }

@@ -21,6 +21,8 @@ public struct FlightMeta: Codable, Sendable, Equatable {
     public var device: Device?
     /// Known truth (generated or labelled flights only).
     public var truth: Truth?
+    /// What the flight plan says about levels and air (optional: docs/sensor-log.md).
+    public var flightPlan: FlightPlan?
 
     /// The aircraft block.
     public struct Aircraft: Codable, Sendable, Equatable {
@@ -147,6 +149,7 @@ public struct FlightMeta: Codable, Sendable, Equatable {
         case format, version
         case timeOrigin = "time_origin"
         case aircraft, device, truth
+        case flightPlan = "flight_plan"
     }
 
     /// Creates a meta block for a new log.
@@ -185,6 +188,7 @@ public struct FlightMeta: Codable, Sendable, Equatable {
         if let timeOrigin, Self.parseISO8601(timeOrigin) == nil {
             throw invalid("time_origin \"\(InputExcerpt.escaped(timeOrigin))\" is not an ISO 8601 instant", "Write it like 2026-11-22T10:00:00Z, or remove it when t is Unix epoch seconds")
         }
+        try flightPlan?.validate()
         for (name, list) in [("turbulence", truth?.turbulence ?? []), ("handling", truth?.handling ?? []), ("manoeuvres", truth?.manoeuvres ?? [])] {
             for (index, interval) in list.enumerated() {
                 let place = "truth.\(name)[\(index)]"

@@ -23,6 +23,9 @@ public struct AltitudeContext: Sendable, Equatable {
     public var heldFlightLevelFeet: Double?
     /// True when the 90 % uncertainty reaches beyond `layer`.
     public var layerUncertain: Bool
+    /// When the level was chosen by flight-level inference (a level airliner on GNSS), the probability that it is the
+    /// level the aircraft holds; nil otherwise. `layerUncertain` is set below 0.9.
+    public var flightLevelProbability: Double?
     /// Altitude above mean sea level (EGM96 geoid), metres; nil without GNSS and QNH.
     public var mslMeters: Double?
     /// 68 % uncertainty of `mslMeters`, metres.

@@ -44,6 +44,8 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
     case terrain(TerrainError)
     /// A demo could not start (`startDemo`): the message says which value is wrong.
     case demoInvalid(String)
+    /// A flight-level hint (planned or cleared level, cruise temperature) is not plausible: the message says which.
+    case flightLevelHintInvalid(String)
     /// The log could not be exported (logging off, or the directory not writable): the message says what to do.
     case logging(String)
     /// The credential store (`EddyConfiguration.credentialStore`) refused to keep the session's secrets.
@@ -72,6 +74,7 @@ public enum EddyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .terrain(let e): "terrain: \(e)"
         case .logging(let m): "logs: \(m)"
         case .demoInvalid(let m): "demo not started: \(m)"
+        case .flightLevelHintInvalid(let m): "flight-level hint refused: \(m)"
         }
     }
 

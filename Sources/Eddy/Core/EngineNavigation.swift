@@ -42,7 +42,9 @@ struct EngineNavigation: Sendable {
     /// Starts afresh (a demo starts or ends): fusion, position filter, phase and altitude; the calibration is kept.
     mutating func restart(configuration: NavigationConfiguration, phase phaseConfiguration: FlightPhaseConfiguration) {
         fusion = LocationFusion()
+        let hints = navigation.flightLevelHints
         navigation = Navigation(configuration: configuration, barometerCalibration: navigation.barometerCalibration)
+        navigation.flightLevelHints = hints
         phase = FlightPhaseTracker(configuration: phaseConfiguration)
         lastFix = nil
     }
@@ -120,6 +122,9 @@ struct EngineNavigation: Sendable {
         return navigated
     }
 
+    /// Changes the host's flight-level hints (times in engine time: Unix seconds); they hold from the next fix on.
+    mutating func updateFlightLevelHints(_ change: (inout FlightLevelHints) -> Void) { change(&navigation.flightLevelHints) }
+
     /// The fleet offsets read for `.loadAltitudeOffsets`: navigation uses them from the next fix on.
     mutating func setFleetOffsets(_ cells: [AltitudeOffsetCell]) { navigation.setFleetOffsets(cells) }
 
@@ -165,6 +170,7 @@ struct EngineNavigation: Sendable {
             layerUncertain: e.layerUncertain, mslMeters: e.mslMeters, mslU68Meters: e.mslUncertaintyMeters?.u68,
             mslU90Meters: e.mslUncertaintyMeters?.u90, verticalSpeedFeetPerMinute: e.verticalSpeedFeetPerMinute,
             cabin: e.cabin, barometerCalibration: calibration, status: status, problems: problems)
+        context.flightLevelProbability = e.flightLevelProbability
         if let msl = e.mslMeters, let mslU = e.mslUncertaintyMeters, let lat = e.latitudeDegrees, let lon = e.longitudeDegrees,
            let n = Geoid.undulationMeters(latitudeDegrees: lat, longitudeDegrees: lon) {
             // HAE = MSL + N; the geoid table's own interpolation error adds in quadrature (docs/altitude.md).

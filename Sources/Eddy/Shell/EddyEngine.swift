@@ -178,6 +178,28 @@ public final class EddyEngine: Sendable {
         return try result.get()
     }
 
+    // MARK: flight levels (docs/altitude.md "Host hints")
+
+    /// Sets the planned cruise flight levels from the operational flight plan (350 = FL350); [] clears them.
+    public func setPlannedCruiseLevels(_ flightLevels: [Int]) throws(EddyError) {
+        if let bad = flightLevels.first(where: { !(0...600).contains($0) }) { throw .flightLevelHintInvalid("planned level \(bad) is not a flight level 0…600") }
+        core.withLock { $0.setPlannedCruiseLevels(feet: flightLevels.map { Double($0) * 100 }) }
+    }
+
+    /// Sets the flight level ATC cleared the aircraft to (350 = FL350), from now on; nil: none.
+    public func setClearedFlightLevel(_ flightLevel: Int?) throws(EddyError) {
+        if let flightLevel, !(0...600).contains(flightLevel) { throw .flightLevelHintInvalid("cleared level \(flightLevel) is not a flight level 0…600") }
+        let now = hostNow()
+        core.withLock { $0.setClearedLevel(feet: flightLevel.map { Double($0) * 100 }, now: now) }
+    }
+
+    /// Sets the air temperature at cruise (flight plan ISA deviation, or outside air temperature); nil forgets it.
+    public func setCruiseTemperature(_ temperature: CruiseTemperature?) throws(EddyError) {
+        guard let temperature else { core.withLock { $0.clearCruiseTemperature() }; return }
+        guard temperature.isValid else { throw .flightLevelHintInvalid("ISA deviation \(temperature.isaDeviationCelsius) °C ± \(temperature.uncertaintyCelsius) °C at \(temperature.observedAt) is not plausible (±60 °C, 1σ in (0, 30] °C)") }
+        core.withLock { $0.setCruiseISADeviation(celsius: temperature.isaDeviationCelsius, sigmaCelsius: temperature.uncertaintyCelsius, at: temperature.observedAt) }
+    }
+
     // MARK: aircraft, flight, data query
 
     /// Every aircraft type in the committed table (ICAO Doc 8643 designators; docs/alerts.md).

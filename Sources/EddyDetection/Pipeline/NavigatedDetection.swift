@@ -20,6 +20,13 @@ package struct NavigatedDetection: Sendable {
         self.navigation = Navigation(configuration: navigation ?? NavigationConfiguration(aircraftClass: configuration.aircraftClass))
     }
 
+    /// Sets the host's flight-level hints (times in the samples' base) and Unix time − sample time (the climatology's
+    /// date and fleet offsets' ages).
+    package mutating func setFlightLevelHints(_ hints: FlightLevelHints, clockOffsetSeconds: Double) {
+        navigation.flightLevelHints = hints
+        navigation.setClockOffset(seconds: clockOffsetSeconds)
+    }
+
     /// Feeds one sample (time-ordered); events are appended to `events`.
     @inline(__always)
     package mutating func process(_ sample: SensorSample, into events: inout [DetectionEvent]) {

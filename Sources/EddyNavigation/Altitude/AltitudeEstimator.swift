@@ -44,6 +44,11 @@ package struct AltitudeConfiguration: Sendable, Equatable {
     package var fleetOffsetMaxAgeSeconds = 3_600.0
     /// Time constant of the learned GNSS − pressure altitude offset, seconds.
     package var offsetTimeConstantSeconds = 120.0
+    /// The flight-level inference's settings (a level aircraft on a GNSS-derived altitude).
+    package var flightLevels = FlightLevelInferenceConfiguration()
+    /// Whether a GNSS altitude's prior is the climatology for the position and date (docs/altitude.md "Climatology");
+    /// false: ISA ± `isaDeviationSigmaCelsius` and QNH ± `qnhSigmaHectopascals`, a world without latitudes or seasons.
+    package var climatology = true
 
     /// Defaults for an aircraft class (small: unpressurised prior).
     package init(aircraftClass: AircraftClass) {
@@ -106,6 +111,8 @@ package struct AltitudeEstimate: Sendable, Equatable {
     package var heldFlightLevelFeet: Double?
     /// Whether the 90 % uncertainty reaches beyond `layer` (rule in docs/altitude.md "Layer").
     package var layerUncertain: Bool
+    /// The probability of the flight level chosen by inference (nil: no level was inferred).
+    package var flightLevelProbability: Double?
 }
 
 /// Fuses external pressure altitude, the barometer and GNSS altitude into pressure altitude and MSL altitude with
@@ -121,8 +128,13 @@ package struct AltitudeEstimator: Sendable {
     package private(set) var pendingBackgroundCalibration: BarometerCalibration?
     /// Fleet offsets near the aircraft, as fetched (Unix times; `fleetClockOffsetSeconds` maps log time to Unix).
     package var fleetOffsets: [AltitudeOffsetCell] = []
-    /// Unix time − log time, so fleet offsets' ages can be computed (0 when the log is already in Unix time).
+    /// Unix time − log time, so fleet offsets' ages and the climatology's date can be computed (0 when the log is
+    /// already in Unix time).
     package var fleetClockOffsetSeconds = 0.0
+    /// What the host said about the flight's levels and air (times in the samples' base).
+    package var flightLevelHints = FlightLevelHints()
+    /// The flight-level inference (its remembered offset outlives a level segment).
+    package private(set) var flightLevelInference: FlightLevelInference
     /// The latest estimate.
     package private(set) var current: AltitudeEstimate?
     /// Time of the latest usable barometer reading (−∞ before the first).
@@ -170,10 +182,12 @@ package struct AltitudeEstimator: Sendable {
     // Ground state (from fix speeds).
     private var airborne: Bool?
     private var location: (lat: Double, lon: Double)?
+    private var courseDegrees: Double?
 
     /// Creates an estimator.
     package init(configuration: AltitudeConfiguration) {
         self.configuration = configuration
+        flightLevelInference = FlightLevelInference(configuration: configuration.flightLevels)
         if let forced = configuration.cabin { cabin.force(forced, at: 0) }
     }
 
@@ -208,6 +222,7 @@ package struct AltitudeEstimator: Sendable {
         let t = fix.t
         guard t.isFinite else { return current }
         if fix.latitudeDegrees.isFinite, fix.longitudeDegrees.isFinite { location = (fix.latitudeDegrees, fix.longitudeDegrees) }
+        courseDegrees = fix.courseDegrees.flatMap { $0.isFinite && $0 >= 0 && (fix.speedMetersPerSecond ?? 0) > 25 ? $0 : nil }
         if let speed = fix.speedMetersPerSecond, speed.isFinite, speed >= 0 {
             if speed > 25 { airborne = true } else if speed < 15 { airborne = false }
         }
@@ -322,6 +337,7 @@ package struct AltitudeEstimator: Sendable {
     }
 
     private mutating func estimate(at t: Double) -> AltitudeEstimate? {
+        var offsetWithoutLearned: OffsetEstimate?
         var pressureFeet: Double
         var uncertainty: Uncertainty
         var source: AltitudeSource
@@ -351,22 +367,19 @@ package struct AltitudeEstimator: Sendable {
             }
             source = .barometer
         } else if gnssFresh {
+            // The offset's distribution: the atmosphere (climatology, or the host's ISA deviation), the fleet's, and
+            // the one a confident flight level showed (docs/altitude.md "Flight-level inference").
+            let fleet = fleetOffset(mslFeet: gnssSmoothedFeet, at: t).map { OffsetEstimate(meanFeet: $0.offsetFeet, sigmaFeet: $0.sigmaFeet) }
+            let sources = [atmospherePrior(at: t), fleet].compactMap { $0 }
+            let rough = OffsetEstimate.combined(sources) ?? sources[0]
+            let learned = flightLevelInference.learnedOffset(at: t, pressureFeet: gnssSmoothedFeet - rough.meanFeet,
+                                                             latitudeDegrees: location?.lat, longitudeDegrees: location?.lon)
+            offsetWithoutLearned = rough
+            let offset = OffsetEstimate.combined(sources + [learned].compactMap { $0 }) ?? rough
+            pressureFeet = gnssSmoothedFeet - offset.meanFeet
             let gnss = gnssSigmaFeet()
-            if let fleet = fleetOffset(mslFeet: gnssSmoothedFeet, at: t) {
-                pressureFeet = gnssSmoothedFeet - fleet.offsetFeet
-                uncertainty = Uncertainty(gaussianSigma: (gnss * gnss + fleet.sigmaFeet * fleet.sigmaFeet).squareRoot())
-                source = .gnssFleetOffset
-            } else {
-                // Standard atmosphere from MSL (QNH if known): PA = MSL + PA(QNH) − ISA-deviation term.
-                let qnhFeet = BarometricAltitude.pressureAltitudeFeet(pressureHectopascals: configuration.qnhHectopascals ?? 1013.25)
-                pressureFeet = gnssSmoothedFeet + qnhFeet
-                let perDegree = BarometricAltitude.geometricThicknessFeet(
-                    fromPressureAltitudeFeet: qnhFeet, toPressureAltitudeFeet: pressureFeet, isaDeviationCelsius: 1) - (pressureFeet - qnhFeet)
-                let temperature = perDegree * configuration.isaDeviationSigmaCelsius
-                let qnh = configuration.qnhHectopascals == nil ? 27.3 * configuration.qnhSigmaHectopascals : 27.3 * 0.3
-                uncertainty = Uncertainty(gaussianSigma: (gnss * gnss + temperature * temperature + qnh * qnh).squareRoot())
-                source = .gnssStandardAtmosphere
-            }
+            uncertainty = Uncertainty(gaussianSigma: (gnss * gnss + offset.sigmaFeet * offset.sigmaFeet).squareRoot())
+            source = fleet == nil ? .gnssStandardAtmosphere : .gnssFleetOffset
         } else {
             return nil
         }
@@ -392,9 +405,16 @@ package struct AltitudeEstimator: Sendable {
             let sigmaFeet = (uncertainty.u68 * uncertainty.u68 + temperature * temperature).squareRoot()
             mslUncertainty = Uncertainty(gaussianSigma: sigmaFeet * 0.3048)
         }
-        let (layer, held) = flightLevelLayer(pressureFeet: pressureFeet, at: t)
+        var probability: Double?
+        var (layer, held) = flightLevelLayer(pressureFeet: pressureFeet, at: t)
         let uncertain: Bool
-        if let held {
+        if let choice = inferFlightLevel(offset: offsetWithoutLearned, at: t) {
+            pressureFeet = choice.levelFeet
+            uncertainty = choice.uncertainty
+            (layer, held) = (TileID.layer(altitudeFeet: choice.levelFeet), choice.levelFeet)
+            uncertain = choice.probability < configuration.flightLevels.confidentProbability
+            probability = choice.probability
+        } else if let held {
             uncertain = uncertainty.u90 >= 500 || abs(pressureFeet - held) + uncertainty.u90 >= 500
         } else {
             let bottom = Double(layer) * 1000
@@ -405,7 +425,30 @@ package struct AltitudeEstimator: Sendable {
             pressureAltitudeFeet: pressureFeet, pressureAltitudeUncertaintyFeet: uncertainty, source: source,
             mslMeters: msl, mslUncertaintyMeters: mslUncertainty,
             verticalSpeedFeetPerMinute: trackPrimed ? trackRate * 60 : nil, layer: layer,
-            heldFlightLevelFeet: held, layerUncertain: uncertain)
+            heldFlightLevelFeet: held, layerUncertain: uncertain, flightLevelProbability: probability)
+    }
+
+    /// The atmosphere's offset prior here and now (climatology at the position and date; ISA without a position).
+    private func atmospherePrior(at t: Double) -> OffsetEstimate {
+        OffsetEstimate.atmospherePrior(
+            latitudeDegrees: configuration.climatology ? location?.lat : nil, unixSeconds: t + fleetClockOffsetSeconds, mslFeet: gnssSmoothedFeet,
+            qnhHectopascals: configuration.qnhHectopascals, isaSigmaCelsius: configuration.isaDeviationSigmaCelsius,
+            qnhSigmaHectopascals: configuration.qnhSigmaHectopascals, temperature: flightLevelHints.temperature, at: t)
+    }
+
+    /// The flight level a level aircraft holds, when its altitude is GNSS-derived in a pressurised aircraft (its class,
+    /// or its decided cabin) and inference is on; the segment ends otherwise.
+    private mutating func inferFlightLevel(offset: OffsetEstimate?, at t: Double) -> FlightLevelChoice? {
+        guard let offset, configuration.flightLevels.enabled, cabin.state == .pressurized
+                || (cabin.state == .unknown && configuration.classPrior == .pressurized) else {
+            flightLevelInference.leaveLevel()
+            return nil
+        }
+        return flightLevelInference.update(
+            t: t, gnssFeet: gnssSmoothedFeet, gnssSigmaFeet: gnssSigmaFeet(),
+            gnssCorrelationSeconds: configuration.gnssVerticalCorrelationSeconds, verticalSpeedFeetPerMinute: trackRate * 60,
+            trackDegrees: courseDegrees, latitudeDegrees: location?.lat, longitudeDegrees: location?.lon, offset: offset,
+            hints: flightLevelHints)
     }
 
     /// The fleet's offset at the aircraft's altitude (docs/altitude.md "Fleet altitude assistance"): per layer, the
@@ -551,33 +594,4 @@ package enum AltitudeInputOutcome: Sendable, Equatable {
     case accepted(ConsistencyWarning?)
     /// Not usable: why (for the host), and the reason's key without its value (for rate limiting).
     case refused(String, key: String)
-}
-
-/// The last few barometer readings (fixed size, no allocation per sample).
-struct PressureHistory: Sendable {
-    private var times = (Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan)
-    private var pressures = (Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan)
-    private var next = 0
-
-    /// Adds a reading (the oldest of eight is dropped).
-    mutating func append(t: Double, pressure: Double) {
-        withUnsafeMutableBytes(of: &times) { $0.storeBytes(of: t, toByteOffset: next * 8, as: Double.self) }
-        withUnsafeMutableBytes(of: &pressures) { $0.storeBytes(of: pressure, toByteOffset: next * 8, as: Double.self) }
-        next = (next + 1) % 8
-    }
-
-    /// The newest (or oldest) reading whose age before `t` lies in `ageFrom…to` seconds.
-    func reading(before t: Double, ageFrom: Double, to: Double, newest: Bool) -> (Double, Double)? {
-        var best: (Double, Double)?
-        withUnsafeBytes(of: times) { ts in
-            withUnsafeBytes(of: pressures) { ps in
-                for i in 0..<8 {
-                    let ti = ts.load(fromByteOffset: i * 8, as: Double.self)
-                    guard ti.isFinite, t - ti >= ageFrom, t - ti <= to else { continue }
-                    if best == nil || (newest ? ti > best!.0 : ti < best!.0) { best = (ti, ps.load(fromByteOffset: i * 8, as: Double.self)) }
-                }
-            }
-        }
-        return best
-    }
 }

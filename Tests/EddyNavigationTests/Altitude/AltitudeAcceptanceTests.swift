@@ -119,7 +119,11 @@ import Testing
         let scenario = scenario(category, seed: seed)
         let flight = FlightSimulator.simulate(scenario)
         let truth = flight.samples.truth
-        var pipeline = NavigatedDetection(configuration: DetectionConfiguration(aircraftClass: scenario.aircraftClass))
+        // ISA −15…+20 °C and QNH 980…1040 hPa whatever the latitude and season: the seasonless prior's world (issue 28's
+        // climatology is checked against P.835 and on the JSBSim flight-level oracle instead).
+        var navigation = NavigationConfiguration(aircraftClass: scenario.aircraftClass)
+        navigation.altitude.climatology = false
+        var pipeline = NavigatedDetection(configuration: DetectionConfiguration(aircraftClass: scenario.aircraftClass), navigation: navigation)
         if category == .mediumFleet { pipeline.setFleetOffsets(fleet(for: scenario, truth: truth, seed: seed)) }
         var events: [DetectionEvent] = []
         for sample in flight.samples.mergedSamples() { pipeline.process(sample, into: &events) }

@@ -76,7 +76,12 @@ import Testing
             s.isaDeviationCelsius = Double(Int(seed % 36)) - 15
             s.qnhHectopascals = 980 + Double(seed * 3 % 61)
             s.profile = climbProfile(from: 0, to: 35_000, feetPerMinute: 2_500)
-            let run = s.run(0..<1_200, configuration: AltitudeConfiguration(aircraftClass: .medium))
+            // This world draws ISA −15…+20 °C and QNH 980…1040 hPa whatever the latitude and season: the seasonless
+            // prior's world, so that prior is the one under test (the climatology's: ReferenceAtmosphereTests and the
+            // JSBSim flight-level oracle, scripts/flight_level_oracle.py).
+            var configuration = AltitudeConfiguration(aircraftClass: .medium)
+            configuration.climatology = false
+            let run = s.run(0..<1_200, configuration: configuration)
             for (truth, e) in run.pairs where e.layer != TileID.layer(altitudeFeet: truth.truePressureFeet) {
                 #expect(e.layerUncertain, "seed \(seed) t \(truth.t): layer \(e.layer) vs true \(truth.truePressureFeet) ft, u90 \(e.pressureAltitudeUncertaintyFeet.u90)")
             }
@@ -129,7 +134,10 @@ import Testing
         let hostile = [1e300, -1e300, 5_001].map {
             AltitudeOffsetCell(h3: here, layer: 35, offsetFeet: $0, uncertaintyFeet: 20, observationCount: 1, newestTime: 100)
         } + [AltitudeOffsetCell(h3: here, layer: 35, offsetFeet: 100, uncertaintyFeet: 1e300, observationCount: 1, newestTime: 100)]
-        let run = s.run(0..<60, configuration: AltitudeConfiguration(aircraftClass: .medium), fleet: hostile)
+        // The scenario's atmosphere is ISA: the seasonless prior's, so the layer is known without the fleet.
+        var configuration = AltitudeConfiguration(aircraftClass: .medium)
+        configuration.climatology = false
+        let run = s.run(0..<60, configuration: configuration, fleet: hostile)
         let last = try #require(run.pairs.last)
         #expect(last.1.source == .gnssStandardAtmosphere)
         #expect(last.1.pressureAltitudeFeet.isFinite && last.1.layer == 35)

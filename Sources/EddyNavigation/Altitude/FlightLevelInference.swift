@@ -1,0 +1,320 @@
+import EddyVocabulary
+import Foundation
+
+/// Settings of the flight-level inference (docs/altitude.md "Flight-level inference"); every default is explained there.
+package struct FlightLevelInferenceConfiguration: Sendable, Equatable {
+    /// Whether a level aircraft on a GNSS-derived altitude gets a flight level chosen at all.
+    package var enabled = true
+    /// Weight of the semicircular rule, 0…1: a level against the rule for the track has prior 1 − weight (1 for one
+    /// that follows it). 0 switches the rule off.
+    package var semicircularWeight = 0.9
+    /// Lowest pressure altitude, feet, at which levels are flight levels (18,000 ft: the highest transition altitude in
+    /// use, North America; below it a level aircraft may fly a QNH altitude, which is no flight level).
+    package var floorFeet = 18_000.0
+    /// Tracked vertical speed below which the aircraft may be level, ft/min.
+    package var levelRateFeetPerMinute = 300.0
+    /// How long the vertical speed must stay below that before the aircraft counts as level, seconds.
+    package var levelSeconds = 30.0
+    /// Tracked vertical speed that ends the level segment when it lasts `leaveSeconds`, ft/min.
+    package var leaveRateFeetPerMinute = 400.0
+    /// How long the vertical speed must stay above `leaveRateFeetPerMinute` to end the segment, seconds (a gust or
+    /// an autopilot's oscillation is not a climb).
+    package var leaveSeconds = 10.0
+    /// GNSS altitude change from the segment's mean that ends the level segment, feet.
+    package var leaveFeet = 400.0
+    /// 1σ of an aircraft's pressure altitude about the level it holds (altimetry system error and flight technical
+    /// error: RVSM's MASPS allow a mean ASE of 80 ft and ASE + 3σ of 200 ft), feet.
+    package var keepingSigmaFeet = 65.0
+    /// Probability from which a chosen level is not flagged `layer_uncertain`.
+    package var confidentProbability = 0.9
+    /// Prior factor of the level the crew says ATC cleared.
+    package var clearedLevelFactor = 30.0
+    /// Prior factor of a planned cruise level.
+    package var plannedLevelFactor = 3.0
+    /// Prior factor of the level chosen at the previous fix of the same level segment (continuity).
+    package var continuityFactor = 3.0
+    /// 1σ of the offset below which no level is inferred, feet: with a fresh fleet offset the continuous estimate
+    /// and the flight-level hold already place a level aircraft (issue 11: ≥ 98 % of tiles in the true layer).
+    package var preciseOffsetSigmaFeet = 150.0
+
+    /// The defaults.
+    package init() {}
+}
+
+/// What the host knows about the flight's levels and air (docs/altitude.md "Host hints"); times in the samples' base.
+package struct FlightLevelHints: Sendable, Equatable {
+    /// A level cleared from a time on.
+    package struct ClearedLevel: Sendable, Equatable {
+        /// From when, seconds (samples' time base).
+        package var t: Double
+        /// The level, feet (FL350 = 35,000).
+        package var levelFeet: Double
+        /// Creates one.
+        package init(t: Double, levelFeet: Double) { self.t = t; self.levelFeet = levelFeet }
+    }
+
+    /// The ISA deviation at cruise (flight plan, or outside air temperature − ISA at the level), with its 1σ and time.
+    package struct Temperature: Sendable, Equatable {
+        /// ISA deviation, °C.
+        package var isaDeviationCelsius: Double
+        /// Its 1σ when given, °C (grows by 0.25 °C an hour after `t`).
+        package var sigmaCelsius: Double
+        /// When it held, seconds (samples' time base).
+        package var t: Double
+        /// Creates one.
+        package init(isaDeviationCelsius: Double, sigmaCelsius: Double, t: Double) {
+            self.isaDeviationCelsius = isaDeviationCelsius; self.sigmaCelsius = sigmaCelsius; self.t = t
+        }
+    }
+
+    /// Planned cruise levels, feet.
+    package var plannedLevelsFeet: [Double] = []
+    /// Cleared levels in time order (the latest at or before a fix applies).
+    package var clearedLevels: [ClearedLevel] = []
+    /// The latest ISA deviation.
+    package var temperature: Temperature?
+
+    /// No hints.
+    package init() {}
+
+    /// The cleared level in force at `t`.
+    package func clearedLevelFeet(at t: Double) -> Double? {
+        clearedLevels.last(where: { $0.t <= t })?.levelFeet
+    }
+}
+
+/// A chosen flight level: the level, the probability that the aircraft holds it, and the 68/90 % bounds of the
+/// pressure altitude that follow from the candidates' probabilities.
+package struct FlightLevelChoice: Sendable, Equatable {
+    /// The level, feet.
+    package var levelFeet: Double
+    /// Its posterior probability.
+    package var probability: Double
+    /// Bounds of the pressure altitude about the level, feet.
+    package var uncertainty: Uncertainty
+}
+
+/// A Gaussian estimate of the GNSS − pressure altitude offset, feet.
+package struct OffsetEstimate: Sendable, Equatable {
+    /// Mean, feet.
+    package var meanFeet: Double
+    /// 1σ, feet.
+    package var sigmaFeet: Double
+    /// Creates one.
+    package init(meanFeet: Double, sigmaFeet: Double) { self.meanFeet = meanFeet; self.sigmaFeet = sigmaFeet }
+
+    /// Inverse-variance combination of independent estimates (nil when there are none).
+    package static func combined(_ estimates: [OffsetEstimate]) -> OffsetEstimate? {
+        let usable = estimates.filter { $0.sigmaFeet.isFinite && $0.sigmaFeet > 0 && $0.meanFeet.isFinite }
+        guard !usable.isEmpty else { return nil }
+        let weight = usable.reduce(0) { $0 + 1 / ($1.sigmaFeet * $1.sigmaFeet) }
+        let mean = usable.reduce(0) { $0 + $1.meanFeet / ($1.sigmaFeet * $1.sigmaFeet) } / weight
+        return OffsetEstimate(meanFeet: mean, sigmaFeet: (1 / weight).squareRoot())
+    }
+
+    /// The atmosphere's prior at a position and time: the climatology, moved by the host's ISA deviation when there is
+    /// one (the hint sets the anomaly at the level; the climatology the column's shape); without a position, ISA with
+    /// the QNH (or 1013.25 hPa) and `isaSigmaCelsius` (or the hint).
+    package static func atmospherePrior(
+        latitudeDegrees: Double?, unixSeconds: Double, mslFeet: Double, qnhHectopascals: Double?, isaSigmaCelsius: Double,
+        qnhSigmaHectopascals: Double, temperature: FlightLevelHints.Temperature?, at t: Double
+    ) -> OffsetEstimate {
+        let hint = temperature.map { hint in
+            (hint.isaDeviationCelsius, (hint.sigmaCelsius * hint.sigmaCelsius + pow(0.25 * max(0, t - hint.t) / 3_600, 2)).squareRoot())
+        }
+        guard let latitudeDegrees else {
+            let qnhFeet = BarometricAltitude.pressureAltitudeFeet(pressureHectopascals: qnhHectopascals ?? 1013.25)
+            let perDegree = AtmosphereClimatology.offsetFeetPerCelsius(pressureAltitudeFeet: max(1_000, mslFeet + qnhFeet))
+            let qnh = 27.3 * (qnhHectopascals == nil ? qnhSigmaHectopascals : 0.3)
+            let temperature = perDegree * (hint?.1 ?? isaSigmaCelsius)
+            return OffsetEstimate(meanFeet: -qnhFeet + perDegree * (hint?.0 ?? 0), sigmaFeet: (temperature * temperature + qnh * qnh).squareRoot())
+        }
+        let climate = AtmosphereClimatology.offset(latitudeDegrees: latitudeDegrees, unixSeconds: unixSeconds, mslFeet: mslFeet,
+                                                   qnhHectopascals: qnhHectopascals)
+        let own = OffsetEstimate(meanFeet: climate.meanFeet, sigmaFeet: climate.sigmaFeet)
+        guard let hint else { return own }
+        // The hint as a column-uniform ISA deviation (the 4 ft per 1,000 ft per °C rule), with the error of that
+        // assumption where the climatology's column is not uniform (its column-equivalent deviation against its
+        // deviation at the level) and 1.5 °C more; then combined with the climatology as a second estimate.
+        let perDegree = AtmosphereClimatology.offsetFeetPerCelsius(pressureAltitudeFeet: max(1_000, mslFeet - climate.meanFeet))
+        let surface = AtmosphereClimatology.offset(latitudeDegrees: latitudeDegrees, unixSeconds: unixSeconds, mslFeet: 0,
+                                                   qnhHectopascals: qnhHectopascals).meanFeet
+        let shape = (climate.meanFeet - surface) / perDegree - climate.isaDeviationCelsius
+        let temperature = perDegree * (hint.1 * hint.1 + shape * shape + 1.5 * 1.5).squareRoot()
+        let pressure = 27.3 * (qnhHectopascals == nil ? AtmosphereClimatology.surfacePressureSigmaHectopascals(latitudeDegrees: latitudeDegrees) : 0.3)
+        let uniform = OffsetEstimate(meanFeet: surface + perDegree * hint.0, sigmaFeet: (temperature * temperature + pressure * pressure).squareRoot())
+        return OffsetEstimate.combined([own, uniform]) ?? own
+    }
+}
+
+/// Chooses the flight level a level aircraft holds when its altitude comes from GNSS (docs/altitude.md
+/// "Flight-level inference"): Bayes over the candidate levels with the offset's distribution as the likelihood and
+/// the semicircular rule, the host's cleared and planned levels and continuity as the prior. Remembers the offset a
+/// confident level showed, for the climbs, descents and levels that follow. Pure.
+package struct FlightLevelInference: Sendable {
+    /// The settings.
+    package var configuration: FlightLevelInferenceConfiguration
+    private var quietSince = Double.nan
+    private var fastSince = Double.nan
+    private var segmentStart = Double.nan
+    private var gnssSum = 0.0
+    private var gnssCount = 0.0
+    private var chosenFeet = Double.nan
+    private typealias Remembered = (offset: OffsetEstimate, t: Double, pressureFeet: Double, latitude: Double?, longitude: Double?)
+    /// The offset the latest confident level showed.
+    private var learned: Remembered?
+    /// The one remembered when the current segment began (this segment's own evidence must not count twice).
+    private var carried: Remembered?
+
+    /// An inference with no segment yet.
+    package init(configuration: FlightLevelInferenceConfiguration) { self.configuration = configuration }
+
+    /// Ends the current level segment (not level, or not a GNSS-derived altitude).
+    package mutating func leaveLevel() {
+        quietSince = .nan; fastSince = .nan; segmentStart = .nan; gnssSum = 0; gnssCount = 0; chosenFeet = .nan
+    }
+
+    /// One fix: the choice when the aircraft is level, nil otherwise. `offset` is the offset's distribution without
+    /// the remembered one (this segment's own evidence must not count twice).
+    package mutating func update(
+        t: Double, gnssFeet: Double, gnssSigmaFeet: Double, gnssCorrelationSeconds: Double, verticalSpeedFeetPerMinute: Double,
+        trackDegrees: Double?, latitudeDegrees: Double?, longitudeDegrees: Double?, offset: OffsetEstimate, hints: FlightLevelHints
+    ) -> FlightLevelChoice? {
+        let c = configuration
+        let rate = abs(verticalSpeedFeetPerMinute)
+        guard offset.sigmaFeet >= c.preciseOffsetSigmaFeet else { leaveLevel(); return nil }
+        if segmentStart.isFinite {
+            fastSince = rate > c.leaveRateFeetPerMinute ? (fastSince.isFinite ? fastSince : t) : .nan
+            if t - fastSince >= c.leaveSeconds || abs(gnssFeet - gnssSum / gnssCount) > c.leaveFeet { leaveLevel() }
+        }
+        if !segmentStart.isFinite {
+            guard rate < c.levelRateFeetPerMinute else { quietSince = .nan; return nil }
+            if !quietSince.isFinite { quietSince = t }
+            guard t - quietSince >= c.levelSeconds else { return nil }
+            segmentStart = t
+            carried = learned
+        }
+        gnssSum += gnssFeet
+        gnssCount += 1
+        let mean = gnssSum / gnssCount
+        // The GNSS error is Gauss–Markov: a mean over T keeps τ/(τ + T) of its variance.
+        let span = t - segmentStart
+        let gnss = gnssSigmaFeet * (gnssCorrelationSeconds / (gnssCorrelationSeconds + span)).squareRoot()
+        var sources = [offset]
+        if let carried, let remembered = Self.carry(carried, to: t, pressureFeet: mean - carried.offset.meanFeet, latitudeDegrees: latitudeDegrees,
+                                                    longitudeDegrees: longitudeDegrees) {
+            sources.append(remembered)
+        }
+        guard let prior = OffsetEstimate.combined(sources), mean - prior.meanFeet >= c.floorFeet - 500 else { return nil }
+        let weight = Self.semicircularWeight(c.semicircularWeight, trackDegrees: trackDegrees,
+                                             latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees)
+        let posterior = Self.posterior(
+            gnssMeanFeet: mean, offset: OffsetEstimate(meanFeet: prior.meanFeet, sigmaFeet: (prior.sigmaFeet * prior.sigmaFeet
+                + gnss * gnss + c.keepingSigmaFeet * c.keepingSigmaFeet).squareRoot()),
+            floorFeet: c.floorFeet, prior: { level in
+                var factor = weight > 0 && trackDegrees != nil
+                    ? (Self.conforms(levelFeet: level, trackDegrees: trackDegrees ?? 0) ? 1 : 1 - weight) : 1
+                if let cleared = hints.clearedLevelFeet(at: t), abs(cleared - level) < 1 { factor *= c.clearedLevelFactor }
+                if hints.plannedLevelsFeet.contains(where: { abs($0 - level) < 1 }) { factor *= c.plannedLevelFactor }
+                if abs(level - chosenFeet) < 1 { factor *= c.continuityFactor }
+                return factor
+            })
+        guard let best = posterior.max(by: { $0.probability < $1.probability }) else { return nil }
+        chosenFeet = best.levelFeet
+        let choice = FlightLevelChoice(levelFeet: best.levelFeet, probability: best.probability,
+                                       uncertainty: Self.bounds(posterior, chosenFeet: best.levelFeet, keepingSigmaFeet: c.keepingSigmaFeet))
+        if best.probability >= c.confidentProbability {
+            let own = (gnss * gnss + c.keepingSigmaFeet * c.keepingSigmaFeet).squareRoot()
+            learned = (OffsetEstimate(meanFeet: mean - best.levelFeet, sigmaFeet: own), t, best.levelFeet, latitudeDegrees, longitudeDegrees)
+        }
+        return choice
+    }
+
+    /// The offset a confident level showed, carried to `t`, `pressureFeet` and the position: scaled with the height
+    /// (∝ ∫ dh/T_ISA), its σ grown by 3 °C of column shape over the height change, 0.25 °C an hour and 1 °C per
+    /// 200 km (synoptic temperature gradients at cruise levels). Nil before a confident level.
+    package func learnedOffset(at t: Double, pressureFeet: Double, latitudeDegrees: Double?, longitudeDegrees: Double?) -> OffsetEstimate? {
+        learned.flatMap { Self.carry($0, to: t, pressureFeet: pressureFeet, latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees) }
+    }
+
+    private static func carry(_ learned: Remembered, to t: Double, pressureFeet: Double, latitudeDegrees: Double?,
+                              longitudeDegrees: Double?) -> OffsetEstimate? {
+        let before = AtmosphereClimatology.offsetFeetPerCelsius(pressureAltitudeFeet: max(1_000, learned.pressureFeet))
+        let now = AtmosphereClimatology.offsetFeetPerCelsius(pressureAltitudeFeet: max(1_000, pressureFeet))
+        var kilometres = 0.0
+        if let a = learned.latitude, let b = learned.longitude, let c = latitudeDegrees, let d = longitudeDegrees {
+            kilometres = distanceKilometres(a, b, c, d)
+        }
+        let celsius = 0.25 * max(0, t - learned.t) / 3_600 + kilometres / 200
+        let shape = 0.004 * abs(pressureFeet - learned.pressureFeet) * 3
+        let sigma = (learned.offset.sigmaFeet * learned.offset.sigmaFeet + shape * shape + pow(now * celsius, 2)).squareRoot()
+        return OffsetEstimate(meanFeet: learned.offset.meanFeet * now / before, sigmaFeet: sigma)
+    }
+
+    /// Whether a level follows the semicircular rule (ICAO Annex 2, App. 3) for a track, degrees: odd thousands for
+    /// 000–179°, even for 180–359°; above FL410 every 2,000 ft (FL450, 490, … eastbound; FL430, 470, … westbound).
+    package static func conforms(levelFeet: Double, trackDegrees: Double) -> Bool {
+        let level = Int((levelFeet / 1_000).rounded())
+        let eastbound = (trackDegrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) < 180
+        if level > 41 { return (level - 41) % 4 == (eastbound ? 0 : 2) }
+        return (level % 2 == 1) == eastbound
+    }
+
+    /// The semicircular rule's weight at a position and track: 0 where the rule does not hold or cannot be told —
+    /// the North Atlantic organised tracks (40–70° N, 60–10° W: both directions at all levels), metric-level
+    /// airspace (China: 18–53° N, 73–135° E, a coarse box), and tracks within 20° of north or south (Eddy has true
+    /// track; the rule is on magnetic track, and the declination reaches ±20° on airline routes).
+    package static func semicircularWeight(_ weight: Double, trackDegrees: Double?, latitudeDegrees: Double?, longitudeDegrees: Double?) -> Double {
+        guard let trackDegrees, trackDegrees.isFinite else { return 0 }
+        let track = (trackDegrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        if min(track, abs(track - 180), 360 - track) < 20 { return 0 }
+        if let lat = latitudeDegrees, let lon = longitudeDegrees {
+            if lat >= 40, lat <= 70, lon >= -60, lon <= -10 { return 0 }
+            if lat >= 18, lat <= 53, lon >= 73, lon <= 135 { return 0 }
+        }
+        return min(1, max(0, weight))
+    }
+
+    /// Posterior probabilities of the flight levels (1,000-ft steps from `floorFeet` to 60,000 ft, within ±5σ): the
+    /// likelihood of the mean GNSS altitude for each level, N(gnss − level; offset mean, offset σ), times `prior`.
+    package static func posterior(gnssMeanFeet: Double, offset: OffsetEstimate, floorFeet: Double, prior: (Double) -> Double)
+        -> [(levelFeet: Double, probability: Double)] {
+        let centre = gnssMeanFeet - offset.meanFeet
+        let low = max(floorFeet, ((centre - 5 * offset.sigmaFeet) / 1_000).rounded(.down) * 1_000)
+        let high = min(60_000, ((centre + 5 * offset.sigmaFeet) / 1_000).rounded(.up) * 1_000)
+        guard low <= high else { return [] }
+        var result: [(levelFeet: Double, probability: Double)] = []
+        var level = (low / 1_000).rounded(.up) * 1_000
+        while level <= high {
+            let z = (centre - level) / offset.sigmaFeet
+            result.append((level, exp(-z * z / 2) * prior(level)))
+            level += 1_000
+        }
+        let total = result.reduce(0) { $0 + $1.probability }
+        guard total > 0 else { return [] }
+        return result.map { ($0.levelFeet, $0.probability / total) }
+    }
+
+    /// 68/90 % half-widths about the chosen level: the nearest candidate distance at which the candidates' probability
+    /// adds up to the level, plus the keeping error's own half-width.
+    package static func bounds(_ posterior: [(levelFeet: Double, probability: Double)], chosenFeet: Double, keepingSigmaFeet: Double) -> Uncertainty {
+        let byDistance = posterior.map { (abs($0.levelFeet - chosenFeet), $0.probability) }.sorted { $0.0 < $1.0 }
+        func distance(_ quantile: Double) -> Double {
+            var sum = 0.0
+            for (d, p) in byDistance {
+                sum += p
+                if sum >= quantile - 1e-12 { return d }
+            }
+            return byDistance.last?.0 ?? 0
+        }
+        let keeping = Uncertainty(gaussianSigma: keepingSigmaFeet)
+        return Uncertainty(u68: distance(0.68) + keeping.u68, u90: distance(0.90) + keeping.u90)
+    }
+
+    /// Great-circle distance, km (spherical Earth, R = 6,371 km).
+    static func distanceKilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let r = Double.pi / 180
+        let a = pow(sin((lat2 - lat1) * r / 2), 2) + cos(lat1 * r) * cos(lat2 * r) * pow(sin((lon2 - lon1) * r / 2), 2)
+        return 2 * 6_371 * asin(min(1, a.squareRoot()))
+    }
+}
