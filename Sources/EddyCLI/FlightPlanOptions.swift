@@ -11,7 +11,7 @@ struct FlightPlanOptions: ParsableArguments {
     @Option(name: .customLong("cleared-levels"), help: "Cleared flight levels instead of meta.json's: LEVEL, or T:LEVEL,… with t in the CSV time base (e.g. 350, or 0:350,3600:370).", transform: parseClearedLevels)
     var clearedLevels: [FlightMeta.FlightPlan.ClearedLevel]?
 
-    @Option(name: .customLong("isa-deviation"), help: "ISA deviation at cruise, °C, instead of meta.json's: CELSIUS or CELSIUS:SIGMA (1σ, default 2 °C), e.g. 10 or -5:3.", transform: parseISADeviation)
+    @Option(name: .customLong("isa-deviation"), parsing: .unconditional, help: "ISA deviation at cruise, °C, instead of meta.json's: CELSIUS or CELSIUS:SIGMA (1σ, default 2 °C), e.g. 10 or -5:3.", transform: parseISADeviation)
     var isaDeviation: FlightMeta.FlightPlan.ISADeviation?
 
     /// The override (nil when no option was given).
