@@ -377,8 +377,9 @@ package struct AltitudeEstimator: Sendable {
             offsetWithoutLearned = rough
             let offset = OffsetEstimate.combined(sources + [learned].compactMap { $0 }) ?? rough
             pressureFeet = gnssSmoothedFeet - offset.meanFeet
-            let gnss = gnssSigmaFeet()
-            uncertainty = Uncertainty(gaussianSigma: (gnss * gnss + offset.sigmaFeet * offset.sigmaFeet).squareRoot())
+            let gnss = gnssSigmaFeet(), sigma = (gnss * gnss + offset.sigmaFeet * offset.sigmaFeet).squareRoot()
+            // After an unsure level its chosen level's offset is the likeliest, and the others as far off as their levels.
+            uncertainty = flightLevelInference.unsureBounds(sigmaFeet: sigma, offset: rough) ?? Uncertainty(gaussianSigma: sigma)
             source = fleet == nil ? .gnssStandardAtmosphere : .gnssFleetOffset
         } else {
             return nil

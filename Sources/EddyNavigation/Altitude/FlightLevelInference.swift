@@ -149,8 +149,9 @@ package struct OffsetEstimate: Sendable, Equatable {
 
 /// Chooses the flight level a level aircraft holds when its altitude comes from GNSS (docs/altitude.md
 /// "Flight-level inference"): Bayes over the candidate levels with the offset's distribution as the likelihood and
-/// the semicircular rule, the host's cleared and planned levels and continuity as the prior. Remembers the offset a
-/// confident level showed, for the climbs, descents and levels that follow. Pure.
+/// the semicircular rule, the host's cleared and planned levels and continuity as the prior. Remembers the offset the
+/// level showed (with every candidate's when the choice was unsure), for the climbs, descents and levels that follow.
+/// Pure.
 package struct FlightLevelInference: Sendable {
     /// The settings.
     package var configuration: FlightLevelInferenceConfiguration
@@ -160,8 +161,23 @@ package struct FlightLevelInference: Sendable {
     private var gnssSum = 0.0
     private var gnssCount = 0.0
     private var chosenFeet = Double.nan
-    private typealias Remembered = (offset: OffsetEstimate, t: Double, pressureFeet: Double, latitude: Double?, longitude: Double?)
-    /// The offset the latest confident level showed.
+    /// Whether the current segment has made a confident choice (then only confident ones are remembered: a segment's
+    /// last seconds, as the aircraft starts to leave the level, must not spoil what it showed).
+    private var segmentConfident = false
+    /// What a level segment showed: the offset its chosen level implies (`offset`, at `pressureFeet`, the level), the
+    /// choice's probability, every candidate level with its probability (`levels`), and the σ of the atmosphere's prior
+    /// it was weighed against (`priorSigmaFeet`).
+    private struct Remembered {
+        var offset: OffsetEstimate
+        var t: Double
+        var pressureFeet: Double
+        var latitude: Double?
+        var longitude: Double?
+        var probability = 1.0
+        var levels: [(levelFeet: Double, probability: Double)] = []
+        var priorSigmaFeet = Double.infinity
+    }
+    /// The offset the latest level showed.
     private var learned: Remembered?
     /// The one remembered when the current segment began (this segment's own evidence must not count twice).
     private var carried: Remembered?
@@ -172,6 +188,7 @@ package struct FlightLevelInference: Sendable {
     /// Ends the current level segment (not level, or not a GNSS-derived altitude).
     package mutating func leaveLevel() {
         quietSince = .nan; fastSince = .nan; segmentStart = .nan; gnssSum = 0; gnssCount = 0; chosenFeet = .nan
+        segmentConfident = false
     }
 
     /// One fix: the choice when the aircraft is level, nil otherwise. `offset` is the offset's distribution without
@@ -200,17 +217,19 @@ package struct FlightLevelInference: Sendable {
         // The GNSS error is Gauss–Markov: a mean over T keeps τ/(τ + T) of its variance.
         let span = t - segmentStart
         let gnss = gnssSigmaFeet * (gnssCorrelationSeconds / (gnssCorrelationSeconds + span)).squareRoot()
-        var sources = [offset]
-        if let carried, let remembered = Self.carry(carried, to: t, pressureFeet: mean - carried.offset.meanFeet, latitudeDegrees: latitudeDegrees,
-                                                    longitudeDegrees: longitudeDegrees) {
-            sources.append(remembered)
-        }
-        guard let prior = OffsetEstimate.combined(sources), mean - prior.meanFeet >= c.floorFeet - 500 else { return nil }
+        // The offset's distribution: the atmosphere's (and the fleet's), with what the previous level showed.
+        let components = carriedComponents(carried, to: t, gnssFeet: mean, offset: offset, latitudeDegrees: latitudeDegrees,
+                                           longitudeDegrees: longitudeDegrees)
+        let prior = components.max { $0.1 < $1.1 }?.0 ?? offset
+        guard mean - prior.meanFeet >= c.floorFeet - 500 else { return nil }
         let weight = Self.semicircularWeight(c.semicircularWeight, trackDegrees: trackDegrees,
                                              latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees)
+        let spread = gnss * gnss + c.keepingSigmaFeet * c.keepingSigmaFeet
+        let offsets = components.map {
+            (OffsetEstimate(meanFeet: $0.0.meanFeet, sigmaFeet: ($0.0.sigmaFeet * $0.0.sigmaFeet + spread).squareRoot()), $0.1)
+        }
         let posterior = Self.posterior(
-            gnssMeanFeet: mean, offset: OffsetEstimate(meanFeet: prior.meanFeet, sigmaFeet: (prior.sigmaFeet * prior.sigmaFeet
-                + gnss * gnss + c.keepingSigmaFeet * c.keepingSigmaFeet).squareRoot()),
+            gnssMeanFeet: mean, offsets: offsets,
             floorFeet: c.floorFeet, prior: { level in
                 var factor = weight > 0 && trackDegrees != nil
                     ? (Self.conforms(levelFeet: level, trackDegrees: trackDegrees ?? 0) ? 1 : 1 - weight) : 1
@@ -223,11 +242,43 @@ package struct FlightLevelInference: Sendable {
         chosenFeet = best.levelFeet
         let choice = FlightLevelChoice(levelFeet: best.levelFeet, probability: best.probability,
                                        uncertainty: Self.bounds(posterior, chosenFeet: best.levelFeet, keepingSigmaFeet: c.keepingSigmaFeet))
-        if best.probability >= c.confidentProbability {
-            let own = (gnss * gnss + c.keepingSigmaFeet * c.keepingSigmaFeet).squareRoot()
-            learned = (OffsetEstimate(meanFeet: mean - best.levelFeet, sigmaFeet: own), t, best.levelFeet, latitudeDegrees, longitudeDegrees)
-        }
+        let confident = best.probability >= c.confidentProbability
+        guard confident || !segmentConfident else { return choice }
+        segmentConfident = confident
+        learned = Remembered(offset: OffsetEstimate(meanFeet: mean - best.levelFeet, sigmaFeet: spread.squareRoot()), t: t,
+                             pressureFeet: best.levelFeet, latitude: latitudeDegrees, longitude: longitudeDegrees,
+                             probability: best.probability,
+                             levels: Self.posterior(gnssMeanFeet: mean, offsets: offsets, floorFeet: c.floorFeet) { _ in 1 }.filter { $0.probability >= 1e-3 },
+                             priorSigmaFeet: offset.sigmaFeet)
         return choice
+    }
+
+    /// The offset's distribution as mixture components (offset, weight): `offset` alone without a previous level; after
+    /// a confident one, its offset carried to `t` combined with `offset` (one Gaussian); after an unsure one
+    /// (P < `confidentProbability`), every candidate level's offset carried to `t`, weighted by the probability the
+    /// offset's distribution alone gave it — those already weighed the atmosphere's prior, so it is not weighed again
+    /// (repeated at every level it would pull the choice a little further each time), and the level priors (rule,
+    /// hints, continuity) are applied afresh at each level. An unsure one is dropped when the prior has since become
+    /// much sharper (a host hint, a fleet offset): that is new evidence its probabilities never saw.
+    private func carriedComponents(_ remembered: Remembered?, to t: Double, gnssFeet: Double, offset: OffsetEstimate,
+                                   latitudeDegrees: Double?, longitudeDegrees: Double?) -> [(offset: OffsetEstimate, weight: Double)] {
+        guard let remembered else { return [(offset, 1)] }
+        let unsure = remembered.probability < configuration.confidentProbability
+        if unsure, offset.sigmaFeet < 0.8 * remembered.priorSigmaFeet { return [(offset, 1)] }
+        guard unsure else {
+            let carried = Self.carry(remembered, to: t, pressureFeet: gnssFeet - remembered.offset.meanFeet, latitudeDegrees: latitudeDegrees,
+                                     longitudeDegrees: longitudeDegrees)
+            return [(OffsetEstimate.combined([offset] + [carried].compactMap { $0 }) ?? offset, 1)]
+        }
+        let levels = remembered.levels
+        let shown = remembered.offset.meanFeet + remembered.pressureFeet   // the segment's mean GNSS altitude
+        return levels.compactMap { level in
+            var one = remembered
+            one.offset.meanFeet = shown - level.levelFeet
+            one.pressureFeet = level.levelFeet
+            return Self.carry(one, to: t, pressureFeet: gnssFeet - one.offset.meanFeet, latitudeDegrees: latitudeDegrees,
+                              longitudeDegrees: longitudeDegrees).map { ($0, level.probability) }
+        }
     }
 
     /// The offset a confident level showed, carried to `t`, `pressureFeet` and the position: scaled with the height
@@ -235,6 +286,16 @@ package struct FlightLevelInference: Sendable {
     /// 200 km (synoptic temperature gradients at cruise levels). Nil before a confident level.
     package func learnedOffset(at t: Double, pressureFeet: Double, latitudeDegrees: Double?, longitudeDegrees: Double?) -> OffsetEstimate? {
         learned.flatMap { Self.carry($0, to: t, pressureFeet: pressureFeet, latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees) }
+    }
+
+    /// After an unsure level (P < `confidentProbability`), the 68/90 % bounds of a pressure altitude taken with its
+    /// chosen level's offset (`learnedOffset`), whose Gaussian part has 1σ `sigmaFeet`: the other candidates' offsets
+    /// are as far off as their levels. Nil after a confident level or none, or when the atmosphere's prior `offset` has
+    /// since become much sharper than the one the level was weighed against (the same rule as for carrying it).
+    package func unsureBounds(sigmaFeet: Double, offset: OffsetEstimate) -> Uncertainty? {
+        guard let learned, learned.probability < configuration.confidentProbability,
+              offset.sigmaFeet >= 0.8 * learned.priorSigmaFeet else { return nil }
+        return Self.bounds(learned.levels, chosenFeet: learned.pressureFeet, keepingSigmaFeet: sigmaFeet)
     }
 
     private static func carry(_ learned: Remembered, to t: Double, pressureFeet: Double, latitudeDegrees: Double?,
@@ -275,19 +336,25 @@ package struct FlightLevelInference: Sendable {
         return min(1, max(0, weight))
     }
 
-    /// Posterior probabilities of the flight levels (1,000-ft steps from `floorFeet` to 60,000 ft, within ±5σ): the
-    /// likelihood of the mean GNSS altitude for each level, N(gnss − level; offset mean, offset σ), times `prior`.
-    package static func posterior(gnssMeanFeet: Double, offset: OffsetEstimate, floorFeet: Double, prior: (Double) -> Double)
+    /// Posterior probabilities of the flight levels (1,000-ft steps from `floorFeet` to 60,000 ft, within ±5σ of a
+    /// component): the likelihood of the mean GNSS altitude for each level under the offset's mixture,
+    /// Σ wᵢ N(gnss − level; meanᵢ, σᵢ), times `prior`.
+    package static func posterior(gnssMeanFeet: Double, offsets: [(OffsetEstimate, Double)], floorFeet: Double, prior: (Double) -> Double)
         -> [(levelFeet: Double, probability: Double)] {
-        let centre = gnssMeanFeet - offset.meanFeet
-        let low = max(floorFeet, ((centre - 5 * offset.sigmaFeet) / 1_000).rounded(.down) * 1_000)
-        let high = min(60_000, ((centre + 5 * offset.sigmaFeet) / 1_000).rounded(.up) * 1_000)
+        let reaches = offsets.map { (gnssMeanFeet - $0.0.meanFeet - 5 * $0.0.sigmaFeet, gnssMeanFeet - $0.0.meanFeet + 5 * $0.0.sigmaFeet) }
+        guard let lowest = reaches.map(\.0).min(), let highest = reaches.map(\.1).max() else { return [] }
+        let low = max(floorFeet, (lowest / 1_000).rounded(.down) * 1_000)
+        let high = min(60_000, (highest / 1_000).rounded(.up) * 1_000)
         guard low <= high else { return [] }
         var result: [(levelFeet: Double, probability: Double)] = []
         var level = (low / 1_000).rounded(.up) * 1_000
         while level <= high {
-            let z = (centre - level) / offset.sigmaFeet
-            result.append((level, exp(-z * z / 2) * prior(level)))
+            var likelihood = 0.0
+            for (offset, weight) in offsets {
+                let z = (gnssMeanFeet - offset.meanFeet - level) / offset.sigmaFeet
+                likelihood += weight * exp(-z * z / 2) / offset.sigmaFeet
+            }
+            result.append((level, likelihood * prior(level)))
             level += 1_000
         }
         let total = result.reduce(0) { $0 + $1.probability }

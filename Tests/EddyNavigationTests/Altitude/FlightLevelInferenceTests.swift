@@ -35,14 +35,14 @@ struct FlightLevelInferenceTests {
     /// levels. With the rule, FL350 is chosen with P ≥ 0.9; without it FL350 still wins but FL340/FL360 share the rest.
     @Test func candidateWeighing() throws {
         let offset = OffsetEstimate(meanFeet: 1_300, sigmaFeet: 500)
-        let withRule = Inference.posterior(gnssMeanFeet: 36_240, offset: offset, floorFeet: 18_000) {
+        let withRule = Inference.posterior(gnssMeanFeet: 36_240, offsets: [(offset, 1)], floorFeet: 18_000) {
             Inference.conforms(levelFeet: $0, trackDegrees: 90) ? 1 : 0.1
         }
         let best = try #require(withRule.max { $0.probability < $1.probability })
         #expect(best.levelFeet == 35_000)
         #expect(best.probability >= 0.9, "\(best)")
         #expect(abs(withRule.reduce(0) { $0 + $1.probability } - 1) < 1e-9)
-        let flat = Inference.posterior(gnssMeanFeet: 36_240, offset: offset, floorFeet: 18_000) { _ in 1 }
+        let flat = Inference.posterior(gnssMeanFeet: 36_240, offsets: [(offset, 1)], floorFeet: 18_000) { _ in 1 }
         let flatBest = try #require(flat.max { $0.probability < $1.probability })
         #expect(flatBest.levelFeet == 35_000 && flatBest.probability < 0.9, "\(flatBest)")
         // Bounds follow the probability: confident → the keeping error only; not → the neighbours' distance.
@@ -75,7 +75,7 @@ struct FlightLevelInferenceTests {
         let first = try #require(fly(&inference, from: 29, seconds: 300, gnss: { _ in 34_200 }, rate: 0, offset: climatology, hints: hints))
         #expect(first.levelFeet == 33_000 && first.probability >= 0.9, "\(first)")
         // Without the remembered offset, FL350 and FL370 would be a coin toss at GNSS 36,270 ft.
-        let alone = Inference.posterior(gnssMeanFeet: 36_270, offset: climatology, floorFeet: 18_000) {
+        let alone = Inference.posterior(gnssMeanFeet: 36_270, offsets: [(climatology, 1)], floorFeet: 18_000) {
             Inference.conforms(levelFeet: $0, trackDegrees: 90) ? 1 : 0.1
         }
         #expect((alone.max { $0.probability < $1.probability }?.probability ?? 1) < 0.6)
@@ -86,6 +86,28 @@ struct FlightLevelInferenceTests {
         // Level at FL350 (GNSS 36,270): the remembered offset says FL350 even though the climatology alone says FL360.
         let second = try #require(fly(&inference, from: 449, seconds: 120, gnss: { _ in 36_270 }, rate: 0, offset: climatology))
         #expect(second.levelFeet == 35_000 && second.probability >= 0.9, "\(second)")
+    }
+
+    /// An unsure level's doubt is carried, neither dropped nor inflated: the climb after it takes the chosen level's
+    /// offset with bounds that reach the other candidate, and the next level keeps the same choice and about the same
+    /// probability (before, the climb fell back on the climatology; and combining the climatology in again at every
+    /// level pulled P up a little each time).
+    @Test func anUnsureLevelsDoubtCarriesThroughAStepClimb() throws {
+        var inference = FlightLevelInference(configuration: FlightLevelInferenceConfiguration())
+        // True offset +1,200 ft at FL330 eastbound; the climatology says +300 ± 600: FL330 or FL350, FL330 likelier.
+        let climatology = OffsetEstimate(meanFeet: 300, sigmaFeet: 600)
+        let first = try #require(fly(&inference, from: 0, seconds: 329, gnss: { _ in 34_200 }, rate: 0, offset: climatology))
+        #expect(first.levelFeet == 33_000 && first.probability > 0.6 && first.probability < 0.9, "\(first)")
+        let learned = try #require(inference.learnedOffset(at: 330, pressureFeet: 33_000, latitudeDegrees: 47, longitudeDegrees: 9))
+        #expect(abs(learned.meanFeet - 1_200) < 1, "\(learned)")
+        let bounds = try #require(inference.unsureBounds(sigmaFeet: 50, offset: climatology))
+        #expect(bounds.u68 < 200 && bounds.u90 >= 2_000, "\(bounds)")
+        // A host hint that sharpens the prior is new evidence: the unsure mixture gives way to it.
+        #expect(inference.unsureBounds(sigmaFeet: 50, offset: OffsetEstimate(meanFeet: 1_100, sigmaFeet: 200)) == nil)
+        #expect(fly(&inference, from: 329, seconds: 120, gnss: { 34_200 + ($0 - 329) * 1_000 / 60 * 1.036 }, rate: 1_000, offset: climatology) == nil)
+        let second = try #require(fly(&inference, from: 449, seconds: 300, gnss: { _ in 36_270 }, rate: 0, offset: climatology))
+        #expect(second.levelFeet == 35_000 && second.probability < 0.9 && abs(second.probability - first.probability) < 0.1,
+                "\(first) → \(second)")
     }
 
     /// Hints: the cleared level decides between two candidates the GNSS cannot tell apart; an ISA deviation moves the
