@@ -1,12 +1,19 @@
 import EddySimulation
 import Foundation
 @testable import EddyDetection
+import EddyNavigation
 @testable import EddyVocabulary
 
 /// Runs a scenario through a pipeline, streaming the simulator chunk by chunk.
 func detect(_ scenario: FlightScenario, configuration: DetectionConfiguration? = nil,
             transform: ((inout [SensorSample]) -> Void)? = nil) -> [DetectionEvent] {
-    var pipeline = NavigatedDetection(configuration: configuration ?? DetectionConfiguration(aircraftClass: scenario.aircraftClass))
+    let detection = configuration ?? DetectionConfiguration(aircraftClass: scenario.aircraftClass)
+    // The simulator's air is ISA wherever and whenever it flies: the seasonless prior's world (docs/altitude.md "Not in
+    // a world without seasons"), so a GNSS-only altitude — and the air density the EDR model takes from it — is judged
+    // with that prior; the climatology is checked against P.835 and on the JSBSim flight-level oracle.
+    var navigation = NavigationConfiguration(aircraftClass: detection.aircraftClass)
+    navigation.altitude.climatology = false
+    var pipeline = NavigatedDetection(configuration: detection, navigation: navigation)
     var events: [DetectionEvent] = []
     FlightSimulator.simulate(scenario) { chunk in
         var samples = chunk.mergedSamples()
