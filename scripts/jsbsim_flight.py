@@ -200,17 +200,20 @@ def rotation_vector(r):
 class Handling:
     """A pick-up of the device, the same motion as Eddy's simulator (HandlingProfiles.swift), written from its
     description: turned by 30–90° about a random axis over `rise` s (slow 2–3 s, fast 0.2–0.5 s) with
-    s(u) = (1 − cos πu)/2, held with a 2–8° wobble at 0.2–0.8 Hz, then put back over `fall` s to the old mount turned
+    s(u) = (1 − cos πu)/2 — or, `gentle` (issue 28), by as much over 3–4 s, whose first second turns it by only
+    4–17° — held with a 2–8° wobble at 0.2–0.8 Hz, then put back over `fall` s to the old mount turned
     by 2–15°. The device-frame rotation relative to the airframe is added to the gyro; the hand's lift (≤ 0.03 g
     for a slow pick-up) is left out. Draws come from their own generator, so flights without handling are unchanged."""
 
     def __init__(self, start, length, kind, rng):
-        slow = kind == "slow"
+        slow = kind in ("slow", "gentle")
         self.start, self.end = start, start + length
-        self.rise = min(length / 3, rng.uniform(2, 3) if slow else rng.uniform(0.2, 0.5))
+        rise = rng.uniform(2, 3) if slow else rng.uniform(0.2, 0.5)
+        self.rise = min(length / 3, 3 + (rise - 2) if kind == "gentle" else rise)
         self.fall = min(length / 3, rng.uniform(1.5, 3) if slow else rng.uniform(0.3, 0.6))
         axis = rng.normal(size=3)
-        self.up = axis / np.linalg.norm(axis) * math.radians(rng.uniform(30, 90))
+        angle = rng.uniform(30, 90)
+        self.up = axis / np.linalg.norm(axis) * math.radians(angle)
         axis = rng.normal(size=3)
         after = rotation(axis / np.linalg.norm(axis) * math.radians(rng.uniform(2, 15)))   # device rotation, device frame
         held = rotation(self.up)
@@ -256,8 +259,8 @@ def parse_handling(text, rng):
         if not part:
             continue
         fields = part.split(":")
-        if len(fields) not in (2, 3) or (len(fields) == 3 and fields[2] not in ("slow", "fast")):
-            raise SystemExit(f"jsbsim_flight.py: bad handling '{part}': start:seconds[:slow|fast]")
+        if len(fields) not in (2, 3) or (len(fields) == 3 and fields[2] not in ("slow", "gentle", "fast")):
+            raise SystemExit(f"jsbsim_flight.py: bad handling '{part}': start:seconds[:slow|gentle|fast]")
         start, length = float(fields[0]), float(fields[1])
         if length <= 0:
             raise SystemExit(f"jsbsim_flight.py: bad handling '{part}': seconds > 0")
@@ -323,7 +326,7 @@ def main():
     parser.add_argument("--turb-type", type=int, choices=[3, 4], default=3,
                         help="3 = Milspec (first-order w, default), 4 = Tustin (Dryden w; unstable when the severity changes in flight)")
     parser.add_argument("--handling", default="",
-                        help="device pick-ups start:seconds[:slow|fast], comma separated (default slow), e.g. 200:12:slow")
+                        help="device pick-ups start:seconds[:slow|gentle|fast], comma separated (default slow), e.g. 200:12:slow")
     # Airliner flight-level flights (scripts/flight_level_oracle.py, docs/altitude.md "Airliner oracle").
     parser.add_argument("--levels", default="",
                         help="flight levels FL:until_s,… held by pressure altitude, climbing or descending CLIMB_FPM between them "

@@ -2,7 +2,8 @@
 """Outside-oracle check of device handling on JSBSim flights (issue 12 deliverable 7; docs/detection.md §2).
 
 JSBSim (PyPI `jsbsim`) flies the aircraft through MIL-F-8785C turbulence; `jsbsim_flight.py --handling` turns the
-device in its cradle: a slow pick-up (30–90° over 2–3 s, held, put back) or a fast one (≤ 0.5 s). The 6-DOF loads
+device in its cradle: a slow pick-up (30–90° over 2–3 s, held, put back), a gentle one (30–90° over 3–4 s: 4–17° in its first
+second; issue 28) or a fast one (≤ 0.5 s). The 6-DOF loads
 and body rates are JSBSim's, not our simulator's. `eddy replay --json` must take the device out of position
 ≤ 2 s after the pick-up starts, back in position ≤ 15 s after it ends, with no minute or tile overlapping the
 handling, and never out of position before it (turbulence alone is not handling).
@@ -26,7 +27,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--eddy", default=".build/debug/eddy")
     parser.add_argument("--seeds", default="201,202,203")
-    parser.add_argument("--kinds", default="slow,fast")
+    parser.add_argument("--kinds", default="slow,gentle,fast")
     parser.add_argument("--gyro", default="yes,no", help="with gyroscope.csv, without it, or both")
     args = parser.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
@@ -38,7 +39,7 @@ def main():
                 for kind in args.kinds.split(","):
                     draw = random.Random(seed * 31 + len(kind))
                     start = round(draw.uniform(70, 100), 2)
-                    length = round(draw.uniform(8, 15) if kind == "slow" else draw.uniform(3, 10), 2)
+                    length = round(draw.uniform(8, 15) if kind != "fast" else draw.uniform(3, 10), 2)
                     out = os.path.join(tmp, f"{aircraft}-{seed}-{kind}")
                     subprocess.run([sys.executable, os.path.join(here, "jsbsim_flight.py"), "--aircraft", aircraft,
                                     "--segments", segments, "--seed", str(seed), "--out", out,

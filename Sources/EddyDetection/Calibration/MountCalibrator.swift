@@ -74,6 +74,10 @@ package struct MountCalibrator: Sendable {
     private let trendCosine: Double
     /// Cosine of the quick vertical's tilt from the calibrated direction over the last `handlingTiltTrendSeconds` (a ring).
     private var tiltRing: [Double]
+    /// The quick vertical's direction over the same window (same index), for the gyro's confirmation of a trend.
+    private var trendDirectionRing: [SIMD3<Double>]
+    /// The gyro's predicted turn of a fixed force (−ω × f dt) over the same window (zero on ticks without gyro samples).
+    private var trendPredictedRing: [SIMD3<Double>]
     private var tiltRingIndex = 0
     private var tiltRingFilled = 0
     private let rotationTicksNeeded: Int
@@ -133,6 +137,8 @@ package struct MountCalibrator: Sendable {
         // Ticks spanning the window (both ends included), bounded so that no configuration can ask for a huge ring.
         let trendTicks = c.handlingTiltTrendSeconds.isFinite ? min(10_000, max(1, (c.handlingTiltTrendSeconds / dt).rounded())) : 1
         tiltRing = Array(repeating: 1, count: Int(trendTicks) + 1)
+        trendDirectionRing = Array(repeating: .zero, count: tiltRing.count)
+        trendPredictedRing = Array(repeating: .zero, count: tiltRing.count)
         rotationTicksNeeded = max(1, Int((c.handlingRotationHoldSeconds / dt).rounded()))
         let window = max(2, Int((c.handlingRotationWindowSeconds / dt).rounded()))
         directionRing = Array(repeating: .zero, count: window)
@@ -242,8 +248,12 @@ package struct MountCalibrator: Sendable {
             } else {
                 tiltExcessDegreeSeconds = 0
             }
-            // The trend only without gyro: with one, the rotation test below tells a slide from a sideslip.
-            if tiltTrend(cosine: cosine), tick.gyroMean == nil { handled = true }
+            // With gyro, a trend counts when the gyro turned the device by as much (a sideslip or a roll does not).
+            let increment = tick.gyroMean.map { omega in
+                SIMD3(omega.y * direction.z - omega.z * direction.y, omega.z * direction.x - omega.x * direction.z,
+                      omega.x * direction.y - omega.y * direction.x) * (-tickSeconds)
+            }
+            if tiltTrend(cosine: cosine, direction: direction, increment: increment) { handled = true }
         } else {
             tiltExcessDegreeSeconds = 0
             tiltRingFilled = 0
@@ -284,15 +294,21 @@ package struct MountCalibrator: Sendable {
         return handled
     }
 
-    /// Tilt trend (works without gyro; docs/detection.md §2): the quick vertical is at least `handlingTiltTrendDegrees`
-    /// from the calibrated one, got there by moving away by at least as much within the last `handlingTiltTrendSeconds`,
-    /// and never fell back by more than `handlingTiltTrendDrawdownDegrees` on the way. A device sliding in its cradle
-    /// tilts steadily; turbulence's lateral loads swing the vertical back and forth within a second.
+    /// Tilt trend (docs/detection.md §2): the quick vertical is at least `handlingTiltTrendDegrees` from the calibrated
+    /// one, got there by moving away by at least as much within the last `handlingTiltTrendSeconds`, and never fell back
+    /// by more than `handlingTiltTrendDrawdownDegrees` on the way. A device sliding in its cradle tilts steadily;
+    /// turbulence's lateral loads swing the vertical back and forth within a second. On a tick with gyro samples
+    /// (`increment`: this tick's predicted turn of a fixed force) the gyro must confirm it: over the window the vertical
+    /// moved as the summed predictions say, within a factor of 1.5 and 25° (cos 0.9) — a device turned by a hand, not
+    /// a force turned by a sideslip or an aircraft rolling with the device (issue 28: a gentle pick-up's first second
+    /// is too slow for the 0.5-s rotation test).
     /// The ring holds cosines, so a tick pays for no `acos` (≈ 10 % of the pipeline's time per tick at 50 Hz); angles are
     /// taken only when the newest tilt is beyond the trend's angle, oldest first, so a swing that has not risen stops there.
-    private mutating func tiltTrend(cosine: Double) -> Bool {
+    private mutating func tiltTrend(cosine: Double, direction: SIMD3<Double>, increment: SIMD3<Double>?) -> Bool {
         let count = tiltRing.count
         tiltRing[tiltRingIndex] = cosine
+        trendDirectionRing[tiltRingIndex] = direction
+        trendPredictedRing[tiltRingIndex] = increment ?? .zero
         tiltRingIndex += 1
         if tiltRingIndex == count { tiltRingIndex = 0 }
         if tiltRingFilled < count { tiltRingFilled += 1 }
@@ -311,7 +327,19 @@ package struct MountCalibrator: Sendable {
             index += 1
             if index == count { index = 0 }
         }
-        return true
+        guard increment != nil else { return true }
+        // The oldest entry is where the window starts; the predictions after it lead to now.
+        let moved = direction - trendDirectionRing[tiltRingIndex]
+        var predicted = SIMD3<Double>(0, 0, 0)
+        index = tiltRingIndex + 1
+        for _ in 1..<count {
+            if index == count { index = 0 }
+            predicted += trendPredictedRing[index]
+            index += 1
+        }
+        let movedSquare = (moved * moved).sum(), predictedSquare = (predicted * predicted).sum()
+        guard movedSquare < 2.25 * predictedSquare, predictedSquare < 2.25 * movedSquare else { return false }
+        return (moved * predicted).sum() > 0.9 * (movedSquare * predictedSquare).squareRoot()
     }
 
     /// The angle whose cosine is `cosine` (clamped to −1…1), degrees.
