@@ -1,4 +1,5 @@
 #if Tools
+import EddyH3
 import EddyVocabulary
 import Foundation
 import Testing
@@ -10,8 +11,8 @@ import Testing
 @Suite struct PilotReportDecoderTests {
     static let reference = AircraftReportCSV.instant("2022-09-01T06:00:00Z")!
     static let stations = StationTable([
-        .init(id: "ADH", position: PilotReportPosition(latitude: 34.8026, longitude: -96.6701), variationDegrees: 6.001),
-        .init(id: "OKC", position: PilotReportPosition(latitude: 35.3578, longitude: -97.6093), variationDegrees: 0),
+        .init(id: "ADH", position: LatLng(latitude: 34.8026, longitude: -96.6701), variationDegrees: 6.001),
+        .init(id: "OKC", position: LatLng(latitude: 35.3578, longitude: -97.6093), variationDegrees: 0),
     ])
 
     @Test(arguments: [
@@ -38,9 +39,9 @@ import Testing
 
     /// Latitude/longitude, radial/distance (true bearing = radial + variation), compass point, route midpoint.
     @Test func locations() throws {
-        #expect(PilotReportFields.latitudeLongitude("4716N03402W") == PilotReportPosition(latitude: 47 + 16.0 / 60, longitude: -(34 + 2.0 / 60)))
-        #expect(PilotReportFields.latitudeLongitude("0824S 17142W") == PilotReportPosition(latitude: -(8 + 24.0 / 60), longitude: -(171 + 42.0 / 60)))
-        #expect(PilotReportFields.latitudeLongitude("62N040W") == PilotReportPosition(latitude: 62, longitude: -40))
+        #expect(PilotReportFields.latitudeLongitude("4716N03402W") == LatLng(latitude: 47 + 16.0 / 60, longitude: -(34 + 2.0 / 60)))
+        #expect(PilotReportFields.latitudeLongitude("0824S 17142W") == LatLng(latitude: -(8 + 24.0 / 60), longitude: -(171 + 42.0 / 60)))
+        #expect(PilotReportFields.latitudeLongitude("62N040W") == LatLng(latitude: 62, longitude: -40))
         let radial = try PilotReportFields.location("KADH120005", stations: Self.stations)
         #expect(radial.station == "KADH" && radial.radialDegrees == 120 && radial.distanceNM == 5)
         let position = try #require(radial.position)

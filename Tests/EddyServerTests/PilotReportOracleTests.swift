@@ -1,4 +1,5 @@
 #if Tools
+import EddyH3
 import EddyVocabulary
 import Foundation
 import Testing
@@ -167,7 +168,7 @@ import Testing
         let text = try String(contentsOf: Self.folder.appendingPathComponent("awc-aircraftreports-2022-04-23.csv"), encoding: .utf8)
         let urgent = try #require(PilotReportReader.read(text, source: "x", referenceTime: 0, stations: nil).records.first)
         #expect(urgent.report.kind == .urgentPIREP && urgent.intensity == .moderateSevere && urgent.aircraftClass == .medium)
-        #expect(urgent.position == PilotReportPosition(latitude: 38.015, longitude: -104.659))
+        #expect(urgent.position == LatLng(latitude: 38.015, longitude: -104.659))
         #expect(urgent.report.observationTime == AircraftReportCSV.instant("2022-04-23T05:10:00Z"))
     }
 }

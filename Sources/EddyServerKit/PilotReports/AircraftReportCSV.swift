@@ -1,4 +1,5 @@
 #if Tools
+import EddyH3
 import Foundation
 
 /// The Aviation Weather Center's aircraft-report CSV (`aircraftreports.cache.csv`, the data server's CSV output):
@@ -73,7 +74,7 @@ package struct AircraftReportCSV: Sendable {
         let location = PilotReportLocation(text: fromText?.location.text ?? "\(latText),\(lonText)",
                                            station: fromText?.location.station, radialDegrees: fromText?.location.radialDegrees,
                                            distanceNM: fromText?.location.distanceNM,
-                                           position: PilotReportPosition(latitude: lat, longitude: lon),
+                                           position: LatLng(latitude: lat, longitude: lon),
                                            isRouteMidpoint: column("mid_point_assumed")?.uppercased() == "TRUE")
         let type = column("aircraft_ref")
         return DecodedPilotReport(

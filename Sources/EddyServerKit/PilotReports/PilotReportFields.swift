@@ -1,4 +1,5 @@
 #if Tools
+package import EddyH3
 import EddyVocabulary
 import Foundation
 
@@ -117,7 +118,7 @@ package enum PilotReportFields {
                 let distance = Geodesy.distanceNM(from: (pa.latitude, pa.longitude), to: (pb.latitude, pb.longitude))
                 let bearing = Geodesy.initialBearingDegrees(from: (pa.latitude, pa.longitude), to: (pb.latitude, pb.longitude))
                 let mid = Geodesy.destination(from: (pa.latitude, pa.longitude), bearingDegrees: bearing, distanceNM: distance / 2)
-                route.position = PilotReportPosition(latitude: mid.latitude, longitude: mid.longitude)
+                route.position = LatLng(latitude: mid.latitude, longitude: mid.longitude)
             }
             return route
         }
@@ -184,7 +185,7 @@ package enum PilotReportFields {
     }
 
     /// `62N040W`, `4716N03402W`, `4716N 03402W`, `0824S17142W` → a position; nil for anything else.
-    package static func latitudeLongitude(_ field: String) -> PilotReportPosition? {
+    package static func latitudeLongitude(_ field: String) -> LatLng? {
         let compact = field.replacingOccurrences(of: " ", with: "")
         guard let hemisphereIndex = compact.firstIndex(where: { $0 == "N" || $0 == "S" }) else { return nil }
         let latDigits = compact[..<hemisphereIndex]
@@ -194,7 +195,7 @@ package enum PilotReportFields {
         guard latDigits.allSatisfy(\.isASCIIDigit), lonDigits.allSatisfy(\.isASCIIDigit),
               let latitude = degreesMinutes(latDigits, degreeDigits: 2), let longitude = degreesMinutes(lonDigits, degreeDigits: 3),
               latitude <= 90, longitude <= 180 else { return nil }
-        return PilotReportPosition(latitude: compact[hemisphereIndex] == "S" ? -latitude : latitude,
+        return LatLng(latitude: compact[hemisphereIndex] == "S" ? -latitude : latitude,
                                    longitude: last == "W" ? -longitude : longitude)
     }
 

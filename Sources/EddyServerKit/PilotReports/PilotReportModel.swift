@@ -1,5 +1,5 @@
 #if Tools
-import EddyVocabulary
+package import EddyH3
 
 // What a pilot report says once decoded (docs/nowcast.md "Pilot reports"): the pure vocabulary of the PIREP / AIREP
 // decoders, shared by the text decoder, the AWC CSV reader, the EDR mapping and the storage. No I/O here.
@@ -79,20 +79,6 @@ package enum ReportedTurbulenceType: String, Sendable, Hashable {
     case lowLevelWindShear = "LLWS"
 }
 
-/// A position, degrees.
-package struct PilotReportPosition: Sendable, Equatable {
-    /// Latitude, degrees north.
-    package var latitude: Double
-    /// Longitude, degrees east.
-    package var longitude: Double
-
-    /// A position from degrees.
-    package init(latitude: Double, longitude: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-}
-
 /// Where a report was made, as written and as decoded.
 package struct PilotReportLocation: Sendable, Equatable {
     /// The location as written (`KADH120005`, `62N040W`, `TXK`, `6325N02044W`).
@@ -104,7 +90,7 @@ package struct PilotReportLocation: Sendable, Equatable {
     /// Distance from the station, nautical miles, when given.
     package var distanceNM: Int?
     /// The decoded position; nil until a station table resolves a station-relative location.
-    package var position: PilotReportPosition?
+    package var position: LatLng?
     /// Whether the position is the midpoint of a route (`/OV ABC-DEF`) rather than a point report.
     package var isRouteMidpoint: Bool = false
 }

@@ -1,6 +1,6 @@
 #if Tools
 import Crypto
-import EddyH3
+package import EddyH3
 package import EddyVocabulary
 import Foundation
 
@@ -26,7 +26,7 @@ package struct PilotReportRecord: Sendable, Equatable {
     /// Its line number in that file (1-based).
     package var sourceLine: Int
     /// The decoded position.
-    package var position: PilotReportPosition
+    package var position: LatLng
     /// The altitude band of the turbulence, feet.
     package var altitude: PilotReportAltitude
     /// The reported intensity.

@@ -1,4 +1,5 @@
 #if Tools
+import EddyH3
 import EddyVocabulary
 import GRDB
 

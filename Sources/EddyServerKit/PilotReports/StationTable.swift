@@ -1,4 +1,5 @@
 #if Tools
+package import EddyH3
 import EddyVocabulary
 import Foundation
 
@@ -16,7 +17,7 @@ package struct StationTable: Sendable {
         /// Identifier as written in reports (`ADH`, `KADH`).
         package var id: String
         /// Position.
-        package var position: PilotReportPosition
+        package var position: LatLng
         /// Magnetic variation, degrees east positive (0 when the table has none).
         package var variationDegrees: Double
     }
@@ -70,7 +71,7 @@ package struct StationTable: Sendable {
                 }
                 variation = value
             }
-            parsed.append(Station(id: id, position: PilotReportPosition(latitude: lat, longitude: lon), variationDegrees: variation))
+            parsed.append(Station(id: id, position: LatLng(latitude: lat, longitude: lon), variationDegrees: variation))
         }
         self.init(parsed)
     }
@@ -86,10 +87,10 @@ package struct StationTable: Sendable {
 
     /// The position `distanceNM` from `station` along magnetic radial `radialDegrees` (true bearing = radial +
     /// variation), on the sphere (`Geodesy.destination`).
-    package static func position(from station: Station, radialDegrees: Double, distanceNM: Double) -> PilotReportPosition {
+    package static func position(from station: Station, radialDegrees: Double, distanceNM: Double) -> LatLng {
         let point = Geodesy.destination(from: (station.position.latitude, station.position.longitude),
                                         bearingDegrees: radialDegrees + station.variationDegrees, distanceNM: distanceNM)
-        return PilotReportPosition(latitude: point.latitude, longitude: point.longitude)
+        return LatLng(latitude: point.latitude, longitude: point.longitude)
     }
 }
 #endif
