@@ -16,12 +16,15 @@ public struct StoreOptions: Sendable, Equatable {
     public var altitudeOffsetMaximumAgeSeconds: Double
     /// Sees every SQL statement the store runs, while it runs (tests check what runs when); nil for none.
     package var statementObserver: StatementObserver?
+    /// At most this many observations not yet flushed to the on-disk index stay in memory (≈ 100 B each); a write
+    /// that would keep more flushes them. Tests lower it to exercise the blocks with few reports.
+    package var observationRecentLimit = 65_536
 
-    /// Creates options (defaults: no cap, no integrity check, 32 MiB cache, live flights kept 15 min, fleet altitude
-    /// offsets kept 60 min).
+    /// Creates options (defaults: no cap, no integrity check, 4 MiB cache per connection, live flights kept 15 min,
+    /// fleet altitude offsets kept 60 min).
     public init(
         maximumObservationCount: Int? = nil, integrityCheckOnOpen: Bool = false,
-        cacheSizeKiB: Int = 32 * 1024, liveFlightMaximumAgeSeconds: Double = 15 * 60,
+        cacheSizeKiB: Int = 4 * 1024, liveFlightMaximumAgeSeconds: Double = 15 * 60,
         altitudeOffsetMaximumAgeSeconds: Double = 60 * 60
     ) {
         self.altitudeOffsetMaximumAgeSeconds = altitudeOffsetMaximumAgeSeconds
@@ -84,7 +87,8 @@ package enum StoreOpenOutcome: Sendable, Equatable {
 ///
 /// All calls are synchronous and thread-safe; call them off the main thread. Own reports, sync state, session and
 /// configuration are durable when the call returns (`synchronous = FULL`); server data is crash-safe and re-fetchable.
-/// Server observations are indexed in memory and re-synchronised when another instance or process writes them.
+/// Server observations are indexed in the file (bounded memory) and re-synchronised when another instance or process
+/// writes them.
 package final class EddyStore: Sendable {
     /// Path of the database file.
     package let path: String
@@ -93,7 +97,7 @@ package final class EddyStore: Sendable {
     /// What opening found (tell the user when it is `.recovered`).
     package let openOutcome: StoreOpenOutcome
     let pool: DatabasePool
-    /// Spatial index of the observation log (kept in step by the writer).
+    /// Spatial index of the observation log: blocks in the file, recent entries in memory (kept in step by the writer).
     let observationIndex: ObservationIndex
 
     private init(path: String, options: StoreOptions, outcome: StoreOpenOutcome, pool: DatabasePool, index: ObservationIndex) {
@@ -135,7 +139,8 @@ package final class EddyStore: Sendable {
         }
     }
 
-    /// Opens the pool, refuses newer schemas, migrates, and builds the observation index.
+    /// Opens the pool, refuses newer schemas, migrates, flushes an oversized log tail into the index's blocks (a store
+    /// from before v6) and loads the recent entries.
     private static func openPool(path: String, options: StoreOptions, outcome: StoreOpenOutcome) throws(StoreError) -> EddyStore {
         let pool: DatabasePool
         do {
@@ -144,7 +149,7 @@ package final class EddyStore: Sendable {
             throw StoreError.wrap(error, path: path)
         }
         let migrator = StoreSchema.migrator
-        let index = ObservationIndex()
+        let index = ObservationIndex(recentLimit: options.observationRecentLimit)
         do {
             let unknown = try pool.read { db -> [String] in
                 let known = Set(migrator.migrations)
@@ -152,7 +157,16 @@ package final class EddyStore: Sendable {
             }
             if !unknown.isEmpty { throw StoreError.schemaTooNew(path: path, unknownMigrations: unknown) }
             try migrator.migrate(pool)
-            try pool.read { db in try index.refresh(db) }
+            let oversized = try pool.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM observation WHERE rowid > ? LIMIT ?)",
+                                 arguments: [try ObservationIndex.flushedRowid(db), index.recentLimit + 1]) ?? 0
+            } > index.recentLimit
+            if oversized {
+                try pool.write { db in
+                    if try ObservationIndex.catchUp(db, recentLimit: index.recentLimit) { _ = try ObservationIndex.bumpGeneration(db) }
+                }
+            }
+            _ = try pool.read { db in try index.recentSnapshot(db) }
         } catch {
             try? pool.close()
             throw StoreError.wrap(error, path: path)
@@ -171,9 +185,9 @@ package final class EddyStore: Sendable {
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             // Checkpoint every ~32 MB of WAL rather than 4 MB: pages rewritten by consecutive batches are copied once.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 8192")
-            // Readers fetch result rows scattered through the observation log: memory-mapped reads avoid a
-            // read() system call per page.
-            try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            // No memory-mapped reads: mapped pages count in the app's resident memory and grow with the file
+            // (docs/store.md "Memory").
+            try db.execute(sql: "PRAGMA mmap_size = 0")
         }
         if let observer = options.statementObserver {
             config.prepareDatabase { db in db.trace(options: .statement) { event in observer.body("\(event)") } }

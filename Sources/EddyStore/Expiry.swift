@@ -20,15 +20,21 @@ extension EddyStore {
         let offsetCutoff = now - options.altitudeOffsetMaximumAgeSeconds
         if let cap, cap < 0 { throw StoreError.invalidArgument("maximumObservationCount must be ≥ 0, got \(cap)") }
         let index = observationIndex
-        return try write(afterCommit: { (result: (summary: PurgeSummary, evicted: Set<Int64>, generation: Int64)) in
-            index.remove(newGeneration: result.generation) { $0.exitTime < cutoff || result.evicted.contains($0.rowid) }
+        return try write(afterCommit: { (result: (summary: PurgeSummary, state: ObservationIndex.WriterState)) in
+            index.install(result.state)
         }) { db in
-            try index.refresh(db)
-            // Rows to evict for the cap, chosen from the index (oldest first) on the writer.
+            let current = try ObservationIndex.currentGeneration(db)
+            var recent = try index.recentSnapshot(db, generation: current)
+            // Rows to evict for the cap: the oldest (exit time, then id) of those that do not expire now.
             var capRowids: [Int64] = []
             if let cap {
-                let projected = index.count - index.countOlder(than: cutoff)
-                if projected > cap { capRowids = index.oldest(projected - cap, notOlderThan: cutoff).map(\.rowid) }
+                let projected = try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM observation WHERE exit_time >= ?", arguments: [cutoff]) ?? 0
+                if projected > cap {
+                    capRowids = try Int64.fetchAll(db, sql: """
+                        SELECT rowid FROM observation WHERE exit_time >= ? ORDER BY exit_time, id LIMIT ?
+                        """, arguments: [cutoff, projected - cap])
+                }
             }
             var summary = PurgeSummary()
             try db.execute(sql: "DELETE FROM observation WHERE exit_time < ?", arguments: [cutoff])
@@ -47,7 +53,18 @@ extension EddyStore {
                     arguments: ["[" + capRowids.map(String.init).joined(separator: ",") + "]"])
                 summary.observationsOverCap = db.changesCount
             }
-            return (summary, Set(capRowids), try ObservationIndex.bumpGeneration(db))
+            // The same entries leave the index; every bucket is rewritten as one block, and the id filter is
+            // rebuilt from what stays (so deleted ids stop costing false positives).
+            let evicted = Set(capRowids)
+            let expired = { (entry: ObservationIndex.Entry) in entry.exitTime < cutoff || evicted.contains(entry.rowid) }
+            let filter = IDFilter()
+            try ObservationIndex.rewriteBlocks(db, buckets: nil, removing: expired, filter: filter)
+            recent.removeAll(where: expired)
+            for entries in recent.cells.values {
+                for entry in entries { filter.insert(high: entry.idHigh, low: entry.idLow) }
+            }
+            let state = ObservationIndex.WriterState(recent: recent, generation: try ObservationIndex.bumpGeneration(db), filter: filter)
+            return (summary, state)
         }.summary
     }
 }
@@ -58,14 +75,15 @@ extension EddyStore {
     /// transaction, for the engine's `stop()`. Own reports are kept: pending ones still have to reach the server.
     package func clearFetchedData() throws(StoreError) {
         let index = observationIndex
-        _ = try write(afterCommit: { (generation: Int64) in
-            index.remove(newGeneration: generation) { _ in true }
-        }) { db in
-            try index.refresh(db)
-            for table in ["observation", "nowcast", "turbulence_polygon", "live_flight", "altitude_offset", "sync_state"] {
+        _ = try write(afterCommit: { (state: ObservationIndex.WriterState) in index.install(state) }) { db in
+            for table in [
+                "observation", "observation_block", "nowcast", "turbulence_polygon", "live_flight", "altitude_offset",
+                "sync_state",
+            ] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
-            return try ObservationIndex.bumpGeneration(db)
+            return ObservationIndex.WriterState(
+                recent: ObservationIndex.Recent(), generation: try ObservationIndex.bumpGeneration(db), filter: IDFilter())
         }
     }
 }

@@ -110,14 +110,13 @@ extension EddyStore {
         return (a.idHigh, a.idLow) < (b.idHigh, b.idLow)
     }
 
-    /// Server observations: filter and aggregate in the in-memory index, then read only the chosen rows.
+    /// Server observations: read the index entries of the area's cells (blocks of their buckets and recent entries,
+    /// in one snapshot), filter and aggregate them, then read only the chosen rows.
     private func serverTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws(StoreError) -> [TurbulenceItem] {
-        // Catch up with observations written by another instance or process (one primary-key read otherwise).
-        try read { db in try observationIndex.refresh(db) }
         var excluded = Set<IDKey>()
-        if let since = prepared.excludeOwnSince {
+        if let ownSince = prepared.excludeOwnSince {
             try read { db in
-                let cursor = try Data.fetchCursor(db, sql: "SELECT id FROM own_report WHERE exit_time >= ?", arguments: [since])
+                let cursor = try Data.fetchCursor(db, sql: "SELECT id FROM own_report WHERE exit_time >= ?", arguments: [ownSince])
                 while let blob = try cursor.next() {
                     guard blob.count == 16 else { continue }
                     let halves = UUID.halves(of: blob)
@@ -139,7 +138,8 @@ extension EddyStore {
         let kept = { (entry: ObservationIndex.Entry) in
             entry.edrPeak >= minimumEDR && (excluded.isEmpty || !excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)))
         }
-        observationIndex.forEachCell(prepared.cells) { cell, entries in
+        // One snapshot: sees observations written by another instance or process too (its generation decides).
+        try read { db in try observationIndex.forEachCell(db, cells: prepared.cells, since: since, layers: lowestLayer...highestLayer) { cell, entries in
             guard aggregate else {
                 // Every report: oldest first within each layer, each compared with the one before it (any severity).
                 window.removeAll(keepingCapacity: true)
@@ -184,7 +184,7 @@ extension EddyStore {
                                             previous: slot.previous < 0 ? nil : severity(entries[slot.previous]))
                 picks.append(Pick(cell: cell, entry: entries[slot.worst], count: slot.count, trend: trend))
             }
-        }
+        } }
         if picks.isEmpty { return [] }
         var items = picks.map { pick in
             let report = pick.entry.report(cell: pick.cell)

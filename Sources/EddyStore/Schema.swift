@@ -11,7 +11,7 @@ package enum StoreSchema {
     /// Migration identifiers, oldest first.
     package static let migrationIDs: [String] = [
         "v1-outbox-observations", "v2-nowcast-polygons", "v3-live-flights", "v4-observation-generation",
-        "v5-report-altitude-fleet-offsets",
+        "v5-report-altitude-fleet-offsets", "v6-observation-blocks",
     ]
 
     /// The migrator with every migration registered, in order.
@@ -22,6 +22,7 @@ package enum StoreSchema {
         migrator.registerMigration(migrationIDs[2], migrate: v3)
         migrator.registerMigration(migrationIDs[3], migrate: v4)
         migrator.registerMigration(migrationIDs[4], migrate: v5)
+        migrator.registerMigration(migrationIDs[5], migrate: v6)
         return migrator
     }
 
@@ -148,6 +149,16 @@ package enum StoreSchema {
                 PRIMARY KEY (h3, layer)
             ) WITHOUT ROWID;
             CREATE INDEX altitude_offset_time ON altitude_offset (newest_time);
+            """)
+    }
+
+    /// v6: the on-disk part of the observation index (docs/store.md "Observations"): blocks of packed entries, rowid =
+    /// bucket << 40 | sequence, and how far the log has been flushed into them. The log itself is unchanged; a store
+    /// migrated from v5 starts with nothing flushed, and the first open flushes its log in bounded chunks.
+    static func v6(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE observation_block (rowid INTEGER PRIMARY KEY, entries BLOB NOT NULL);
+            INSERT INTO store_state (key, value) VALUES ('observation_flushed_rowid', 0), ('observation_block_sequence', 0);
             """)
     }
 }

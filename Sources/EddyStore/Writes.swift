@@ -7,8 +7,9 @@ import GRDBSQLite
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// Binds and steps the observation insert with the C API: the hot path of ingest (GRDB's per-row argument
-/// boxing cost about a third of the ingest time). `statement` has the 13 parameters of the INSERT below.
-private func insertObservationRow(_ statement: Statement, _ observation: ServerObservation, db: Database) throws {
+/// boxing cost about a third of the ingest time). `statement` has the 14 parameters of the INSERT below (the last is
+/// the rowid).
+private func insertObservationRow(_ statement: Statement, _ observation: ServerObservation, rowid: Int64, db: Database) throws {
     let handle = statement.sqliteStatement
     let report = observation.report
     let codes: [CInt] = [
@@ -25,6 +26,7 @@ private func insertObservationRow(_ statement: Statement, _ observation: ServerO
         report.altitudeSource.map { sqlite3_bind_text(handle, 11, $0.rawValue, -1, sqliteTransient) } ?? sqlite3_bind_null(handle, 11),
         report.altitudeU90Feet.map { sqlite3_bind_double(handle, 12, $0) } ?? sqlite3_bind_null(handle, 12),
         report.layerUncertain.map { sqlite3_bind_int64(handle, 13, $0 ? 1 : 0) } ?? sqlite3_bind_null(handle, 13),
+        sqlite3_bind_int64(handle, 14, rowid),
     ]
     if let failure = codes.first(where: { $0 != SQLITE_OK }) {
         throw DatabaseError(resultCode: ResultCode(rawValue: failure), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
@@ -171,50 +173,61 @@ extension EddyStore {
     ///
     /// Rows are appended to the observation log with `synchronous = NORMAL`: a crash of the app never loses a
     /// returned batch; a power cut may lose the last batches but never corrupts the file, and the next FULL write
-    /// (own reports, sync state) makes everything before it durable. The in-memory index is updated after commit.
+    /// (own reports, sync state) makes everything before it durable. The new entries join the index's recent part;
+    /// when it would exceed its limit it is flushed to blocks in the same transaction.
     package func upsertObservations(_ observations: [ServerObservation]) throws(StoreError) {
         for observation in observations { try validate(observation.report) }
         let index = observationIndex
-        typealias Change = (cell: UInt64, entry: ObservationIndex.Entry)
-        _ = try writeRelaxed(afterCommit: { (changes: (inserted: [Change], updated: [Change], generation: Int64)) in
-            index.apply(inserted: changes.inserted, updated: changes.updated, newGeneration: changes.generation)
-        }) { db in
-            // Another instance or process may have written since this index was built.
-            try index.refresh(db)
+        _ = try writeRelaxed(afterCommit: { (change: ObservationIndex.Change) in index.apply(change) }) { db in
+            // Another instance or process may have written since the recent entries were loaded.
+            let current = try ObservationIndex.currentGeneration(db)
+            let recent = try index.recentSnapshot(db, generation: current)
+            let filter = try index.writerFilter(db, generation: current, recent: recent)
+            var nextRowid = try ObservationIndex.nextLogRowid(db)
             let insert = try db.makeStatement(sql: """
                 INSERT INTO observation
                     (id, h3, layer, enter_time, exit_time, edr_peak, edr_median, reporter_class, reporter_id, source,
-                     altitude_source, altitude_u90_ft, layer_uncertain)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     altitude_source, altitude_u90_ft, layer_uncertain, rowid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let update = try db.cachedStatement(sql: """
                 UPDATE observation SET layer = ?, enter_time = ?, exit_time = ?, edr_peak = ?, edr_median = ?,
                     reporter_class = ?, reporter_id = ?, source = ?, altitude_source = ?, altitude_u90_ft = ?,
                     layer_uncertain = ? WHERE rowid = ?
                 """)
-            var inserted: [(cell: UInt64, entry: ObservationIndex.Entry)] = []
-            inserted.reserveCapacity(observations.count)
-            var updated: [(cell: UInt64, entry: ObservationIndex.Entry)] = []
-            // Ids new in this batch → position in `inserted` (a batch may repeat an id).
+            var change = ObservationIndex.Change()
+            change.inserted.reserveCapacity(observations.count)
+            // Ids new in this batch → position in `change.inserted` (a batch may repeat an id).
             var newInBatch: [UUID: Int] = [:]
+            // Entries already flushed that this batch changes: block rowid → (entry rowid → new entry).
+            var blockEdits: [Int64: [Int64: ObservationIndex.Entry]] = [:]
             for observation in observations {
                 let report = observation.report
                 let halves = report.id.halves
                 let cell = report.tile.h3
-                let entry = ObservationIndex.Entry(
+                var entry = ObservationIndex.Entry(
                     rowid: 0, exitTime: report.exitTime, enterTime: report.enterTime, edrPeak: report.edrPeak,
                     edrMedian: report.edrMedian, idHigh: halves.high, idLow: halves.low,
                     altitudeU90Feet: report.altitudeU90Feet ?? .nan, layer: Int32(clamping: report.tile.layer),
                     reporterClass: ObservationIndex.Entry.code(report.reporterClass),
                     altitudeSource: ObservationIndex.Entry.code(report.altitudeSource),
                     layerUncertain: ObservationIndex.Entry.code(report.layerUncertain))
+                // Stored already? In this batch, among the recent entries of its cell, else — when the filter says it
+                // may be — in the blocks of its cell's bucket.
                 var existingRowid: Int64?
                 var batchPosition: Int?
-                if let position = newInBatch[report.id], inserted[position].cell == cell {
-                    existingRowid = inserted[position].entry.rowid
+                var inRecent = false
+                var block: Int64?
+                if let position = newInBatch[report.id], change.inserted[position].cell == cell {
                     batchPosition = position
-                } else if let existing = index.find(cell: cell, idHigh: halves.high, idLow: halves.low) {
-                    existingRowid = existing.rowid
+                    existingRowid = change.inserted[position].entry.rowid
+                } else if let stored = recent.cells[cell]?.first(where: { $0.idHigh == halves.high && $0.idLow == halves.low }) {
+                    inRecent = true
+                    existingRowid = stored.rowid
+                } else if filter.mayContain(high: halves.high, low: halves.low),
+                          let found = try ObservationIndex.findInBlocks(db, cell: cell, idHigh: halves.high, idLow: halves.low) {
+                    block = found.block
+                    existingRowid = found.entry.rowid
                 }
                 if let rowid = existingRowid {
                     update.setUncheckedArguments([
@@ -223,18 +236,32 @@ extension EddyStore {
                         report.altitudeSource?.rawValue, report.altitudeU90Feet, report.layerUncertain, rowid,
                     ])
                     try update.execute()
-                    var changed = entry
-                    changed.rowid = rowid
-                    if let batchPosition { inserted[batchPosition].entry = changed } else { updated.append((cell, changed)) }
+                    entry.rowid = rowid
+                    if let batchPosition { change.inserted[batchPosition].entry = entry }
+                    if inRecent { change.updated.append((cell, entry)) }
+                    if let block { blockEdits[block, default: [:]][rowid] = entry }
                 } else {
-                    try insertObservationRow(insert, observation, db: db)
-                    var added = entry
-                    added.rowid = db.lastInsertedRowID
-                    newInBatch[report.id] = inserted.count
-                    inserted.append((cell, added))
+                    try insertObservationRow(insert, observation, rowid: nextRowid, db: db)
+                    entry.rowid = nextRowid
+                    nextRowid += 1
+                    newInBatch[report.id] = change.inserted.count
+                    change.inserted.append((cell, entry))
+                    filter.insert(high: halves.high, low: halves.low)
                 }
             }
-            return (inserted, updated, try ObservationIndex.bumpGeneration(db))
+            try ObservationIndex.applyBlockEdits(blockEdits, db)
+            if recent.count + change.inserted.count > index.recentLimit {
+                // Flush everything recent (with this batch's changes) to blocks, in this transaction.
+                var all = recent
+                for (cell, entry) in change.updated {
+                    if let position = all.cells[cell]?.firstIndex(where: { $0.rowid == entry.rowid }) { all.cells[cell]?[position] = entry }
+                }
+                for (cell, entry) in change.inserted { all.append(cell: cell, entry) }
+                try ObservationIndex.flush(all, throughRowid: nextRowid - 1, db)
+                change = ObservationIndex.Change(flushed: true)
+            }
+            change.generation = try ObservationIndex.bumpGeneration(db)
+            return change
         }
     }
 
@@ -244,22 +271,31 @@ extension EddyStore {
     package func deleteObservations(ids: [UUID]) throws(StoreError) -> Int {
         guard !ids.isEmpty else { return 0 }
         let index = observationIndex
-        return try writeRelaxed(afterCommit: { (result: (rowids: Set<Int64>, generation: Int64)) in
-            index.remove(newGeneration: result.generation) { result.rowids.contains($0.rowid) }
+        return try writeRelaxed(afterCommit: { (result: (deleted: Int, state: ObservationIndex.WriterState)) in
+            index.install(result.state)
         }) { db in
-            try index.refresh(db)
+            let current = try ObservationIndex.currentGeneration(db)
+            // The id filter keeps the deleted ids (a false positive costs one bucket read): still valid if it was.
+            var recent = try index.recentSnapshot(db, generation: current)
             var rowids = Set<Int64>()
+            var buckets = Set<Int64>()
             var start = 0
             while start < ids.count {
                 let chunk = ids[start..<min(start + 500, ids.count)]
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                rowids.formUnion(try Int64.fetchAll(
-                    db, sql: "DELETE FROM observation WHERE id IN (\(marks)) RETURNING rowid",
-                    arguments: StatementArguments(chunk.map { $0.storeBlob })))
+                let rows = try Row.fetchAll(
+                    db, sql: "DELETE FROM observation WHERE id IN (\(marks)) RETURNING rowid, h3",
+                    arguments: StatementArguments(chunk.map { $0.storeBlob }))
+                for row in rows {
+                    rowids.insert(row[0])
+                    buckets.insert(ObservationIndex.bucket(of: UInt64(bitPattern: row[1] as Int64)))
+                }
                 start += chunk.count
             }
-            return (rowids, try ObservationIndex.bumpGeneration(db))
-        }.rowids.count
+            recent.removeAll { rowids.contains($0.rowid) }
+            try ObservationIndex.rewriteBlocks(db, buckets: buckets.sorted(), removing: { rowids.contains($0.rowid) })
+            return (rowids.count, ObservationIndex.WriterState(recent: recent, generation: try ObservationIndex.bumpGeneration(db), filter: nil))
+        }.deleted
     }
 
     /// Number of cached server observations.

@@ -19,8 +19,8 @@ struct MillionTilesTests {
     }
 
     /// A resident-memory field of this process, KiB (Linux /proc; nil elsewhere). `RssAnon` is heap and stacks;
-    /// `RssFile` includes the store's memory-mapped database pages (`PRAGMA mmap_size`, 256 MiB at most), which the
-    /// kernel can drop at any time and which grow with the file, not with what the process holds.
+    /// `RssFile` is file-backed memory (the binary's own mappings; until v6 also the store's memory-mapped database
+    /// pages, which grew with the file — the store no longer maps it, docs/store.md "Memory").
     private func residentKiB(_ field: String = "RssAnon") -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return nil }
