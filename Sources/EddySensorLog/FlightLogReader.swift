@@ -42,19 +42,13 @@ public final class FlightLogReader {
             throw SensorLogError(kind: .missingDirectory, file: directory, message: "no such flight directory", advice: "Pass a directory holding meta.json and accelerometer.csv (see docs/sensor-log.md)")
         }
         let meta = try FlightMeta.load(directory: directory)
-        var opened: [CSVReadState] = []
-        do throws(SensorLogError) {
-            for kind in SensorFileKind.allCases {
-                let path = (directory as NSString).appendingPathComponent(kind.fileName)
-                guard FileManager.default.fileExists(atPath: path) else {
-                    if kind.isRequired { throw Self.missing(kind, in: directory) }
-                    continue
-                }
-                opened.append(try CSVReadState.openWithHeader(directory: directory, kind: kind, lenient: options.lenient))
+        let opened = try Self.openFiles { (kind) throws(SensorLogError) -> CSVReadState? in
+            let path = (directory as NSString).appendingPathComponent(kind.fileName)
+            guard FileManager.default.fileExists(atPath: path) else {
+                if kind.isRequired { throw Self.missing(kind, in: directory) }
+                return nil
             }
-        } catch {
-            for state in opened { state.release() }
-            throw error
+            return try CSVReadState.openWithHeader(directory: directory, kind: kind, lenient: options.lenient)
         }
         self.init(directory: directory, meta: meta, options: options, sources: opened)
     }
@@ -64,18 +58,12 @@ public final class FlightLogReader {
     /// the code `init(directory:options:)` runs; the fuzz targets use this entry point (docs/reliability.md §7).
     /// `label` stands for the directory in messages.
     package convenience init(meta: FlightMeta, files: [SensorFileKind: [UInt8]], label: String = "(memory)", options: Options = Options()) throws(SensorLogError) {
-        var opened: [CSVReadState] = []
-        do throws(SensorLogError) {
-            for kind in SensorFileKind.allCases {
-                guard let bytes = files[kind] else {
-                    if kind.isRequired { throw Self.missing(kind, in: label) }
-                    continue
-                }
-                opened.append(try CSVReadState.openWithHeader(bytes: bytes, kind: kind, lenient: options.lenient))
+        let opened = try Self.openFiles { (kind) throws(SensorLogError) -> CSVReadState? in
+            guard let bytes = files[kind] else {
+                if kind.isRequired { throw Self.missing(kind, in: label) }
+                return nil
             }
-        } catch {
-            for state in opened { state.release() }
-            throw error
+            return try CSVReadState.openWithHeader(bytes: bytes, kind: kind, lenient: options.lenient)
         }
         self.init(directory: label, meta: meta, options: options, sources: opened)
     }
@@ -89,6 +77,23 @@ public final class FlightLogReader {
     }
 
     deinit { merge.release() }
+
+    /// The reading state of every kind `open` opens (nil: that file does not exist), in tie-break order; when one
+    /// fails, those opened before it are released and its error thrown.
+    private static func openFiles(
+        _ open: (SensorFileKind) throws(SensorLogError) -> CSVReadState?
+    ) throws(SensorLogError) -> [CSVReadState] {
+        var opened: [CSVReadState] = []
+        do throws(SensorLogError) {
+            for kind in SensorFileKind.allCases {
+                if let state = try open(kind) { opened.append(state) }
+            }
+        } catch {
+            for state in opened { state.release() }
+            throw error
+        }
+        return opened
+    }
 
     private static func missing(_ kind: SensorFileKind, in directory: String) -> SensorLogError {
         SensorLogError(kind: .missingFile, file: kind.fileName, message: "missing in \(directory)", advice: "A flight needs accelerometer.csv with columns t, ax, ay, az")

@@ -40,13 +40,24 @@ import Testing
         #expect(batched.sampleCounts == one.sampleCounts)
     }
 
-    /// A bad fourth data line: the batch holds the three samples before it, and the error names line 5.
+    /// A bad fourth data line: the batch holds exactly what a `next()` loop delivers before it throws (the merge reads
+    /// one line ahead, so the sample just before the bad line is not among them), then the same error, naming line 5.
     @Test func samplesBeforeABadLineThenItsError() throws {
         let bad = "t,ax,ay,az\n0,0,0,-1\n0.02,0.1,0,-1\n0.04,0.2,0,-1\n0.06,x,0,-1\n0.08,0.4,0,-1\n"
+        let one = try reader([.accelerometer: bad])
+        var delivered: [SensorSample] = []
+        var loopError: SensorLogError?
+        do throws(SensorLogError) {
+            while let sample = try one.next() { delivered.append(sample) }
+        } catch {
+            loopError = error
+        }
         let batched = try reader([.accelerometer: bad])
         var batch: [SensorSample] = []
         let error = try #require(batched.next(upTo: 64, into: &batch))
-        #expect(batch.map(\.t) == [0, 0.02, 0.04])
+        #expect(batch == delivered)
+        #expect(batch.map(\.t) == [0, 0.02])
+        #expect(error == loopError)
         #expect(error.kind == .notANumber)
         #expect(error.line == 5)
     }
