@@ -328,8 +328,11 @@ private struct ScriptedHost {
         #expect(host.altitudeOffsetReads == 0)
         let context = try #require(host.core.altitudeContext)
         #expect(context.source == .gnssStandardAtmosphere)
-        #expect(context.problems.contains(.fleetOffsetUnavailable) && context.problems.contains(.layerUncertain))
-        #expect(abs(context.pressureAltitudeFeet - 35_000) > 1_500, "ISA+15: the standard atmosphere puts it ≈ 1,900 ft high, and says so")
+        #expect(context.problems.contains(.fleetOffsetUnavailable), "\(context)")
+        // ISA+15 at 47° N in September is ≈ 10 °C warmer than the climatology (issue 28): a level is chosen, and the
+        // flag follows its probability (docs/altitude.md "Flight-level inference").
+        let probability = try #require(context.flightLevelProbability)
+        #expect(context.problems.contains(.layerUncertain) == (probability < 0.9), "\(context)")
     }
 }
 

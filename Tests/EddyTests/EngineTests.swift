@@ -74,6 +74,8 @@ func retimed(_ sample: SensorSample, to t: Double) -> SensorSample {
         #expect(samples.first?.t == 0)
         // The pipeline configured for the same aircraft (the B738's own response, not the medium class's).
         var pipeline = NavigatedDetection(configuration: DetectionConfiguration(aircraftClass: .medium, typeDesignator: "B738"))
+        // The same date for the altitude's climatology: the engine's Unix time is the log time + `start`.
+        pipeline.setFlightLevelHints(FlightLevelHints(), clockOffsetSeconds: start)
         var events: [DetectionEvent] = []
         for sample in samples {
             pipeline.process(retimed(sample, to: (sample.t * 1e6).rounded() / 1e6), into: &events)

@@ -31,7 +31,8 @@ package struct FlightLevelInferenceConfiguration: Sendable, Equatable {
     package var clearedLevelFactor = 30.0
     /// Prior factor of a planned cruise level.
     package var plannedLevelFactor = 3.0
-    /// Prior factor of the level chosen at the previous fix of the same level segment (continuity).
+    /// Hysteresis of the choice: the level chosen at the previous fix of the same segment stays chosen unless another is
+    /// this many times likelier (continuity; it does not raise the probability reported).
     package var continuityFactor = 3.0
     /// 1σ of the offset below which no level is inferred, feet: with a fresh fleet offset the continuous estimate
     /// and the flight-level hold already place a level aircraft (issue 11: ≥ 98 % of tiles in the true layer).
@@ -235,10 +236,14 @@ package struct FlightLevelInference: Sendable {
                     ? (Self.conforms(levelFeet: level, trackDegrees: trackDegrees ?? 0) ? 1 : 1 - weight) : 1
                 if let cleared = hints.clearedLevelFeet(at: t), abs(cleared - level) < 1 { factor *= c.clearedLevelFactor }
                 if hints.plannedLevelsFeet.contains(where: { abs($0 - level) < 1 }) { factor *= c.plannedLevelFactor }
-                if abs(level - chosenFeet) < 1 { factor *= c.continuityFactor }
                 return factor
             })
-        guard let best = posterior.max(by: { $0.probability < $1.probability }) else { return nil }
+        // Continuity is hysteresis: the previous fix's level stays chosen unless another is `continuityFactor` times
+        // likelier; the probability reported is the evidence's, not raised by having chosen it before.
+        guard let best = posterior.max(by: {
+            $0.probability * (abs($0.levelFeet - chosenFeet) < 1 ? c.continuityFactor : 1)
+                < $1.probability * (abs($1.levelFeet - chosenFeet) < 1 ? c.continuityFactor : 1)
+        }) else { return nil }
         chosenFeet = best.levelFeet
         let choice = FlightLevelChoice(levelFeet: best.levelFeet, probability: best.probability,
                                        uncertainty: Self.bounds(posterior, chosenFeet: best.levelFeet, keepingSigmaFeet: c.keepingSigmaFeet))
