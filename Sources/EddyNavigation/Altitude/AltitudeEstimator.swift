@@ -372,14 +372,15 @@ package struct AltitudeEstimator: Sendable {
             let fleet = fleetOffset(mslFeet: gnssSmoothedFeet, at: t).map { OffsetEstimate(meanFeet: $0.offsetFeet, sigmaFeet: $0.sigmaFeet) }
             let sources = [atmospherePrior(at: t), fleet].compactMap { $0 }
             let rough = OffsetEstimate.combined(sources) ?? sources[0]
-            let learned = flightLevelInference.learnedOffset(at: t, pressureFeet: gnssSmoothedFeet - rough.meanFeet,
+            let learned = flightLevelInference.learnedOffset(at: t, pressureFeet: gnssSmoothedFeet - rough.meanFeet, prior: rough,
                                                              latitudeDegrees: location?.lat, longitudeDegrees: location?.lon)
             offsetWithoutLearned = rough
             let offset = OffsetEstimate.combined(sources + [learned].compactMap { $0 }) ?? rough
             pressureFeet = gnssSmoothedFeet - offset.meanFeet
             let gnss = gnssSigmaFeet(), sigma = (gnss * gnss + offset.sigmaFeet * offset.sigmaFeet).squareRoot()
             // After an unsure level its chosen level's offset is the likeliest, and the others as far off as their levels.
-            uncertainty = flightLevelInference.unsureBounds(sigmaFeet: sigma, offset: rough) ?? Uncertainty(gaussianSigma: sigma)
+            uncertainty = flightLevelInference.unsureBounds(sigmaFeet: sigma, offset: rough, pressureFeet: pressureFeet)
+                ?? Uncertainty(gaussianSigma: sigma)
             source = fleet == nil ? .gnssStandardAtmosphere : .gnssFleetOffset
         } else {
             return nil

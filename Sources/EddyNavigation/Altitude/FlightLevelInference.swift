@@ -269,7 +269,7 @@ package struct FlightLevelInference: Sendable {
                                    latitudeDegrees: Double?, longitudeDegrees: Double?) -> [(offset: OffsetEstimate, weight: Double)] {
         guard let remembered else { return [(offset, 1)] }
         let unsure = remembered.probability < configuration.confidentProbability
-        if unsure, offset.sigmaFeet < 0.8 * remembered.priorSigmaFeet { return [(offset, 1)] }
+        if superseded(remembered, prior: offset, pressureFeet: gnssFeet - remembered.offset.meanFeet) { return [(offset, 1)] }
         guard unsure else {
             let carried = Self.carry(remembered, to: t, pressureFeet: gnssFeet - remembered.offset.meanFeet, latitudeDegrees: latitudeDegrees,
                                      longitudeDegrees: longitudeDegrees)
@@ -289,18 +289,34 @@ package struct FlightLevelInference: Sendable {
     /// The offset a confident level showed, carried to `t`, `pressureFeet` and the position: scaled with the height
     /// (∝ ∫ dh/T_ISA), its σ grown by 3 °C of column shape over the height change, 0.25 °C an hour and 1 °C per
     /// 200 km (synoptic temperature gradients at cruise levels). Nil before a confident level.
-    package func learnedOffset(at t: Double, pressureFeet: Double, latitudeDegrees: Double?, longitudeDegrees: Double?) -> OffsetEstimate? {
-        learned.flatMap { Self.carry($0, to: t, pressureFeet: pressureFeet, latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees) }
+    /// Nil too when an unsure one has given way to a sharper `prior` (`unsureBounds`).
+    package func learnedOffset(at t: Double, pressureFeet: Double, prior: OffsetEstimate, latitudeDegrees: Double?,
+                               longitudeDegrees: Double?) -> OffsetEstimate? {
+        guard let learned, !superseded(learned, prior: prior, pressureFeet: pressureFeet) else { return nil }
+        return Self.carry(learned, to: t, pressureFeet: pressureFeet, latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees)
     }
 
     /// After an unsure level (P < `confidentProbability`), the 68/90 % bounds of a pressure altitude taken with its
     /// chosen level's offset (`learnedOffset`), whose Gaussian part has 1σ `sigmaFeet`: the other candidates' offsets
     /// are as far off as their levels. Nil after a confident level or none, or when the atmosphere's prior `offset` has
-    /// since become much sharper than the one the level was weighed against (the same rule as for carrying it).
-    package func unsureBounds(sigmaFeet: Double, offset: OffsetEstimate) -> Uncertainty? {
+    /// since become much sharper than the one the level was weighed against (the same rule as for carrying it) at
+    /// `pressureFeet`, the altitude now.
+    package func unsureBounds(sigmaFeet: Double, offset: OffsetEstimate, pressureFeet: Double) -> Uncertainty? {
         guard let learned, learned.probability < configuration.confidentProbability,
-              offset.sigmaFeet >= 0.8 * learned.priorSigmaFeet else { return nil }
+              !superseded(learned, prior: offset, pressureFeet: pressureFeet) else { return nil }
         return Self.bounds(learned.levels, chosenFeet: learned.pressureFeet, keepingSigmaFeet: sigmaFeet)
+    }
+
+    /// Whether an unsure remembered level has given way to new evidence: the atmosphere's prior `offset` at
+    /// `pressureFeet` is much sharper (< 0.8×) than the one its probabilities were weighed against, once that one is
+    /// scaled to the same height — the spread of offsets grows with height, so a descent alone must not count as
+    /// evidence (it did: a descent from an unsure FL350 dropped the mixture at FL280 and kept the chosen level's
+    /// offset, 2,000 ft off, with a 200-ft bound).
+    private func superseded(_ remembered: Remembered, prior offset: OffsetEstimate, pressureFeet: Double) -> Bool {
+        guard remembered.probability < configuration.confidentProbability else { return false }
+        let scale = AtmosphereClimatology.offsetFeetPerCelsius(pressureAltitudeFeet: max(1_000, pressureFeet))
+            / AtmosphereClimatology.offsetFeetPerCelsius(pressureAltitudeFeet: max(1_000, remembered.pressureFeet))
+        return offset.sigmaFeet < 0.8 * remembered.priorSigmaFeet * scale
     }
 
     private static func carry(_ learned: Remembered, to t: Double, pressureFeet: Double, latitudeDegrees: Double?,

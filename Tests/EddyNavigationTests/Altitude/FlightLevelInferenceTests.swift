@@ -79,7 +79,7 @@ struct FlightLevelInferenceTests {
             Inference.conforms(levelFeet: $0, trackDegrees: 90) ? 1 : 0.1
         }
         #expect((alone.max { $0.probability < $1.probability }?.probability ?? 1) < 0.6)
-        let learned = try #require(inference.learnedOffset(at: 330, pressureFeet: 33_000, latitudeDegrees: 47, longitudeDegrees: 9))
+        let learned = try #require(inference.learnedOffset(at: 330, pressureFeet: 33_000, prior: climatology, latitudeDegrees: 47, longitudeDegrees: 9))
         #expect(abs(learned.meanFeet - 1_200) < 1 && learned.sigmaFeet < 100, "\(learned)")
         // Climb 2,000 ft at 1,000 ft/min: no choice while climbing.
         #expect(fly(&inference, from: 329, seconds: 120, gnss: { 34_200 + ($0 - 329) * 1_000 / 60 * 1.036 }, rate: 1_000, offset: climatology) == nil)
@@ -98,12 +98,23 @@ struct FlightLevelInferenceTests {
         let climatology = OffsetEstimate(meanFeet: 300, sigmaFeet: 600)
         let first = try #require(fly(&inference, from: 0, seconds: 329, gnss: { _ in 34_200 }, rate: 0, offset: climatology))
         #expect(first.levelFeet == 33_000 && first.probability > 0.5 && first.probability < 0.9, "\(first)")
-        let learned = try #require(inference.learnedOffset(at: 330, pressureFeet: 33_000, latitudeDegrees: 47, longitudeDegrees: 9))
+        let learned = try #require(inference.learnedOffset(at: 330, pressureFeet: 33_000, prior: climatology, latitudeDegrees: 47, longitudeDegrees: 9))
         #expect(abs(learned.meanFeet - 1_200) < 1, "\(learned)")
-        let bounds = try #require(inference.unsureBounds(sigmaFeet: 50, offset: climatology))
+        let bounds = try #require(inference.unsureBounds(sigmaFeet: 50, offset: climatology, pressureFeet: 33_000))
         #expect(bounds.u90 >= 2_000 && bounds.u68 <= bounds.u90, "\(bounds)")
         // A host hint that sharpens the prior is new evidence: the unsure mixture gives way to it.
-        #expect(inference.unsureBounds(sigmaFeet: 50, offset: OffsetEstimate(meanFeet: 1_100, sigmaFeet: 200)) == nil)
+        #expect(inference.unsureBounds(sigmaFeet: 50, offset: OffsetEstimate(meanFeet: 1_100, sigmaFeet: 200), pressureFeet: 33_000) == nil)
+        #expect(inference.learnedOffset(at: 330, pressureFeet: 33_000, prior: OffsetEstimate(meanFeet: 1_100, sigmaFeet: 200),
+                                        latitudeDegrees: 47, longitudeDegrees: 9) == nil)
+        // A descent is not new evidence: the climatology's spread shrinks with height (600 ft at FL330 is 390 ft at
+        // 23,000 ft), and the doubt stays — the bounds still reach the other candidate, the chosen offset still carried.
+        let lower = 23_000.0
+        let scale = AtmosphereClimatology.offsetFeetPerCelsius(pressureAltitudeFeet: lower)
+            / AtmosphereClimatology.offsetFeetPerCelsius(pressureAltitudeFeet: 33_000)
+        let climatologyLower = OffsetEstimate(meanFeet: 300 * scale, sigmaFeet: 600 * scale)
+        let descending = try #require(inference.unsureBounds(sigmaFeet: 50, offset: climatologyLower, pressureFeet: lower))
+        #expect(descending.u90 >= 1_500, "\(descending)")
+        #expect(inference.learnedOffset(at: 900, pressureFeet: lower, prior: climatologyLower, latitudeDegrees: 47, longitudeDegrees: 9) != nil)
         #expect(fly(&inference, from: 329, seconds: 120, gnss: { 34_200 + ($0 - 329) * 1_000 / 60 * 1.036 }, rate: 1_000, offset: climatology) == nil)
         let second = try #require(fly(&inference, from: 449, seconds: 300, gnss: { _ in 36_270 }, rate: 0, offset: climatology))
         #expect(second.levelFeet == 35_000 && second.probability < 0.9 && abs(second.probability - first.probability) < 0.1,
