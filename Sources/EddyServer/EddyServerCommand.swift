@@ -14,7 +14,7 @@ struct EddyServerCommand: AsyncParsableCommand {
         commandName: "eddy-server",
         abstract: "Eddy reference sync server (Hummingbird 2; SQLite or PostgreSQL).",
         version: ServerVersion.description,
-        subcommands: [Serve.self, Keys.self, Migrate.self, PrintOpenAPI.self],
+        subcommands: [Serve.self, Keys.self, Migrate.self, IngestPilotReports.self, PrintOpenAPI.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -162,6 +162,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a request's body has to arrive, from its head.") var bodyTimeout: Double = ConnectionTimeouts().bodySeconds
     @Option(help: "Seconds a kept-alive connection may wait for its next request (keep it above the load balancer's idle timeout).")
     var idleTimeout: Double = ConnectionTimeouts().idleSeconds
+    @Option(help: ArgumentHelp("Watch this folder for PIREP/AIREP files (raw lines or the AWC aircraft-report CSV) and ingest new or changed ones.",
+                               valueName: "folder"))
+    var pilotReportsFolder: String?
+    @Option(help: "Seconds between two looks at --pilot-reports-folder (it is polled).") var pilotReportsPollSeconds: Double = 60
+    @Option(help: ArgumentHelp("Station table for the watched folder's /OV locations (CSV id,latitude_deg,longitude_deg[,variation_deg]).",
+                               valueName: "csv"))
+    var stations: String?
 
     mutating func validate() throws {
         guard WireVersion(minClientVersion) != nil else { throw ValidationError("--min-client-version must look like 1.2.3") }
@@ -182,6 +189,9 @@ struct Serve: AsyncParsableCommand {
         guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be text or json, not \(logFormat)") }
         guard thresholds.isValid else {
             throw ValidationError("client thresholds (--low-power-*, --in-air-*, --max-*-accuracy-meters) must be positive numbers")
+        }
+        guard pilotReportsPollSeconds.isFinite, pilotReportsPollSeconds > 0 else {
+            throw ValidationError("--pilot-reports-poll-seconds must be positive seconds")
         }
     }
 
@@ -235,6 +245,7 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let service = try SyncService(database: storage, options: options, logger: logger)
+        let watcher = try pilotReportWatcher(storage: storage, logger: logger)
         let (host, port) = (host, port)
         let startLine: Logger.Metadata = [
             "version": "\(ServerVersion.number)", "database": "\((try? database.location.redacted) ?? "-")",
@@ -249,13 +260,32 @@ struct Serve: AsyncParsableCommand {
             metadata["address"] = "\(host):\(bound)"
             logger.notice("eddy-server started", metadata: metadata)
         }
+        let pollSeconds = pilotReportsPollSeconds
+        let watching = Task { await watcher?.run(pollSeconds: pollSeconds) }
+        defer { watching.cancel() }
         do { try await EddyServerApplication.runUntilSignalled(app, shutdownTimeoutSeconds: shutdownTimeout, logger: logger) } catch {
+            watching.cancel()
             await storage.shutdown()
             logger.error("eddy-server stopped by an error", metadata: ["error": "\(error)"])
             throw error
         }
+        watching.cancel()
         await storage.shutdown()
         logger.notice("eddy-server stopped", metadata: ["uptime_s": "\(Int(Date().timeIntervalSince(started)))"])
+    }
+}
+
+extension Serve {
+    /// The watcher of `--pilot-reports-folder` (nil without one); a station table that cannot be read stops the start.
+    func pilotReportWatcher(storage: any ServerStorage, logger: Logger) throws -> PilotReportFolderWatcher? {
+        guard let folder = pilotReportsFolder else { return nil }
+        guard let reportStorage = storage as? any PilotReportStorage else {
+            throw ValidationError("--pilot-reports-folder: this database backend cannot store pilot reports")
+        }
+        let table = try PilotReportOptions.stationTable(path: stations)
+        logger.notice("watching for pilot reports", metadata: [
+            "folder": "\(folder)", "poll_s": "\(pilotReportsPollSeconds)", "stations": "\(table?.count ?? 0)"])
+        return PilotReportFolderWatcher(folder: folder, ingester: PilotReportIngester(storage: reportStorage, stations: table), logger: logger)
     }
 }
 

@@ -90,6 +90,8 @@ extension PostgresServerStorage {
                 ADD COLUMN sessions_started BIGINT NOT NULL DEFAULT 0
             """,
         ]),
+        // Pilot reports (PIREPs, AIREPs) and their cells (issue 31; PilotReports/PilotReportStorage.swift).
+        (5, PilotReportSchema.postgres),
     ]
 
     /// The newest schema version this build knows.

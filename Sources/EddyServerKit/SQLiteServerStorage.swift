@@ -250,6 +250,8 @@ package final class SQLiteServerStorage: ServerStorage {
                 ALTER TABLE api_keys ADD COLUMN sessions_started INTEGER NOT NULL DEFAULT 0
                 """)
         }
+        // v7 (issue 31): pilot reports (PIREPs, AIREPs) and their cells (PilotReports/PilotReportStorage.swift).
+        migrator.registerMigration("v7-pilot-reports") { db in try db.execute(sql: PilotReportSchema.sqlite) }
         return migrator
     }
 

@@ -1,0 +1,173 @@
+#if Tools
+package import EddySupport
+import Foundation
+package import Logging
+
+/// What an ingest did: counts, and every line that failed with its file, line, problem and remedy.
+package struct PilotReportIngestSummary: Sendable {
+    /// Files read.
+    package var filesRead = 0
+    /// Lines that were reports, skipped reports or errors (blank, comment and CSV preamble lines are not counted).
+    package var linesRead = 0
+    /// Reports stored now.
+    package var stored = 0
+    /// Reports already held (the same report read before).
+    package var duplicates = 0
+    /// Reports without turbulence or altitude: counted, not stored.
+    package var skipped = 0
+    /// Lines that failed: `FILE:LINE: problem; remedy`.
+    package var errors: [String] = []
+    /// Files that could not be read or stored, with the reason.
+    package var unreadable: [String] = []
+
+    /// Whether nothing at all could be read (every file unreadable, or no line decoded): the command's failure.
+    package var nothingRead: Bool { stored + duplicates + skipped == 0 && (!errors.isEmpty || !unreadable.isEmpty || filesRead == 0) }
+
+    /// The one-line summary.
+    package var line: String {
+        "pilot reports: \(filesRead) file(s), \(linesRead) line(s): \(stored) stored, \(duplicates) already held, "
+            + "\(skipped) without turbulence or altitude, \(errors.count) line error(s), \(unreadable.count) unreadable file(s)"
+    }
+
+    /// Adds another summary's counts and messages.
+    package mutating func add(_ other: PilotReportIngestSummary) {
+        filesRead += other.filesRead; linesRead += other.linesRead; stored += other.stored; duplicates += other.duplicates
+        skipped += other.skipped; errors += other.errors; unreadable += other.unreadable
+    }
+}
+
+/// Reads pilot-report files (raw PIREP / AIREP lines or the AWC aircraft-report CSV) into the server's storage: the
+/// I/O around `PilotReportReader`. Idempotent: reading a file twice stores nothing new.
+package struct PilotReportIngester: Sendable {
+    /// Where reports go.
+    package var storage: any PilotReportStorage
+    /// Stations for station-relative locations (`--stations`).
+    package var stations: StationTable?
+    /// Dates raw lines' `/TM` times instead of each file's modification time, Unix seconds (`--reference-time`).
+    package var referenceTime: Double?
+    /// The clock of `received_at`.
+    package var clock: any EpochClock
+
+    /// An ingester into `storage`.
+    package init(storage: any PilotReportStorage, stations: StationTable?, referenceTime: Double? = nil,
+                 clock: any EpochClock = SystemEpochClock()) {
+        self.storage = storage
+        self.stations = stations
+        self.referenceTime = referenceTime
+        self.clock = clock
+    }
+
+    /// The files a path names: itself, or a folder's regular, non-hidden files sorted by name.
+    package static func files(at path: String) throws(PilotReportLineError) -> [String] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw PilotReportLineError("\(path): no such file or folder", "give a PIREP/AIREP text file, an AWC aircraft-report CSV or a folder of them")
+        }
+        guard isFolder.boolValue else { return [path] }
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+            throw PilotReportLineError("\(path): the folder cannot be listed (\(error.localizedDescription))", "check its permissions")
+        }
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { (path as NSString).appendingPathComponent($0) }.filter { file in
+            var folder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: file, isDirectory: &folder) && !folder.boolValue
+        }
+    }
+
+    /// Ingests every file `paths` name (folders: their files).
+    package func ingest(paths: [String]) async -> PilotReportIngestSummary {
+        var summary = PilotReportIngestSummary()
+        for path in paths {
+            do {
+                for file in try Self.files(at: path) { summary.add(await ingest(file: file)) }
+            } catch {
+                summary.unreadable.append("\(error)")
+            }
+        }
+        return summary
+    }
+
+    /// Ingests one file: decodes every line, stores the reports in one transaction and counts the rest.
+    package func ingest(file: String) async -> PilotReportIngestSummary {
+        var summary = PilotReportIngestSummary()
+        let data: Data, modified: Double
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            let attributes = try FileManager.default.attributesOfItem(atPath: file)
+            modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? clock.now()
+        } catch {
+            summary.unreadable.append("\(file): cannot be read (\(error.localizedDescription)); check that it exists and is readable")
+            return summary
+        }
+        // Reports are ASCII; in a file that is not UTF-8 every non-ASCII byte reads as "?" rather than the file being refused.
+        let text = String(data: data, encoding: .utf8) ?? String(decoding: data.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
+        let reading = PilotReportReader.read(text, source: file, referenceTime: referenceTime ?? modified, stations: stations)
+        summary.filesRead = 1
+        summary.linesRead = reading.lines.count
+        summary.skipped = reading.skips.count
+        summary.errors = reading.errors.map { "\(file):\($0.line): \($0.error)" }
+        // The same report twice in one file is one report.
+        var seen = Set<String>()
+        let records = reading.records.filter { seen.insert($0.id).inserted }
+        summary.duplicates = reading.records.count - records.count
+        do {
+            let fresh = try await storage.storePilotReports(records, receivedAt: clock.now())
+            summary.stored = fresh.count
+            summary.duplicates += records.count - fresh.count
+        } catch {
+            summary.unreadable.append("\(file): nothing stored: \(error); the file is read again at the next ingest")
+            summary.filesRead = 0
+        }
+        return summary
+    }
+}
+
+/// Watches a folder for pilot-report files while the server runs: every `pollSeconds` it ingests the files that are
+/// new or changed since it last read them (name, size and modification time). Polling rather than inotify: it works on
+/// every platform and network file system, and a delay of a poll interval is nothing for reports minutes old.
+package actor PilotReportFolderWatcher {
+    private let folder: String
+    private let ingester: PilotReportIngester
+    private let logger: Logger
+    /// (size, modification time) of each file as last ingested without a storage failure.
+    private var ingested: [String: [Double]] = [:]
+
+    /// A watcher of `folder`.
+    package init(folder: String, ingester: PilotReportIngester, logger: Logger) {
+        self.folder = folder
+        self.ingester = ingester
+        self.logger = logger
+    }
+
+    /// Ingests the new and changed files once; returns what it did (nothing when nothing changed).
+    package func poll() async -> PilotReportIngestSummary {
+        var summary = PilotReportIngestSummary()
+        let files: [String]
+        do { files = try PilotReportIngester.files(at: folder) } catch {
+            logger.warning("pilot-report folder not readable", metadata: ["folder": "\(folder)", "error": "\(error)"])
+            return summary
+        }
+        for file in files {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file) else { continue }
+            let stamp = [Double((attributes[.size] as? NSNumber)?.int64Value ?? -1),
+                         (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0]
+            if ingested[file] == stamp { continue }
+            let result = await ingester.ingest(file: file)
+            if result.filesRead == 1 { ingested[file] = stamp }
+            for error in result.errors { logger.warning("pilot report line rejected: \(error)") }
+            for problem in result.unreadable { logger.error("pilot report file not ingested: \(problem)") }
+            summary.add(result)
+        }
+        if summary.filesRead > 0 || !summary.unreadable.isEmpty { logger.info("\(summary.line)", metadata: ["folder": "\(folder)"]) }
+        return summary
+    }
+
+    /// Polls every `pollSeconds` until the task is cancelled.
+    package func run(pollSeconds: Double) async {
+        while !Task.isCancelled {
+            _ = await poll()
+            try? await Task.sleep(nanoseconds: UInt64(max(0.05, pollSeconds) * 1e9))
+        }
+    }
+}
+#endif
