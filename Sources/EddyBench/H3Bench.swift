@@ -3,9 +3,6 @@ import Foundation
 
 /// H3 benchmarks: throughput of the hot EddyH3 calls on random global inputs (release build).
 enum H3Benchmarks {
-    /// Deterministic xorshift generator so every run measures the same inputs.
-
-
     /// Best-of-`rounds` rates (CPU-time based, wall-clock based) in operations per second of `body`, which
     /// performs `count` operations, plus a checksum of its results.
     private static func rate(count: Int, rounds: Int = 5,
@@ -48,7 +45,6 @@ enum H3Benchmarks {
             return acc
         }
         report("h3_latlng_to_cell_per_s", cellRate)
-        print("h3_latlng_to_cell_target_per_s: 2700000")
 
         var cells = [H3Index]()
         cells.reserveCapacity(n)
@@ -71,15 +67,18 @@ enum H3Benchmarks {
         }
         report("h3_cell_to_boundary_per_s", boundaryRate)
 
+        // The checksum is the C driver's (scripts/h3_c_bench/h3_c_bench.c), so the two sides can be compared.
         let callbackRate = try rate(count: n) {
             var acc: UInt64 = 0
             for cell in cells {
-                try H3.forEachBoundaryVertexRadians(cell) { lat, _ in acc ^= lat.bitPattern }
+                let count = try H3.forEachBoundaryVertexRadians(cell) { lat, lng in
+                    acc ^= lat.bitPattern ^ (lng.bitPattern << 1)
+                }
+                acc &+= UInt64(count)
             }
             return acc
         }
         report("h3_boundary_vertices_no_alloc_per_s", callbackRate)
-        print("h3_cell_to_boundary_target_per_s: 1000000")
 
         let diskCount = n / 4
         let diskRate = try rate(count: diskCount) {
@@ -91,18 +90,67 @@ enum H3Benchmarks {
             return acc
         }
         report("h3_grid_disk_k1_per_s", diskRate)
-        // Optional side-by-side figure from the C library (built outside the project, see docs/h3.md).
-        if let cBench = ProcessInfo.processInfo.environment["EDDY_H3_C_BENCH"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: cBench)
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            for line in output.split(separator: "\n") where line.hasPrefix("c_") { print(line) }
-        }
+        var cellsXor: UInt64 = 0
+        for cell in cells { cellsXor ^= cell.rawValue }
+        try compareWithC(swiftRates: ["latlng_to_cell": cellRate.cpu, "cell_to_boundary": boundaryRate.cpu,
+                                      "boundary_vertices_no_alloc": callbackRate.cpu, "cell_to_latlng": centreRate.cpu,
+                                      "grid_disk_k1": diskRate.cpu],
+                         cellsXor: cellsXor, boundaryXor: callbackRate.sink)
         // Printed so the optimiser cannot drop the work.
         print("# h3 checksum \(String(cellRate.sink ^ centreRate.sink ^ boundaryRate.sink ^ callbackRate.sink ^ diskRate.sink, radix: 16))")
+    }
+
+    /// Where `scripts/build_h3_c_bench.sh` puts the C library's driver (overridden by `EDDY_H3_C_BENCH`).
+    static let defaultCBenchPath = ".build/h3-c/h3_c_bench"
+
+    /// The goal of issue 29 for latLngToCell and cellToBoundary: this many times the C library's rate, same run.
+    static let ratioTarget = 1.3
+
+    /// Runs uber/h3 4.5.0's C library on the same inputs (scripts/build_h3_c_bench.sh builds it), prints its rates,
+    /// each Swift rate over the C one, and whether both computed the same cells and boundary bits. Without the
+    /// driver it says how to build it. `swiftRates` are CPU-time rates keyed by the C driver's names less `c_`/`_per_s`.
+    private static func compareWithC(swiftRates: [String: Double], cellsXor: UInt64, boundaryXor: UInt64) throws {
+        let path = ProcessInfo.processInfo.environment["EDDY_H3_C_BENCH"] ?? defaultCBenchPath
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            print("h3_c_bench: not built (\(path) missing): run `bash scripts/build_h3_c_bench.sh` (gcc -O3 over the "
+                  + "h3-py 4.5.0 source distribution's C library, docs/h3.md), then rerun `eddy-bench h3`")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            print("h3_c_bench: failed (\(path) exited with status \(process.terminationStatus)); rebuild it with "
+                  + "`bash scripts/build_h3_c_bench.sh`")
+            return
+        }
+        var values: [String: String] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("c_") {
+            print(line)
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces) }
+        }
+        for name in ["latlng_to_cell", "cell_to_boundary", "boundary_vertices_no_alloc", "cell_to_latlng", "grid_disk_k1"] {
+            // The allocation-free Swift call is compared with the same C call as the array-returning one.
+            let cName = name == "boundary_vertices_no_alloc" ? "cell_to_boundary" : name
+            guard let swiftRate = swiftRates[name], let cRate = values["c_\(cName)_per_s"].flatMap(Double.init),
+                  cRate > 0 else { continue }
+            print("h3_\(name)_ratio_vs_c: \(String(format: "%.2f", swiftRate / cRate))")
+        }
+        print("h3_ratio_vs_c_target: \(ratioTarget) (latlng_to_cell, cell_to_boundary)")
+        let sameCells = values["c_latlng_to_cell_xor"] == hex16(cellsXor)
+        let sameBoundaries = values["c_cell_to_boundary_xor"] == hex16(boundaryXor)
+        print("h3_same_results_as_c: \(sameCells && sameBoundaries ? "yes" : "NO")"
+              + " (cells xor \(hex16(cellsXor)), boundary bits xor \(hex16(boundaryXor)))")
+    }
+
+    /// 16 lower-case hex digits.
+    private static func hex16(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -12,13 +12,15 @@ import Darwin
 
 /// Replay benchmarks: a 12-hour 50 Hz flight (accelerometer + gyroscope + 1 Hz location)
 /// is generated on disk (not timed) with the streaming simulator and writer, then
-/// - `replay_samples_per_s`: read from disk, parsed, merged and run through the pipeline (in process, best of 3);
+/// - `replay_samples_per_s`: read from disk, parsed, merged and run through the pipeline (in process, best of 3; per
+///   second of this thread's CPU time, `_wall` per second of wall clock), and the numpy/scipy batch pipeline
+///   (scripts/replay_numpy.py, from the oracle venv) on the same flight with the time ratio;
 /// - `pipeline_samples_per_s`: the pipeline alone over a 10-minute flight held in memory, 20 passes (best of 3), and
 ///   the cost of each of its stages (`pipeline_stage_*_ns_per_sample`, the stages' sum, the wiring and the total);
 /// - `replay_peak_rss_mb`: peak RSS (VmHWM) of `eddy replay --json FLIGHT > /dev/null` in a child process.
 /// `EDDY_BENCH_HOURS` shortens the flight for a quick look (the targets are for 12 h).
 enum ReplayBenchmarks {
-    static let replayTarget = 2_000_000.0
+    static let replayTarget = 6_000_000.0  // issue 29 (per second of CPU time)
     static let pipelineTarget = 12_000_000.0  // issue 26
     static let rssTargetMB = 50.0
 
@@ -49,24 +51,31 @@ enum ReplayBenchmarks {
         // Replay: disk → reader → pipeline. Best of `runs` (the machine is shared; the best run is the
         // least disturbed one).
         var replaySeconds = Double.infinity
+        var replayCPUSeconds = Double.infinity
         var summary: ReplaySummary?
         for _ in 0..<runs {
             let start = Date()
+            let cpuStart = BenchSupport.threadCPUSeconds()
             var events = 0
             // Notices are delivered as started / ended pairs and summarised once: count the other events.
             let result = try FlightReplay.run(directory: directory) { event in
                 if case .notice = event { return }
                 events += 1
             }
+            replayCPUSeconds = min(replayCPUSeconds, BenchSupport.threadCPUSeconds() - cpuStart)
             replaySeconds = min(replaySeconds, Date().timeIntervalSince(start))
             summary = result
             let expected = result.positions.count + result.minutes.count + result.tiles.count + result.altitude.count + result.warnings.count
             if events != expected { throw ReplayBenchError("event count mismatch: \(events) delivered, \(expected) in the summary") }
         }
-        let replayRate = Double(summary!.totalSamples) / replaySeconds
+        let replayRate = Double(summary!.totalSamples) / replayCPUSeconds
         print("replay_events: \(summary!.positions.count + summary!.minutes.count + summary!.tiles.count) (\(summary!.minutes.count) minutes, \(summary!.tiles.count) tiles)")
         print("replay_samples_per_s: \(Int(replayRate))")
+        print("replay_samples_per_s_wall: \(Int(Double(summary!.totalSamples) / replaySeconds))")
+        print("replay_samples_per_s_target: \(Int(replayTarget))")
         print("replay_samples_per_s_target_ratio: \(format(replayRate / replayTarget, 2))")
+        compareWithNumpy(directory: directory, samples: summary!.totalSamples,
+                         cpuSeconds: replayCPUSeconds, wallSeconds: replaySeconds)
 
         runPipeline(runs: runs)
 
@@ -150,6 +159,50 @@ enum ReplayBenchmarks {
         return try ["accelerometer.csv", "gyroscope.csv", "location.csv", "meta.json"].reduce(0) { total, name in
             let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
             return total + ((attributes[.size] as? NSNumber)?.intValue ?? 0)
+        }
+    }
+
+    /// The oracle venv's Python (`make venv`), overridden by `EDDY_BENCH_PYTHON`.
+    static let defaultPython = ".venv/bin/python"
+
+    /// Runs the numpy/scipy batch pipeline (scripts/replay_numpy.py) on the flight and prints its figures and how many
+    /// times longer it took than the Swift replay (`cpuSeconds`, `wallSeconds`, best runs) on the same flight. Without
+    /// the venv or the script it says what to do.
+    static func compareWithNumpy(directory: String, samples: Int, cpuSeconds: Double, wallSeconds: Double) {
+        let python = ProcessInfo.processInfo.environment["EDDY_BENCH_PYTHON"] ?? defaultPython
+        let script = "scripts/replay_numpy.py"
+        guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script) else {
+            print("replay_numpy: not run (needs \(python) with numpy and scipy and \(script): run `make venv` in the "
+                  + "repository and eddy-bench from there)")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script, directory]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch {
+            print("replay_numpy: not run (\(python) did not start: \(error))")
+            return
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            print("replay_numpy: failed (\(script) exited with status \(process.terminationStatus))")
+            return
+        }
+        var values: [String: Double] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("numpy_") {
+            print("replay_\(line)")
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, let number = Double(parts[1].split(separator: " ").first ?? "") {
+                values[String(parts[0])] = number
+            }
+        }
+        if let numpyCPU = values["numpy_cpu_seconds"], let numpyWall = values["numpy_seconds"] {
+            print("replay_seconds: \(format(cpuSeconds, 3)) (CPU; wall \(format(wallSeconds, 3)); \(samples) samples)")
+            print("replay_numpy_time_ratio: \(format(numpyCPU / cpuSeconds, 1))")
+            print("replay_numpy_time_ratio_wall: \(format(numpyWall / wallSeconds, 1))")
         }
     }
 

@@ -50,6 +50,8 @@ package final class FlightReplay {
     package let mount: DeviceMount
     private let reader: FlightLogReader
     private var used = false
+    /// Samples taken from the reader at a time (about 70 KB of samples: stays in cache).
+    static let readBatchSize = 512
 
     /// Opens a flight. Throws `SensorLogError` for a missing/bad meta.json, a missing or empty file, a bad header.
     package init(directory: String, options: ReplayOptions = ReplayOptions()) throws(SensorLogError) {
@@ -88,17 +90,26 @@ package final class FlightReplay {
         events.reserveCapacity(16)
         var firstTime: Double?
         var lastTime = 0.0
-        while let sample = try reader.next() {
-            if firstTime == nil { firstTime = sample.t }
-            detection.process(sample, into: &events)
-            if !events.isEmpty {
-                for event in events {
-                    collector.add(event)
-                    try onEvent(event)
+        // Samples come from the reader in batches: one exclusive access to its state per batch, not per sample.
+        var batch: [SensorSample] = []
+        batch.reserveCapacity(Self.readBatchSize)
+        while true {
+            batch.removeAll(keepingCapacity: true)
+            let readError = reader.next(upTo: Self.readBatchSize, into: &batch)
+            for sample in batch {
+                if firstTime == nil { firstTime = sample.t }
+                detection.process(sample, into: &events)
+                if !events.isEmpty {
+                    for event in events {
+                        collector.add(event)
+                        try onEvent(event)
+                    }
+                    events.removeAll(keepingCapacity: true)
                 }
-                events.removeAll(keepingCapacity: true)
+                lastTime = sample.t
             }
-            lastTime = sample.t
+            if let readError { throw readError }
+            if batch.count < Self.readBatchSize { break }
         }
         detection.finish(into: &events)
         for event in events {

@@ -9,40 +9,8 @@ import Darwin
 /// Streams one CSV file of a flight: reads 256 KiB chunks, splits lines with `memchr`, parses cells
 /// in place (no per-line strings) and turns each row into a `SensorSample`.
 ///
-/// The mutable state lives in one struct (`CSVReadState`) that the class owns, so a whole row is
-/// parsed under a single exclusive access instead of one runtime check per field.
-final class CSVSensorFile {
-    private var state: CSVReadState
-
-    /// Opens the file and reads its header. Throws on a missing/empty file or a bad header.
-    init(directory: String, kind: SensorFileKind, lenient: Bool) throws(SensorLogError) {
-        state = try CSVReadState(directory: directory, kind: kind, lenient: lenient)
-        try state.readHeader() // on a throw, deinit still runs and releases the state
-    }
-
-    /// The same reader over the file's bytes held in memory (the fuzz targets' entry point): the bytes are handed to
-    /// the parser in the chunks `read(2)` would give, so everything after the system call is the code a file goes
-    /// through.
-    init(bytes: [UInt8], kind: SensorFileKind, lenient: Bool) throws(SensorLogError) {
-        state = CSVReadState(bytes: bytes, kind: kind, lenient: lenient)
-        try state.readHeader()
-    }
-
-    deinit { state.release() }
-
-    /// Which file this is.
-    var kind: SensorFileKind { state.kind }
-    /// Lines skipped in lenient mode.
-    var skipped: SkippedLines { state.skipped }
-    /// Samples produced so far.
-    var sampleCount: Int { state.sampleCount }
-
-    /// The next valid sample, or nil at end of file. Lenient mode skips (and counts) bad lines.
-    @inline(__always)
-    func next() throws(SensorLogError) -> SensorSample? { try state.next() }
-}
-
-/// The reading state of one CSV file (see `CSVSensorFile`).
+/// A value type owning raw buffers: `FlightLogReader` keeps each file's state inside its merge (so a sample costs no
+/// class access and no runtime exclusivity check beyond the reader's own) and calls `release()` once when done.
 struct CSVReadState {
     let kind: SensorFileKind
     let lenient: Bool
@@ -90,7 +58,7 @@ struct CSVReadState {
         slotOfColumn = .allocate(capacity: 1)
     }
 
-    /// The reading state over bytes in memory (see `CSVSensorFile.init(bytes:kind:lenient:)`).
+    /// The reading state over bytes in memory (see `openWithHeader(bytes:kind:lenient:)`).
     init(bytes: [UInt8], kind: SensorFileKind, lenient: Bool) {
         self.kind = kind
         self.lenient = lenient
@@ -107,6 +75,28 @@ struct CSVReadState {
         values = .allocate(capacity: kind.columns.count)
         values.initialize(repeating: 0, count: kind.columns.count)
         slotOfColumn = .allocate(capacity: 1)
+    }
+
+    /// Opens a file and reads its header; on a throw nothing stays open.
+    static func openWithHeader(directory: String, kind: SensorFileKind, lenient: Bool) throws(SensorLogError) -> CSVReadState {
+        var state = try CSVReadState(directory: directory, kind: kind, lenient: lenient)
+        do throws(SensorLogError) { try state.readHeader() } catch {
+            state.release()
+            throw error
+        }
+        return state
+    }
+
+    /// The same reader over the file's bytes held in memory (the fuzz targets' entry point): the bytes are handed to
+    /// the parser in the chunks `read(2)` would give, so everything after the system call is the code a file goes
+    /// through. On a throw nothing stays allocated.
+    static func openWithHeader(bytes: [UInt8], kind: SensorFileKind, lenient: Bool) throws(SensorLogError) -> CSVReadState {
+        var state = CSVReadState(bytes: bytes, kind: kind, lenient: lenient)
+        do throws(SensorLogError) { try state.readHeader() } catch {
+            state.release()
+            throw error
+        }
+        return state
     }
 
     /// Closes the file and frees the buffers (called once, by the owner).

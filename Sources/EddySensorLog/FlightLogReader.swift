@@ -32,7 +32,6 @@ public final class FlightLogReader {
     /// The options in use.
     public let options: Options
 
-    private let sources: [CSVSensorFile]
     private var merge: MergeState
 
     /// Opens a flight: reads `meta.json` and every CSV header. Throws a `SensorLogError` on a
@@ -43,14 +42,13 @@ public final class FlightLogReader {
             throw SensorLogError(kind: .missingDirectory, file: directory, message: "no such flight directory", advice: "Pass a directory holding meta.json and accelerometer.csv (see docs/sensor-log.md)")
         }
         let meta = try FlightMeta.load(directory: directory)
-        var opened: [CSVSensorFile] = []
-        for kind in SensorFileKind.allCases {
+        let opened = try Self.openFiles { (kind) throws(SensorLogError) -> CSVReadState? in
             let path = (directory as NSString).appendingPathComponent(kind.fileName)
             guard FileManager.default.fileExists(atPath: path) else {
                 if kind.isRequired { throw Self.missing(kind, in: directory) }
-                continue
+                return nil
             }
-            opened.append(try CSVSensorFile(directory: directory, kind: kind, lenient: options.lenient))
+            return try CSVReadState.openWithHeader(directory: directory, kind: kind, lenient: options.lenient)
         }
         self.init(directory: directory, meta: meta, options: options, sources: opened)
     }
@@ -60,24 +58,41 @@ public final class FlightLogReader {
     /// the code `init(directory:options:)` runs; the fuzz targets use this entry point (docs/reliability.md §7).
     /// `label` stands for the directory in messages.
     package convenience init(meta: FlightMeta, files: [SensorFileKind: [UInt8]], label: String = "(memory)", options: Options = Options()) throws(SensorLogError) {
-        var opened: [CSVSensorFile] = []
-        for kind in SensorFileKind.allCases {
+        let opened = try Self.openFiles { (kind) throws(SensorLogError) -> CSVReadState? in
             guard let bytes = files[kind] else {
                 if kind.isRequired { throw Self.missing(kind, in: label) }
-                continue
+                return nil
             }
-            opened.append(try CSVSensorFile(bytes: bytes, kind: kind, lenient: options.lenient))
+            return try CSVReadState.openWithHeader(bytes: bytes, kind: kind, lenient: options.lenient)
         }
         self.init(directory: label, meta: meta, options: options, sources: opened)
     }
 
-    private init(directory: String, meta: FlightMeta, options: Options, sources: [CSVSensorFile]) {
+    private init(directory: String, meta: FlightMeta, options: Options, sources: [CSVReadState]) {
         self.directory = directory
         self.options = options
         self.meta = meta
-        self.sources = sources
         files = sources.map(\.kind)
         merge = MergeState(sources: sources)
+    }
+
+    deinit { merge.release() }
+
+    /// The reading state of every kind `open` opens (nil: that file does not exist), in tie-break order; when one
+    /// fails, those opened before it are released and its error thrown.
+    private static func openFiles(
+        _ open: (SensorFileKind) throws(SensorLogError) -> CSVReadState?
+    ) throws(SensorLogError) -> [CSVReadState] {
+        var opened: [CSVReadState] = []
+        do throws(SensorLogError) {
+            for kind in SensorFileKind.allCases {
+                if let state = try open(kind) { opened.append(state) }
+            }
+        } catch {
+            for state in opened { state.release() }
+            throw error
+        }
+        return opened
     }
 
     private static func missing(_ kind: SensorFileKind, in directory: String) -> SensorLogError {
@@ -88,6 +103,14 @@ public final class FlightLogReader {
     @inline(__always)
     public func next() throws(SensorLogError) -> SensorSample? { try merge.next() }
 
+    /// Appends up to `maximumCount` next samples in time order to `samples` (fewer only at the end of the flight or
+    /// at a bad line), under one exclusive access to the reader's state instead of one per sample. Returns the error
+    /// that stopped reading, if any, after the samples before it were appended: the caller hands those on first, then
+    /// throws it, as a `next()` loop would.
+    package func next(upTo maximumCount: Int, into samples: inout [SensorSample]) -> SensorLogError? {
+        merge.next(upTo: maximumCount, into: &samples)
+    }
+
     /// Calls `body` with every sample in time order. Throws the reader's `SensorLogError` or what `body` throws, so its
     /// errors stay untyped (`readAll` and `next()` throw `SensorLogError` alone).
     public func forEach(_ body: (SensorSample) throws -> Void) throws {
@@ -96,12 +119,12 @@ public final class FlightLogReader {
 
     /// Per-file counts of lines skipped in lenient mode (files with none are left out).
     public var skippedLines: [SkippedLines] {
-        sources.map(\.skipped).filter { $0.count > 0 }
+        merge.sources.map(\.skipped).filter { $0.count > 0 }
     }
 
     /// Samples delivered so far, per file.
     public var sampleCounts: [SensorFileKind: Int] {
-        Dictionary(uniqueKeysWithValues: sources.map { ($0.kind, $0.sampleCount) })
+        Dictionary(uniqueKeysWithValues: merge.sources.map { ($0.kind, $0.sampleCount) })
     }
 
     /// Reads a whole (small) flight into memory: for tests and tools, never for long flights.
@@ -113,17 +136,24 @@ public final class FlightLogReader {
     }
 }
 
-/// The k-way merge over the open files' head samples (a struct: one exclusive access per sample).
+/// The k-way merge over the open files' head samples. It owns the files' reading states (a struct: one exclusive access
+/// per call, none per file).
 struct MergeState {
-    private let sources: [CSVSensorFile]
+    /// Each open file's reading state, in tie-break order.
+    private(set) var sources: [CSVReadState]
     private var heads: [SensorSample?]
     private var headTimes: [Double]
     private var started = false
 
-    init(sources: [CSVSensorFile]) {
+    init(sources: [CSVReadState]) {
         self.sources = sources
         heads = Array(repeating: nil, count: sources.count)
         headTimes = Array(repeating: .infinity, count: sources.count)
+    }
+
+    /// Closes the files and frees their buffers (once, by the owner).
+    func release() {
+        for source in sources { source.release() }
     }
 
     /// The head with the smallest `t` (first file in tie-break order on ties), replaced by its successor.
@@ -142,6 +172,19 @@ struct MergeState {
         let sample = heads[best]
         try advance(best)
         return sample
+    }
+
+    /// Up to `maximumCount` samples appended (see `FlightLogReader.next(upTo:into:)`).
+    mutating func next(upTo maximumCount: Int, into samples: inout [SensorSample]) -> SensorLogError? {
+        do throws(SensorLogError) {
+            for _ in 0..<maximumCount {
+                guard let sample = try next() else { break }
+                samples.append(sample)
+            }
+            return nil
+        } catch {
+            return error
+        }
     }
 
     @inline(__always)

@@ -41,32 +41,15 @@ struct CoordIJK: Sendable, Equatable {
         CoordIJK(a.i &* f, a.j &* f, a.k &* f)
     }
 
-    /// Removes negative components and the common minimum (reference `_ijkNormalize`).
+    /// Removes negative components and the common minimum (reference `_ijkNormalize`). The reference's steps each
+    /// add the same amount to all three components and end with the smallest at 0, so the result is the vector less
+    /// its smallest component: computed that way, without the reference's unpredictable branches.
     @inline(__always)
     mutating func normalize() {
-        if i < 0 {
-            j &-= i
-            k &-= i
-            i = 0
-        }
-        if j < 0 {
-            i &-= j
-            k &-= j
-            j = 0
-        }
-        if k < 0 {
-            i &-= k
-            j &-= k
-            k = 0
-        }
-        var m = i
-        if j < m { m = j }
-        if k < m { m = k }
-        if m > 0 {
-            i &-= m
-            j &-= m
-            k &-= m
-        }
+        let smallest = Swift.min(i, Swift.min(j, k))
+        i &-= smallest
+        j &-= smallest
+        k &-= smallest
     }
 
     /// Normalised copy.

@@ -86,10 +86,13 @@ func pointInsideGeoLoop(_ loop: GeoLoopRads, _ bbox: BBoxRads, lat latIn: Double
     var lng = normalizeLngTM(lngIn, transmeridian)
     let n = loop.count
     for i in 0..<n {
+        // The next vertex, wrapping to the first: a compare instead of `(i + 1) % n` (an integer division per edge
+        // was most of this test's cost).
+        let next = i + 1 == n ? 0 : i + 1
         var aLat = loop.lats[i]
         var aLngRaw = loop.lngs[i]
-        var bLat = loop.lats[(i + 1) % n]
-        var bLngRaw = loop.lngs[(i + 1) % n]
+        var bLat = loop.lats[next]
+        var bLngRaw = loop.lngs[next]
         if aLat > bLat {
             swap(&aLat, &bLat)
             swap(&aLngRaw, &bLngRaw)
@@ -229,11 +232,18 @@ func polygonToCellsRaw(outer: GeoLoopRads, holes: [GeoLoopRads], res: Int) -> Re
     // 3. Re-zero the found hash.
     for i in 0..<numHexagons { found[i] = 0 }
 
-    // 4. Flood fill.
+    // 4. Flood fill. The disks go into one reused buffer (gridDiskRaw's own steps: the fast spiral, else the safe walk).
+    var ring: [H3Index] = []
+    ring.reserveCapacity(7)
+    var noDistances: [Int]? = nil
     while numSearchHexes > 0 {
         for i in 0..<numSearchHexes {
-            guard let (ring, _) = gridDiskRaw(search[i], k: 1, withDistances: false) else {
-                return .failure(.failed)
+            ring.removeAll(keepingCapacity: true)
+            if !gridDiskUnsafe(search[i], k: 1, out: &ring, distances: &noDistances) {
+                guard let (cells, _) = gridDiskRaw(search[i], k: 1, withDistances: false) else {
+                    return .failure(.failed)
+                }
+                ring = cells
             }
             for cell in ring {
                 let hex = cell.rawValue
