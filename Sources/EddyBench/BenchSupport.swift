@@ -2,6 +2,22 @@ import Foundation
 
 /// Helpers every benchmark group shares: a fast deterministic generator, thread CPU time, a child's peak RSS.
 enum BenchSupport {
+    /// Runs an executable with arguments and an environment (nil: this process's) and returns its exit status and
+    /// standard output.
+    static func runCapturingOutput(_ path: String, arguments: [String] = [], environment: [String: String]? = nil) throws
+        -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
     /// xorshift64: fast, deterministic inputs for benchmarks (not for statistics).
     struct XorShift {
         var state: UInt64

@@ -116,15 +116,9 @@ enum H3Benchmarks {
                   + "h3-py 4.5.0 source distribution's C library, docs/h3.md), then rerun `eddy-bench h3`")
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            print("h3_c_bench: failed (\(path) exited with status \(process.terminationStatus)); rebuild it with "
+        let (status, output) = try BenchSupport.runCapturingOutput(path)
+        guard status == 0 else {
+            print("h3_c_bench: failed (\(path) exited with status \(status)); rebuild it with "
                   + "`bash scripts/build_h3_c_bench.sh`")
             return
         }

@@ -94,22 +94,13 @@ enum StoreBenchmarks {
 
         // A separate process opens the closed store (its files stay in the OS cache) and queries it: its open time
         // and peak resident memory are the store's, not those of the reports this process generated.
-        let user = Process()
-        user.executableURL = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
-        user.arguments = ["store"]
         var childEnvironment = ProcessInfo.processInfo.environment
         childEnvironment["EDDY_BENCH_STORE_OPEN_PATH"] = path
         childEnvironment["EDDY_BENCH_STORE_PREFIX"] = prefix
         childEnvironment["EDDY_BENCH_STORE_QUERY_RUNS"] = String(queryRuns)
-        user.environment = childEnvironment
-        let output = Pipe()
-        user.standardOutput = output
-        try user.run()
-        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        user.waitUntilExit()
-        guard user.terminationStatus == 0 else {
-            throw StoreBenchError.userProcessFailed(status: user.terminationStatus, output: lines)
-        }
+        let (status, lines) = try BenchSupport.runCapturingOutput(
+            Bundle.main.executablePath ?? CommandLine.arguments[0], arguments: ["store"], environment: childEnvironment)
+        guard status == 0 else { throw StoreBenchError.userProcessFailed(status: status, output: lines) }
         for line in lines.split(separator: "\n") {
             print(line)
             guard withTargets else { continue }
