@@ -215,6 +215,46 @@ struct ObservationBlocksTests {
         #expect(try reopened.turbulence(everything).count == 9)
     }
 
+    /// Several queries in one call (one snapshot, a shared area covered once: the engine's alert candidates) answer
+    /// exactly what each query answers alone, in the order given; a bad query in the batch refuses the whole batch.
+    @Test func batchOfQueriesAnswersLikeEachQueryAlone() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EddyStore.open(path: folder.path("b.sqlite"), options: options(recentLimit: 100))
+        let reports = seededObservations(count: 1_200, seed: 41)
+        try upsertInBatches(reports, into: store, batchSize: 400)
+        try store.insertOwnReports(reports.prefix(300).map(\.report))
+        var batch: [TurbulenceQuery] = []
+        for query in queries {
+            batch.append(query)
+            var own = query
+            own.selection = .own(timeSpanSeconds: 3 * 3600)
+            batch.append(own)
+        }
+        let answers = try store.turbulence(batch)
+        #expect(answers.count == batch.count)
+        for (position, query) in batch.enumerated() {
+            #expect(answers[position] == (try store.turbulence(query)), "query \(position)")
+        }
+        #expect(answers.filter { !$0.isEmpty }.count == batch.count, "every query finds reports: the comparison is not empty")
+        let bad = TurbulenceQuery(area: .polygon([LatLng(latitude: 1, longitude: 1)]), now: now)
+        #expect(throws: StoreError.invalidQuery(.polygonTooFewCoordinates(count: 1))) { try store.turbulence([batch[0], bad]) }
+    }
+
+    /// A new filter holds no id; cleared, it holds none of the ids it held.
+    @Test func idFilterStartsEmptyAndClears() {
+        let filter = IDFilter()
+        var random = SplitMix64(seed: 12)
+        let ids = (0..<1_000).map { _ in (random.next(), random.next()) }
+        #expect(ids.allSatisfy { !filter.mayContain(high: $0.0, low: $0.1) })
+        for id in ids { filter.insert(high: id.0, low: id.1) }
+        #expect(ids.allSatisfy { filter.mayContain(high: $0.0, low: $0.1) })
+        filter.removeAll()
+        #expect(ids.allSatisfy { !filter.mayContain(high: $0.0, low: $0.1) })
+        filter.insert(high: ids[0].0, low: ids[0].1)
+        #expect(filter.mayContain(high: ids[0].0, low: ids[0].1))
+    }
+
     /// The id filter: no false negatives, and few false positives at a million ids.
     @Test func idFilterHasNoFalseNegativesAndFewFalsePositives() {
         let filter = IDFilter()
