@@ -50,9 +50,8 @@ package final class FlightReplay {
     package let mount: DeviceMount
     private let reader: FlightLogReader
     private var used = false
-    /// Samples taken from the reader at a time (about 9 KB of samples: the batch stays in the L1 data cache between
-    /// the reader writing it and the pipeline reading it).
-    static let readBatchSize = 64
+    /// Samples taken from the reader at a time (about 70 KB of samples: stays in cache).
+    static let readBatchSize = 512
 
     /// Opens a flight. Throws `SensorLogError` for a missing/bad meta.json, a missing or empty file, a bad header.
     package init(directory: String, options: ReplayOptions = ReplayOptions()) throws(SensorLogError) {

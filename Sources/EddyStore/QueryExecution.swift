@@ -31,10 +31,22 @@ extension EddyStore {
                 case .own: items = try ownTurbulence(query, prepared, db)
                 case .server, .serverExcludingOwn: items = try serverTurbulence(query, prepared, db)
                 }
-                items.sort(by: Self.resultOrder)
+                // The server path gives its items in result order already: check before sorting (a sort of thousands
+                // of large items allocates a merge buffer even for sorted input).
+                if !Self.isInResultOrder(items) { items.sort(by: Self.resultOrder) }
                 return items
             }
         }
+    }
+
+    /// Whether `items` are sorted by `resultOrder`.
+    static func isInResultOrder(_ items: [TurbulenceItem]) -> Bool {
+        var index = 1
+        while index < items.count {
+            if resultOrder(items[index], items[index - 1]) { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Adds the SQL conditions for a prepared query's cell set (`h3` column) and layer range (`layer` column).

@@ -43,6 +43,15 @@ struct ObservationBlocksTests {
         }
     }
 
+    /// A store in `folder` (flushing every `recentLimit` entries) filled with `count` seeded reports in batches.
+    func seededStore(in folder: TemporaryFolder, name: String, recentLimit: Int, count: Int, seed: UInt64,
+                     batchSize: Int) throws -> (store: EddyStore, reports: [ServerObservation]) {
+        let store = try EddyStore.open(path: folder.path(name), options: options(recentLimit: recentLimit))
+        let reports = seededObservations(count: count, seed: seed)
+        try upsertInBatches(reports, into: store, batchSize: batchSize)
+        return (store, reports)
+    }
+
     /// Query shapes whose answers the tests compare.
     var queries: [TurbulenceQuery] {
         let denverBox = [LatLng(latitude: 38, longitude: -106.5), LatLng(latitude: 38, longitude: -103.5),
@@ -128,9 +137,7 @@ struct ObservationBlocksTests {
     @Test func serverPathThroughBlocksMatchesTheSQLOwnReportPath() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = try EddyStore.open(path: folder.path("s.sqlite"), options: options(recentLimit: 50))
-        let reports = seededObservations(count: 1_500, seed: 7)
-        try upsertInBatches(reports, into: store, batchSize: 250)
+        let (store, reports) = try seededStore(in: folder, name: "s.sqlite", recentLimit: 50, count: 1_500, seed: 7, batchSize: 250)
         let oracle = try EddyStore.open(path: folder.path("own.sqlite"))
         try oracle.insertOwnReports(reports.map(\.report))
         for window in [HistoryWindow.oneHour, .sixHours] {
@@ -220,9 +227,7 @@ struct ObservationBlocksTests {
     @Test func batchOfQueriesAnswersLikeEachQueryAlone() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = try EddyStore.open(path: folder.path("b.sqlite"), options: options(recentLimit: 100))
-        let reports = seededObservations(count: 1_200, seed: 41)
-        try upsertInBatches(reports, into: store, batchSize: 400)
+        let (store, reports) = try seededStore(in: folder, name: "b.sqlite", recentLimit: 100, count: 1_200, seed: 41, batchSize: 400)
         try store.insertOwnReports(reports.prefix(300).map(\.report))
         var batch: [TurbulenceQuery] = []
         for query in queries {
