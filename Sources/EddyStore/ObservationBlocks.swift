@@ -1,5 +1,10 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The on-disk part of the observation index: `observation_block` rows of packed entries, one bucket (the
 /// resolution-3 parent of the cells, bits 36–51 of the H3 index) per rowid range `bucket << 40 …`. A flush appends
@@ -21,7 +26,12 @@ extension ObservationIndex {
 
     /// The last log rowid whose entry is in the blocks (the recent entries are the rows after it).
     static func flushedRowid(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT value FROM store_state WHERE key = 'observation_flushed_rowid'") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM store_state WHERE key = 'observation_flushed_rowid'")) ?? 0
+    }
+
+    /// Whether any block is stored.
+    static func hasBlocks(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM observation_block)")) ?? false
     }
 
     /// The rowid for the next log row: above every row and above the flushed rowid (so a new row is never mistaken
@@ -163,6 +173,9 @@ extension ObservationIndex {
         var cellsByBucket: [Int64: [UInt64]] = [:]
         for cell in wanted { cellsByBucket[bucket(of: cell), default: []].append(cell) }
         var scratch: [(cell: UInt64, entry: Entry)] = []
+        // (cell, position in `scratch`): sorting these 16-byte keys groups the entries by cell, in their read order
+        // within a cell, without moving the 88-byte records.
+        var order: [(cell: UInt64, position: Int)] = []
         var group: [Entry] = []
         let keep = { (entry: Entry) in entry.exitTime >= since && layers.contains(entry.layer) }
         for bucket in cellsByBucket.keys.sorted() {
@@ -185,14 +198,16 @@ extension ObservationIndex {
             for cell in cellsByBucket[bucket] ?? [] {
                 for entry in recent.cells[cell] ?? [] where keep(entry) { scratch.append((cell, entry)) }
             }
-            scratch.sort { $0.cell < $1.cell }
+            order.removeAll(keepingCapacity: true)
+            for position in scratch.indices { order.append((scratch[position].cell, position)) }
+            order.sort { $0.cell != $1.cell ? $0.cell < $1.cell : $0.position < $1.position }
             var start = 0
-            while start < scratch.count {
-                let cell = scratch[start].cell
+            while start < order.count {
+                let cell = order[start].cell
                 group.removeAll(keepingCapacity: true)
                 var end = start
-                while end < scratch.count && scratch[end].cell == cell {
-                    group.append(scratch[end].entry)
+                while end < order.count && order[end].cell == cell {
+                    group.append(scratch[order[end].position].entry)
                     end += 1
                 }
                 try body(cell, group)
@@ -322,19 +337,29 @@ extension ObservationIndex {
 final class IDFilter: @unchecked Sendable {
     /// Number of bits.
     static let bitCount = 1 << 26
-    /// The bits (a raw allocation: no copy-on-write or exclusivity checks on the ingest path).
+    /// The bits (a raw allocation: no copy-on-write or exclusivity checks on the ingest path): an anonymous mapping,
+    /// whose zero pages become resident only when a bit on them is set, so a filter of a store with few or no server
+    /// reports (the engine's, made anew at every purge) costs almost no memory. (`calloc` would not do: once glibc has
+    /// freed one such block it serves the next from its heap and clears all 8 MiB.)
     private let words: UnsafeMutablePointer<UInt64>
+    /// Whether no bit has been set since the filter was made or cleared (clearing it then touches no page).
+    private var isClear = true
 
     /// An empty filter.
     init() {
-        words = .allocate(capacity: Self.bitCount / 64)
-        words.initialize(repeating: 0, count: Self.bitCount / 64)
+        let mapped = mmap(nil, Self.bitCount / 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let mapped, mapped != MAP_FAILED else { fatalError("IDFilter: cannot map \(Self.bitCount / 8) bytes") }
+        words = mapped.bindMemory(to: UInt64.self, capacity: Self.bitCount / 64)
     }
 
-    deinit { words.deallocate() }
+    deinit { munmap(words, Self.bitCount / 8) }
 
     /// Clears every bit.
-    func removeAll() { words.update(repeating: 0, count: Self.bitCount / 64) }
+    func removeAll() {
+        if isClear { return }
+        words.update(repeating: 0, count: Self.bitCount / 64)
+        isClear = true
+    }
 
     /// The two hashes the probes derive from (splitmix64's finalizer over both halves).
     private static func hashes(high: UInt64, low: UInt64) -> (UInt64, UInt64) {
@@ -350,6 +375,7 @@ final class IDFilter: @unchecked Sendable {
 
     /// Adds an id.
     func insert(high: UInt64, low: UInt64) {
+        isClear = false
         let (first, step) = Self.hashes(high: high, low: low)
         for probe in 0..<UInt64(4) {
             let bit = Int((first &+ probe &* step) & UInt64(Self.bitCount - 1))

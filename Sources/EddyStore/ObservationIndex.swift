@@ -121,7 +121,7 @@ final class ObservationIndex: @unchecked Sendable {
 
     /// The log's generation as seen by `db` (bumped by every transaction that changes the log or its blocks).
     static func currentGeneration(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT value FROM store_state WHERE key = 'observation_generation'") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM store_state WHERE key = 'observation_generation'")) ?? 0
     }
 
     /// Bumps the log's generation inside the caller's write transaction; returns the new value.
@@ -244,6 +244,8 @@ final class ObservationIndex: @unchecked Sendable {
         _ body: (UInt64, [Entry]) throws -> Void
     ) throws {
         let recentEntries = try recentSnapshot(db)
+        // No server report at all (the engine's store while offline): one probe instead of one read per bucket.
+        if recentEntries.count == 0, try !Self.hasBlocks(db) { return }
         if let requested {
             try Self.forEachCell(db, cells: requested, recent: recentEntries, since: since, layers: layers, body)
             return

@@ -224,8 +224,9 @@ struct PreparedQuery {
 }
 
 extension TurbulenceQuery {
-    /// Checks the query and computes its cell set; throws `QueryError` on bad input.
-    func prepare() throws(QueryError) -> PreparedQuery {
+    /// Checks the query and computes its cell set; throws `QueryError` on bad input. `covering`, when given, is the
+    /// cell set of the same area already computed for another query (polygon and route areas are not covered again).
+    func prepare(covering: [UInt64]? = nil) throws(QueryError) -> PreparedQuery {
         guard now.isFinite else { throw .invalidNow(now) }
         let layers = try Self.layers(altitudeRangeFeet)
         var prepared = PreparedQuery(cells: nil, tiles: nil, layers: layers, sinceTime: now - historyWindow.seconds)
@@ -257,9 +258,9 @@ extension TurbulenceQuery {
             prepared.tiles = Set(tiles)
             prepared.cells = Array(Set(tiles.map(\.h3))).sorted()
         case let .polygon(ring):
-            prepared.cells = try CellCover.polygon(ring)
+            if let covering { prepared.cells = covering } else { prepared.cells = try CellCover.polygon(ring) }
         case let .route(points, width):
-            prepared.cells = try CellCover.route(points, widthNM: width)
+            if let covering { prepared.cells = covering } else { prepared.cells = try CellCover.route(points, widthNM: width) }
         }
         return prepared
     }

@@ -7,16 +7,46 @@ extension EddyStore {
     /// Runs a turbulence query; results are sorted by tile (cell, layer), then time, then id.
     /// Throws `.invalidQuery` for bad input (nothing is read), the other store errors for storage failures.
     package func turbulence(_ query: TurbulenceQuery) throws(StoreError) -> [TurbulenceItem] {
-        let prepared: PreparedQuery
-        do { prepared = try query.prepare() } catch { throw .invalidQuery(error) }
-        if let cells = prepared.cells, cells.isEmpty { return [] }
-        var items: [TurbulenceItem]
-        switch query.selection {
-        case .own: items = try ownTurbulence(query, prepared)
-        case .server, .serverExcludingOwn: items = try serverTurbulence(query, prepared)
+        try turbulence([query])[0]
+    }
+
+    /// Runs several turbulence queries in one read snapshot, each answered as `turbulence(_:)` answers it, in the
+    /// order given. An area shared by several queries (the engine's alert candidates: server and own reports of one
+    /// circle) is covered with cells once. Throws `.invalidQuery` for the first bad query (nothing is read).
+    package func turbulence(_ queries: [TurbulenceQuery]) throws(StoreError) -> [[TurbulenceItem]] {
+        var preparedQueries: [PreparedQuery] = []
+        preparedQueries.reserveCapacity(queries.count)
+        for query in queries {
+            let shared = queries.indices.prefix(preparedQueries.count).first { queries[$0].area == query.area }
+            do {
+                preparedQueries.append(try query.prepare(covering: shared.flatMap { preparedQueries[$0].cells }))
+            } catch { throw .invalidQuery(error) }
         }
-        items.sort(by: Self.resultOrder)
-        return items
+        if preparedQueries.allSatisfy({ $0.cells?.isEmpty == true }) { return queries.map { _ in [] } }
+        return try read { db in
+            try zip(queries, preparedQueries).map { (query, prepared) throws -> [TurbulenceItem] in
+                if let cells = prepared.cells, cells.isEmpty { return [] }
+                var items: [TurbulenceItem]
+                switch query.selection {
+                case .own: items = try ownTurbulence(query, prepared, db)
+                case .server, .serverExcludingOwn: items = try serverTurbulence(query, prepared, db)
+                }
+                // The server path gives its items in result order already: check before sorting (a sort of thousands
+                // of large items allocates a merge buffer even for sorted input).
+                if !Self.isInResultOrder(items) { items.sort(by: Self.resultOrder) }
+                return items
+            }
+        }
+    }
+
+    /// Whether `items` are sorted by `resultOrder`.
+    static func isInResultOrder(_ items: [TurbulenceItem]) -> Bool {
+        var index = 1
+        while index < items.count {
+            if resultOrder(items[index], items[index - 1]) { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Adds the SQL conditions for a prepared query's cell set (`h3` column) and layer range (`layer` column).
@@ -34,30 +64,39 @@ extension EddyStore {
         }
     }
 
-    /// Own reports: SQL over the (small) outbox table.
-    private func ownTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws(StoreError) -> [TurbulenceItem] {
-        var conditions: [String] = []
-        var arguments: [(any DatabaseValueConvertible)?] = []
-        Self.appendCellAndLayerConditions(prepared, &conditions, &arguments)
-        conditions.append("exit_time >= ?")
-        arguments.append(prepared.sinceTime)
-        // Every severity is read: a report's trend compares it with the one before it in its tile.
-        let sql = """
-            SELECT \(reportColumns) FROM own_report WHERE \(conditions.joined(separator: " AND "))
-            """
+    /// Whether a sorted cell list holds `cell` (binary search).
+    static func sortedCells(_ cells: [UInt64], contain cell: UInt64) -> Bool {
+        var low = 0
+        var high = cells.count
+        while low < high {
+            let middle = (low + high) / 2
+            if cells[middle] < cell { low = middle + 1 } else { high = middle }
+        }
+        return low < cells.count && cells[low] == cell
+    }
+
+    /// Own reports of the time span and layers, read through the outbox's (status, exit time) index; the area's cells
+    /// are checked here (the outbox is small: pending reports and 6 h of sent ones), not with an SQL list of cells.
+    private func ownTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery, _ db: Database) throws -> [TurbulenceItem] {
+        let layers = prepared.layers ?? Int.min...Int.max
         let viewer = query.viewer
-        let items: [TurbulenceItem] = try read { db in
-            let statement = try db.cachedStatement(sql: sql)
-            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-            var items: [TurbulenceItem] = []
-            while let row = try cursor.next() {
-                let report = try decodeReport(row, table: "own_report")
-                if let tiles = prepared.tiles, !tiles.contains(report.tile) { continue }
-                items.append(TurbulenceItem(
-                    report: report, severity: SeverityScale.severity(edr: report.edrPeak, viewer: viewer), origin: .own,
-                    reporterID: nil, source: nil, reportCount: 1))
+        // Every severity is read: a report's trend compares it with the one before it in its tile.
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(reportColumns) FROM own_report
+            WHERE status IN (0, 1) AND exit_time >= ? AND layer BETWEEN ? AND ?
+            """)
+        let cursor = try Row.fetchCursor(statement, arguments: [prepared.sinceTime, layers.lowerBound, layers.upperBound])
+        var items: [TurbulenceItem] = []
+        while let row = try cursor.next() {
+            if let cells = prepared.cells {
+                let h3: Int64 = row[1]
+                if !Self.sortedCells(cells, contain: UInt64(bitPattern: h3)) { continue }
             }
-            return items
+            let report = try decodeReport(row, table: "own_report")
+            if let tiles = prepared.tiles, !tiles.contains(report.tile) { continue }
+            items.append(TurbulenceItem(
+                report: report, severity: SeverityScale.severity(edr: report.edrPeak, viewer: viewer), origin: .own,
+                reporterID: nil, source: nil, reportCount: 1))
         }
         let withTrends = Self.settingTrends(items)
         let minimumEDR = prepared.minimumEDR ?? -Double.infinity
@@ -112,16 +151,19 @@ extension EddyStore {
 
     /// Server observations: read the index entries of the area's cells (blocks of their buckets and recent entries,
     /// in one snapshot), filter and aggregate them, then read only the chosen rows.
-    private func serverTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery) throws(StoreError) -> [TurbulenceItem] {
+    private func serverTurbulence(_ query: TurbulenceQuery, _ prepared: PreparedQuery, _ db: Database) throws -> [TurbulenceItem] {
+        // The own ids to leave out, read (in this snapshot) when the first cell with entries comes.
         var excluded = Set<IDKey>()
-        if let ownSince = prepared.excludeOwnSince {
-            try read { db in
-                let cursor = try Data.fetchCursor(db, sql: "SELECT id FROM own_report WHERE exit_time >= ?", arguments: [ownSince])
-                while let blob = try cursor.next() {
-                    guard blob.count == 16 else { continue }
-                    let halves = UUID.halves(of: blob)
-                    excluded.insert(IDKey(high: halves.high, low: halves.low))
-                }
+        var excludedRead = prepared.excludeOwnSince == nil
+        func readExcluded() throws {
+            excludedRead = true
+            guard let ownSince = prepared.excludeOwnSince else { return }
+            let statement = try db.cachedStatement(sql: "SELECT id FROM own_report WHERE exit_time >= ?")
+            let cursor = try Data.fetchCursor(statement, arguments: [ownSince])
+            while let blob = try cursor.next() {
+                guard blob.count == 16 else { continue }
+                let halves = UUID.halves(of: blob)
+                excluded.insert(IDKey(high: halves.high, low: halves.low))
             }
         }
         let since = prepared.sinceTime
@@ -139,7 +181,8 @@ extension EddyStore {
             entry.edrPeak >= minimumEDR && (excluded.isEmpty || !excluded.contains(IDKey(high: entry.idHigh, low: entry.idLow)))
         }
         // One snapshot: sees observations written by another instance or process too (its generation decides).
-        try read { db in try observationIndex.forEachCell(db, cells: prepared.cells, since: since, layers: lowestLayer...highestLayer) { cell, entries in
+        try observationIndex.forEachCell(db, cells: prepared.cells, since: since, layers: lowestLayer...highestLayer) { cell, entries in
+            if !excludedRead { try readExcluded() }
             guard aggregate else {
                 // Every report: oldest first within each layer, each compared with the one before it (any severity).
                 window.removeAll(keepingCapacity: true)
@@ -179,12 +222,15 @@ extension EddyStore {
                 slots[index].count += 1
                 if slots[index].worst < 0 || Self.isWorse(entry, than: entries[slots[index].worst]) { slots[index].worst = i }
             }
+            // Layer order: the cells come in ascending order, so the picks come in the result order (the final sort
+            // then finds them sorted).
+            slots.sort { $0.layer < $1.layer }
             for slot in slots where slot.worst >= 0 {
                 let trend = TurbulenceTrend(latest: severity(entries[slot.latest]),
                                             previous: slot.previous < 0 ? nil : severity(entries[slot.previous]))
                 picks.append(Pick(cell: cell, entry: entries[slot.worst], count: slot.count, trend: trend))
             }
-        } }
+        }
         if picks.isEmpty { return [] }
         var items = picks.map { pick in
             let report = pick.entry.report(cell: pick.cell)
@@ -198,17 +244,15 @@ extension EddyStore {
         positionByRowid.reserveCapacity(picks.count)
         for (position, pick) in picks.enumerated() { positionByRowid[pick.entry.rowid] = position }
         let list = "[" + picks.map(\.entry.rowid).sorted().map(String.init).joined(separator: ",") + "]"
-        try read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT rowid, reporter_id, source FROM observation WHERE rowid IN (SELECT value FROM json_each(?))
-                """)
-            let cursor = try Row.fetchCursor(statement, arguments: [list])
-            while let row = try cursor.next() {
-                let rowid: Int64 = row[0]
-                guard let position = positionByRowid[rowid] else { continue }
-                items[position].reporterID = row[1]
-                items[position].source = row[2]
-            }
+        let statement = try db.cachedStatement(sql: """
+            SELECT rowid, reporter_id, source FROM observation WHERE rowid IN (SELECT value FROM json_each(?))
+            """)
+        let cursor = try Row.fetchCursor(statement, arguments: [list])
+        while let row = try cursor.next() {
+            let rowid: Int64 = row[0]
+            guard let position = positionByRowid[rowid] else { continue }
+            items[position].reporterID = row[1]
+            items[position].source = row[2]
         }
         return items
     }
@@ -330,10 +374,10 @@ extension EddyStore {
     /// The stored turbulence polygons of a history window at or above a severity, most severe first.
     package func turbulencePolygons(historyWindow: HistoryWindow, minimumSeverity: Severity = .light) throws(StoreError) -> [TurbulencePolygonSet] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT history_minutes, severity, geojson, updated_time FROM turbulence_polygon
                 WHERE history_minutes = ? AND severity >= ? ORDER BY severity DESC
-                """, arguments: [historyWindow.minutes, minimumSeverity.rawValue]
+                """), arguments: [historyWindow.minutes, minimumSeverity.rawValue]
             ).map { row in
                 let minutes: Int = row[0]
                 let severityValue: Int = row[1]

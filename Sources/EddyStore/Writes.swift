@@ -12,23 +12,24 @@ private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self
 private func insertObservationRow(_ statement: Statement, _ observation: ServerObservation, rowid: Int64, db: Database) throws {
     let handle = statement.sqliteStatement
     let report = observation.report
-    let codes: [CInt] = [
-        withUnsafeBytes(of: report.id.uuid) { raw in sqlite3_bind_blob(handle, 1, raw.baseAddress, 16, sqliteTransient) },
-        sqlite3_bind_int64(handle, 2, report.tile.h3.storeInt),
-        sqlite3_bind_int64(handle, 3, Int64(report.tile.layer)),
-        sqlite3_bind_double(handle, 4, report.enterTime),
-        sqlite3_bind_double(handle, 5, report.exitTime),
-        sqlite3_bind_double(handle, 6, report.edrPeak),
-        sqlite3_bind_double(handle, 7, report.edrMedian),
-        sqlite3_bind_text(handle, 8, report.reporterClass.rawValue, -1, sqliteTransient),
-        sqlite3_bind_text(handle, 9, observation.reporterID, -1, sqliteTransient),
-        sqlite3_bind_text(handle, 10, observation.source, -1, sqliteTransient),
-        report.altitudeSource.map { sqlite3_bind_text(handle, 11, $0.rawValue, -1, sqliteTransient) } ?? sqlite3_bind_null(handle, 11),
-        report.altitudeU90Feet.map { sqlite3_bind_double(handle, 12, $0) } ?? sqlite3_bind_null(handle, 12),
-        report.layerUncertain.map { sqlite3_bind_int64(handle, 13, $0 ? 1 : 0) } ?? sqlite3_bind_null(handle, 13),
-        sqlite3_bind_int64(handle, 14, rowid),
-    ]
-    if let failure = codes.first(where: { $0 != SQLITE_OK }) {
+    // The first failing bind's code (no array per row: ingest binds every report).
+    var failure = SQLITE_OK
+    func note(_ code: CInt) { if failure == SQLITE_OK { failure = code } }
+    note(withUnsafeBytes(of: report.id.uuid) { raw in sqlite3_bind_blob(handle, 1, raw.baseAddress, 16, sqliteTransient) })
+    note(sqlite3_bind_int64(handle, 2, report.tile.h3.storeInt))
+    note(sqlite3_bind_int64(handle, 3, Int64(report.tile.layer)))
+    note(sqlite3_bind_double(handle, 4, report.enterTime))
+    note(sqlite3_bind_double(handle, 5, report.exitTime))
+    note(sqlite3_bind_double(handle, 6, report.edrPeak))
+    note(sqlite3_bind_double(handle, 7, report.edrMedian))
+    note(sqlite3_bind_text(handle, 8, report.reporterClass.rawValue, -1, sqliteTransient))
+    note(sqlite3_bind_text(handle, 9, observation.reporterID, -1, sqliteTransient))
+    note(sqlite3_bind_text(handle, 10, observation.source, -1, sqliteTransient))
+    note(report.altitudeSource.map { sqlite3_bind_text(handle, 11, $0.rawValue, -1, sqliteTransient) } ?? sqlite3_bind_null(handle, 11))
+    note(report.altitudeU90Feet.map { sqlite3_bind_double(handle, 12, $0) } ?? sqlite3_bind_null(handle, 12))
+    note(report.layerUncertain.map { sqlite3_bind_int64(handle, 13, $0 ? 1 : 0) } ?? sqlite3_bind_null(handle, 13))
+    note(sqlite3_bind_int64(handle, 14, rowid))
+    if failure != SQLITE_OK {
         throw DatabaseError(resultCode: ResultCode(rawValue: failure), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
     }
     let step = sqlite3_step(handle)
@@ -60,14 +61,17 @@ extension UInt64 {
     var storeInt: Int64 { Int64(bitPattern: self) }
 }
 
-func checkFinite(_ values: Double..., what: String) throws(StoreError) {
+func checkFinite(_ values: Double..., what: @autoclosure () -> String) throws(StoreError) {
     for value in values where !value.isFinite {
-        throw StoreError.invalidArgument("\(what) has a non-finite number (\(value))")
+        throw StoreError.invalidArgument("\(what()) has a non-finite number (\(value))")
     }
 }
 
 func validate(_ report: TileReport) throws(StoreError) {
-    try checkFinite(report.enterTime, report.exitTime, report.edrPeak, report.edrMedian, what: "report \(report.id)")
+    // The plain test first: ingest validates every report, and the message (the id's text) is built only for a bad one.
+    if !(report.enterTime.isFinite && report.exitTime.isFinite && report.edrPeak.isFinite && report.edrMedian.isFinite) {
+        try checkFinite(report.enterTime, report.exitTime, report.edrPeak, report.edrMedian, what: "report \(report.id)")
+    }
     if let u90 = report.altitudeU90Feet, !(u90.isFinite && u90 >= 0) {
         throw StoreError.invalidArgument("report \(report.id) has an altitude uncertainty (u90) that is not a finite number ≥ 0 ft (\(u90))")
     }

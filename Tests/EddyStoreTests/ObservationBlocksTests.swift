@@ -43,6 +43,15 @@ struct ObservationBlocksTests {
         }
     }
 
+    /// A store in `folder` (flushing every `recentLimit` entries) filled with `count` seeded reports in batches.
+    func seededStore(in folder: TemporaryFolder, name: String, recentLimit: Int, count: Int, seed: UInt64,
+                     batchSize: Int) throws -> (store: EddyStore, reports: [ServerObservation]) {
+        let store = try EddyStore.open(path: folder.path(name), options: options(recentLimit: recentLimit))
+        let reports = seededObservations(count: count, seed: seed)
+        try upsertInBatches(reports, into: store, batchSize: batchSize)
+        return (store, reports)
+    }
+
     /// Query shapes whose answers the tests compare.
     var queries: [TurbulenceQuery] {
         let denverBox = [LatLng(latitude: 38, longitude: -106.5), LatLng(latitude: 38, longitude: -103.5),
@@ -128,9 +137,7 @@ struct ObservationBlocksTests {
     @Test func serverPathThroughBlocksMatchesTheSQLOwnReportPath() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = try EddyStore.open(path: folder.path("s.sqlite"), options: options(recentLimit: 50))
-        let reports = seededObservations(count: 1_500, seed: 7)
-        try upsertInBatches(reports, into: store, batchSize: 250)
+        let (store, reports) = try seededStore(in: folder, name: "s.sqlite", recentLimit: 50, count: 1_500, seed: 7, batchSize: 250)
         let oracle = try EddyStore.open(path: folder.path("own.sqlite"))
         try oracle.insertOwnReports(reports.map(\.report))
         for window in [HistoryWindow.oneHour, .sixHours] {
@@ -213,6 +220,44 @@ struct ObservationBlocksTests {
         try store.close()
         let reopened = try EddyStore.open(path: folder.path("r.sqlite"), options: options(recentLimit: 4))
         #expect(try reopened.turbulence(everything).count == 9)
+    }
+
+    /// Several queries in one call (one snapshot, a shared area covered once: the engine's alert candidates) answer
+    /// exactly what each query answers alone, in the order given; a bad query in the batch refuses the whole batch.
+    @Test func batchOfQueriesAnswersLikeEachQueryAlone() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (store, reports) = try seededStore(in: folder, name: "b.sqlite", recentLimit: 100, count: 1_200, seed: 41, batchSize: 400)
+        try store.insertOwnReports(reports.prefix(300).map(\.report))
+        var batch: [TurbulenceQuery] = []
+        for query in queries {
+            batch.append(query)
+            var own = query
+            own.selection = .own(timeSpanSeconds: 3 * 3600)
+            batch.append(own)
+        }
+        let answers = try store.turbulence(batch)
+        #expect(answers.count == batch.count)
+        for (position, query) in batch.enumerated() {
+            #expect(answers[position] == (try store.turbulence(query)), "query \(position)")
+        }
+        #expect(answers.filter { !$0.isEmpty }.count == batch.count, "every query finds reports: the comparison is not empty")
+        let bad = TurbulenceQuery(area: .polygon([LatLng(latitude: 1, longitude: 1)]), now: now)
+        #expect(throws: StoreError.invalidQuery(.polygonTooFewCoordinates(count: 1))) { try store.turbulence([batch[0], bad]) }
+    }
+
+    /// A new filter holds no id; cleared, it holds none of the ids it held.
+    @Test func idFilterStartsEmptyAndClears() {
+        let filter = IDFilter()
+        var random = SplitMix64(seed: 12)
+        let ids = (0..<1_000).map { _ in (random.next(), random.next()) }
+        #expect(ids.allSatisfy { !filter.mayContain(high: $0.0, low: $0.1) })
+        for id in ids { filter.insert(high: id.0, low: id.1) }
+        #expect(ids.allSatisfy { filter.mayContain(high: $0.0, low: $0.1) })
+        filter.removeAll()
+        #expect(ids.allSatisfy { !filter.mayContain(high: $0.0, low: $0.1) })
+        filter.insert(high: ids[0].0, low: ids[0].1)
+        #expect(filter.mayContain(high: ids[0].0, low: ids[0].1))
     }
 
     /// The id filter: no false negatives, and few false positives at a million ids.

@@ -28,8 +28,10 @@ enum AlertCandidateLoader {
         let own = TurbulenceQuery(area: area, altitudeRangeFeet: range, historyWindow: history, minimumSeverity: minimum,
                                   viewer: query.viewerClass, selection: .own(timeSpanSeconds: history.seconds),
                                   now: position.time)
-        return try store.turbulence(server).map { AlertCandidate(report: $0.report, origin: .server) }
-            + store.turbulence(own).map { AlertCandidate(report: $0.report, origin: .own) }
+        // One snapshot, the circle covered once for both.
+        let results = try store.turbulence([server, own])
+        return results[0].map { AlertCandidate(report: $0.report, origin: .server) }
+            + results[1].map { AlertCandidate(report: $0.report, origin: .own) }
     }
 
     /// The candidates a core asked for.

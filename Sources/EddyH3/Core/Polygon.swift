@@ -233,6 +233,10 @@ func polygonToCellsRaw(outer: GeoLoopRads, holes: [GeoLoopRads], res: Int) -> Re
     for i in 0..<numHexagons { found[i] = 0 }
 
     // 4. Flood fill. The disks go into one reused buffer (gridDiskRaw's own steps: the fast spiral, else the safe walk).
+    // Cells found outside are remembered (up to half the table, open addressing) so that a cell bordering several
+    // inside cells is tested once: the test is deterministic, so the output is the reference's.
+    var rejected = [UInt64](repeating: 0, count: numHexagons)
+    var numRejected = 0
     var ring: [H3Index] = []
     ring.reserveCapacity(7)
     var noDistances: [Int]? = nil
@@ -256,6 +260,9 @@ func polygonToCellsRaw(outer: GeoLoopRads, holes: [GeoLoopRads], res: Int) -> Re
                     loopCount += 1
                 }
                 if out[loc] == hex { continue }
+                var rejectedLoc = Int(hex % tableSize)
+                while rejected[rejectedLoc] != 0 && rejected[rejectedLoc] != hex { rejectedLoc = (rejectedLoc + 1) % numHexagons }
+                if rejected[rejectedLoc] == hex { continue }
                 let (cLat, cLng) = cellToVec3Raw(hex).latLngRads
                 var inside = pointInsideGeoLoop(outer, bboxes[0], lat: cLat, lng: cLng)
                 if inside {
@@ -264,7 +271,13 @@ func polygonToCellsRaw(outer: GeoLoopRads, holes: [GeoLoopRads], res: Int) -> Re
                         break
                     }
                 }
-                if !inside { continue }
+                if !inside {
+                    if numRejected < numHexagons / 2 {
+                        rejected[rejectedLoc] = hex
+                        numRejected += 1
+                    }
+                    continue
+                }
                 out[loc] = hex
                 if numFoundHexes >= numHexagons { return .failure(.failed) }
                 found[numFoundHexes] = hex
