@@ -30,6 +30,7 @@ enum AlertCandidateLoader {
                                   now: position.time)
         return try store.turbulence(server).map { AlertCandidate(report: $0.report, origin: .server) }
             + store.turbulence(own).map { AlertCandidate(report: $0.report, origin: .own) }
+            + nowcastCandidates(store: store, area: area, altitudeRangeFeet: range, viewer: query.viewerClass, now: position.time)
     }
 
     /// The candidates a core asked for.
