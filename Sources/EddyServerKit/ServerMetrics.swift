@@ -43,7 +43,7 @@ import Glibc
 ///   ``observe(storage:)`` ran.
 /// - `eddy_storage_upkeep_runs_total{task,outcome}`: rounds of the background upkeep (`task` = `maintain` or `purge`,
 ///   `outcome` = `ok` or `failed`); the `failed` series exist at 0 from the start, so `increase()` sees the first one.
-/// - `eddy_nowcast_verification_count{system,layers,hour,outcome}`: fleet reports scored against each system's forecast
+/// - `eddy_nowcast_verification_reports{system,layers,hour,outcome}`: fleet reports scored against each system's forecast
 ///   since the server started (`system` = `nowcast`, `forecast`, `persistence`; `layers` = `FL300-349`… or `all`; `hour`
 ///   0…6; `outcome` = `hit`, `miss`, `false_alarm`, `correct_negative`); `layers="all"` exists at 0 from the start.
 /// - `eddy_nowcast_verification_score{system,layers,hour,score}`: `csi`, `pod`, `far`, `bias` of those counts (NaN while
@@ -138,7 +138,7 @@ package final class ServerMetrics: Sendable {
             name: "eddy_storage_upkeep_runs_total", help: "Rounds of the storage's background upkeep, by task and outcome.")
         /// Verification counts.
         package static let verificationCounts = Family(
-            name: "eddy_nowcast_verification_count",
+            name: "eddy_nowcast_verification_reports",
             help: "Fleet reports scored against each system's forecast since start, by system, layer band, forecast hour and outcome.")
         /// Verification scores.
         package static let verificationScores = Family(

@@ -56,7 +56,8 @@ import Testing
         }
         // Moderate measured 20 min before the issue, moderate again 30 min after it: a hit for nowcast and persistence.
         let rows = [report(issue - 1200, 0.3), report(issue + 1800, 0.3)].map { IngestRow(report: $0, center: GeoPoint(lat: 40, lng: -100)) }
-        _ = try await storage.insertReports(ReportUpload(rows: rows, reporterId: "r", liveFlightUpdatedSince: issue, fallbackPublicId: "p",
+        let database: any ServerStorage = storage
+        _ = try await database.insertReports(ReportUpload(rows: rows, reporterId: "r", liveFlightUpdatedSince: issue, fallbackPublicId: "p",
                                                          tick: 1, receivedAt: issue + 1900))
         let counts = try await NowcastHindcast().run(storage: storage, from: issue, to: issue)
         #expect(counts[.init(system: .nowcast, layerBand: 35, forecastHour: 0)]?.hits == 1, "\(counts)")
