@@ -52,9 +52,10 @@ package enum AlertEvaluator {
             let item = AlertItem(tile: candidate.report.tile, severity: severity, candidate: candidate,
                                  distanceNM: distance, bearingDegrees: bearing, alongTrack: along)
             if let existing = bestByTile[item.tile] {
-                // Worst severity wins; on a tie the newer report, then the smaller id (deterministic).
-                let better = (item.severity, item.candidate.time, existing.candidate.report.id.uuidString)
-                    > (existing.severity, existing.candidate.time, item.candidate.report.id.uuidString)
+                // Worst severity wins; on a tie a measurement over a pilot report over a forecast, then the newer report,
+                // then the smaller id (deterministic).
+                let better = (item.severity, Self.rank(item.provenance), item.candidate.time, existing.candidate.report.id.uuidString)
+                    > (existing.severity, Self.rank(existing.provenance), existing.candidate.time, item.candidate.report.id.uuidString)
                 if better { bestByTile[item.tile] = item }
             } else {
                 bestByTile[item.tile] = item
@@ -65,6 +66,15 @@ package enum AlertEvaluator {
         }
         let fallback = inArea == 0 && !polygons.isEmpty ? Self.fallback(query: query, position: position, area: area, polygons: polygons) : []
         return AlertEvaluation(mode: area.mode, items: items, reportsInArea: inArea, polygonItems: fallback)
+    }
+
+    /// How much a provenance is trusted when severities tie: fleet measured 2, pilot report 1, forecast 0.
+    static func rank(_ provenance: TurbulenceProvenance) -> Int {
+        switch provenance {
+        case .fleetMeasured: 2
+        case .pilotReport: 1
+        case .forecast: 0
+        }
     }
 
     /// The alert area of a query at a position: its mode and membership test.

@@ -152,9 +152,12 @@ public struct AlertCandidate: Sendable, Equatable {
     public var origin: ReportOrigin
     /// Report time, seconds (same base as the position time); defaults to the report's exit time.
     public var time: Double
+    /// Where the value comes from: a fleet measurement (every report), or a nowcast cell dominated by a pilot report or
+    /// a forecast (docs/alerts.md "Provenance").
+    public var provenance: TurbulenceProvenance
     /// Creates a candidate.
-    public init(report: TileReport, origin: ReportOrigin, time: Double? = nil) {
-        self.report = report; self.origin = origin; self.time = time ?? report.exitTime
+    public init(report: TileReport, origin: ReportOrigin, time: Double? = nil, provenance: TurbulenceProvenance = .fleetMeasured) {
+        self.report = report; self.origin = origin; self.time = time ?? report.exitTime; self.provenance = provenance
     }
 }
 
@@ -259,6 +262,8 @@ public struct AlertItem: Sendable, Equatable {
     /// Distance, time to reach and time to pass along the track (nil when the track is unknown or the tile is not
     /// ahead; docs/engine.md "Along the track").
     public var alongTrack: AlongTrack?
+    /// Where the alerting value comes from: measured by the fleet, or a pilot report's or a forecast's nowcast cell.
+    public var provenance: TurbulenceProvenance { candidate.provenance }
     /// Creates an item.
     public init(tile: TileID, severity: Severity, candidate: AlertCandidate, distanceNM: Double, bearingDegrees: Double,
                 alongTrack: AlongTrack? = nil) {

@@ -50,6 +50,8 @@ package final class InMemoryServerStorage: ServerStorage {
     struct OffsetKey: Hashable { var reporterId: String; var cell: UInt64; var layer: Int }
 
     private let state = Mutex(State())
+    /// Forecast cells held for the blend (`Blend/InMemoryForecastGrids.swift`; tests put them there).
+    let forecastGrid = Mutex<[StoredForecastCell]>([])
     /// Calls in progress, for `/metrics` (the pool is the one lock: size 1).
     let meter = StorageLoadMeter(poolSize: 1)
 

@@ -172,6 +172,10 @@ extension OpenAPIDocument {
         validTime: {type: number}
         issueTime: {type: number}
         edr: {type: number}
+        provenance:
+          type: string
+          enum: [fleetMeasured, pilotReport, forecast]
+          description: 'The source that dominates the cell''s value (docs/nowcast.md "Blend"). Absent from older servers: read as fleetMeasured.'
     LiveFlight:
       type: object
       description: 'Another aircraft''s latest position. flightId is the server''s random id for that flight (never the pilot''s user id); flightNumber only reaches clients of the same airline.'

@@ -149,7 +149,7 @@ extension PostgresServerStorage {
     package func storeNowcast(issueTime: Double, tick: Int, cells: [StoredNowcastCell]) async throws(ServerDatabaseError) {
         let h3 = cells.map { Int64(bitPattern: $0.cell) }, layer = cells.map { Int64($0.layer) }
         let lat = cells.map(\.center.lat), lng = cells.map(\.center.lng)
-        let hour = cells.map { Int64($0.forecastHour) }, edr = cells.map(\.edr)
+        let hour = cells.map { Int64($0.forecastHour) }, edr = cells.map(\.edr), provenance = cells.map(\.provenance.rawValue)
         let logger = self.logger
         try await write("store a nowcast issue") { connection in
             // One issuer at a time across instances; the others find the issue stored and leave.
@@ -160,10 +160,11 @@ extension PostgresServerStorage {
             if existing > 0 { return }
             try await connection.query("DELETE FROM nowcast", logger: logger)
             try await connection.query("""
-                INSERT INTO nowcast (issue_time, h3, layer, lat, lng, forecast_hour, edr, tick)
-                SELECT \(issueTime), t.h3, t.layer, t.lat, t.lng, t.hour, t.edr, \(Int64(tick))
-                FROM unnest(\(h3)::int8[], \(layer)::int8[], \(lat)::float8[], \(lng)::float8[], \(hour)::int8[], \(edr)::float8[])
-                    AS t(h3, layer, lat, lng, hour, edr)
+                INSERT INTO nowcast (issue_time, h3, layer, lat, lng, forecast_hour, edr, tick, provenance)
+                SELECT \(issueTime), t.h3, t.layer, t.lat, t.lng, t.hour, t.edr, \(Int64(tick)), t.provenance
+                FROM unnest(\(h3)::int8[], \(layer)::int8[], \(lat)::float8[], \(lng)::float8[], \(hour)::int8[], \(edr)::float8[],
+                    \(provenance)::text[])
+                    AS t(h3, layer, lat, lng, hour, edr, provenance)
                 """, logger: logger)
             try await connection.query("INSERT INTO nowcast_issues (issue_time, tick) VALUES (\(issueTime), \(Int64(tick)))", logger: logger)
         }
@@ -174,7 +175,7 @@ extension PostgresServerStorage {
         var binds = PostgresBindings()
         binds.append(Int64(minLayer))
         binds.append(Int64(maxLayer))
-        var sql = "SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN $1 AND $2"
+        var sql = "SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr, provenance FROM nowcast WHERE layer BETWEEN $1 AND $2"
         if let box = boundingBox {
             for value in [box.minLat, box.maxLat, box.minLng, box.maxLng] { binds.append(value) }
             sql += " AND lat BETWEEN $3 AND $4 AND lng BETWEEN $5 AND $6"
@@ -190,9 +191,11 @@ extension PostgresServerStorage {
         return try await read("read the nowcast") { connection in
             let rows = try await connection.query(query, logger: self.logger)
             var result: [IssuedNowcastCell] = []
-            for try await (issueTime, h3, layer, lat, lng, hour, edr) in rows.decode((Double, Int64, Int, Double, Double, Int, Double).self) {
+            for try await (issueTime, h3, layer, lat, lng, hour, edr, provenance)
+                in rows.decode((Double, Int64, Int, Double, Double, Int, Double, String).self) {
                 result.append(IssuedNowcastCell(issueTime: issueTime, cell: StoredNowcastCell(
-                    cell: UInt64(bitPattern: h3), layer: layer, forecastHour: hour, edr: edr, center: GeoPoint(lat: lat, lng: lng))))
+                    cell: UInt64(bitPattern: h3), layer: layer, forecastHour: hour, edr: edr, center: GeoPoint(lat: lat, lng: lng),
+                    provenance: NowcastProvenanceSchema.provenance(provenance))))
             }
             return result
         }

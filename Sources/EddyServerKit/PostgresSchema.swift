@@ -92,6 +92,9 @@ extension PostgresServerStorage {
         ]),
         // Pilot reports (PIREPs, AIREPs) and their cells (issue 31; PilotReports/PilotReportStorage.swift).
         (5, PilotReportSchema.postgres),
+        // Each nowcast cell's provenance (issue 31, the blend; Blend/NowcastProvenanceSchema.swift). Version 6 is the
+        // forecast grids' (another branch); versions need not be contiguous.
+        (7, NowcastProvenanceSchema.postgres),
     ]
 
     /// The newest schema version this build knows.

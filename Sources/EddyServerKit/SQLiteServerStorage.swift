@@ -252,6 +252,8 @@ package final class SQLiteServerStorage: ServerStorage {
         }
         // v7 (issue 31): pilot reports (PIREPs, AIREPs) and their cells (PilotReports/PilotReportStorage.swift).
         migrator.registerMigration("v7-pilot-reports") { db in try db.execute(sql: PilotReportSchema.sqlite) }
+        // v9 (issue 31, the blend): each nowcast cell's provenance; cells issued before are the fleet's (Blend/).
+        migrator.registerMigration("v9-nowcast-provenance") { db in try db.execute(sql: NowcastProvenanceSchema.sqlite) }
         return migrator
     }
 
@@ -388,11 +390,13 @@ package final class SQLiteServerStorage: ServerStorage {
             }
             try db.execute(sql: "DELETE FROM nowcast")
             let statement = try db.cachedStatement(sql: """
-                INSERT INTO nowcast (issue_time, h3, layer, lat, lng, forecast_hour, edr, tick) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO nowcast (issue_time, h3, layer, lat, lng, forecast_hour, edr, tick, provenance)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for cell in cells {
                 try statement.execute(arguments: [
                     issueTime, Int64(bitPattern: cell.cell), cell.layer, cell.center.lat, cell.center.lng, cell.forecastHour, cell.edr, tick,
+                    cell.provenance.rawValue,
                 ])
             }
             try db.execute(sql: "INSERT INTO nowcast_issues (issue_time, tick) VALUES (?, ?)", arguments: [issueTime, tick])
@@ -403,7 +407,7 @@ package final class SQLiteServerStorage: ServerStorage {
     /// `after`, at most `limit`.
     package func nowcastCells(minLayer: Int, maxLayer: Int, boundingBox: GeoBoundingBox?, after: NowcastPosition?, limit: Int?)
         async throws(ServerDatabaseError) -> [IssuedNowcastCell] {
-        var sql = "SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr FROM nowcast WHERE layer BETWEEN ? AND ?"
+        var sql = "SELECT issue_time, h3, layer, lat, lng, forecast_hour, edr, provenance FROM nowcast WHERE layer BETWEEN ? AND ?"
         var arguments: StatementArguments = [minLayer, maxLayer]
         if let box = boundingBox {
             sql += " AND lat BETWEEN ? AND ? AND lng BETWEEN ? AND ?"
@@ -419,7 +423,8 @@ package final class SQLiteServerStorage: ServerStorage {
             try Row.fetchAll(db, sql: statement, arguments: values).map { row in
                 let h3: Int64 = row[1]
                 return IssuedNowcastCell(issueTime: row[0], cell: StoredNowcastCell(
-                    cell: UInt64(bitPattern: h3), layer: row[2], forecastHour: row[5], edr: row[6], center: GeoPoint(lat: row[3], lng: row[4])))
+                    cell: UInt64(bitPattern: h3), layer: row[2], forecastHour: row[5], edr: row[6], center: GeoPoint(lat: row[3], lng: row[4]),
+                    provenance: NowcastProvenanceSchema.provenance(row[7])))
             }
         }
     }

@@ -132,7 +132,7 @@ package struct ServerDomain: Sendable {
             let cell = stored.cell
             return NowcastCell(
                 tile: TileID(h3: cell.cell, layer: cell.layer), validTime: stored.issueTime + Double(cell.forecastHour) * 3600,
-                forecastHour: cell.forecastHour, edr: cell.edr, issueTime: stored.issueTime)
+                forecastHour: cell.forecastHour, edr: cell.edr, issueTime: stored.issueTime, provenance: cell.provenance)
         })
     }
 

@@ -43,6 +43,12 @@ import Glibc
 ///   ``observe(storage:)`` ran.
 /// - `eddy_storage_upkeep_runs_total{task,outcome}`: rounds of the background upkeep (`task` = `maintain` or `purge`,
 ///   `outcome` = `ok` or `failed`); the `failed` series exist at 0 from the start, so `increase()` sees the first one.
+/// - `eddy_nowcast_verification_reports{system,layers,hour,outcome}`: fleet reports scored against each system's forecast
+///   since the server started (`system` = `nowcast`, `forecast`, `persistence`; `layers` = `FL300-349`… or `all`; `hour`
+///   0…6; `outcome` = `hit`, `miss`, `false_alarm`, `correct_negative`); `layers="all"` exists at 0 from the start.
+/// - `eddy_nowcast_verification_score{system,layers,hour,score}`: `csi`, `pod`, `far`, `bias` of those counts (NaN while
+///   undefined). Each nowcast issue verifies the issue `NowcastVerificationGauges.delayHours` before it (docs/nowcast.md
+///   "Verification").
 /// - `eddy_build_info{version,backend}`: always 1; the server's version (`EddyVersion.current`) and its storage
 ///   backend (`sqlite`, `postgres`, `memory`), once ``observe(storage:)`` ran.
 /// - `process_resident_memory_bytes`, `process_virtual_memory_bytes`, `process_cpu_seconds_total`,
@@ -130,6 +136,14 @@ package final class ServerMetrics: Sendable {
         /// Upkeep rounds.
         package static let upkeepRuns = Family(
             name: "eddy_storage_upkeep_runs_total", help: "Rounds of the storage's background upkeep, by task and outcome.")
+        /// Verification counts.
+        package static let verificationCounts = Family(
+            name: "eddy_nowcast_verification_reports",
+            help: "Fleet reports scored against each system's forecast since start, by system, layer band, forecast hour and outcome.")
+        /// Verification scores.
+        package static let verificationScores = Family(
+            name: "eddy_nowcast_verification_score",
+            help: "CSI, POD, FAR and frequency bias of each system against the fleet reports that came after (NaN while undefined).")
         /// Version and backend.
         package static let buildInfo = Family(
             name: "eddy_build_info", help: "Always 1: the server's version and storage backend as labels.")
@@ -153,8 +167,8 @@ package final class ServerMetrics: Sendable {
         /// Every family above.
         package static let all: [Family] = [
             requests, requestDuration, inFlight, ingested, rejections, rateLimited, sessions, apiKeyRequests, connectionsInUse, requestsWaiting,
-            poolSize, databaseUp, clockOffset, upkeepRuns, buildInfo, residentMemory, virtualMemory, cpuSeconds, openFDs, maxFDs,
-            startTime,
+            poolSize, databaseUp, clockOffset, upkeepRuns, verificationCounts, verificationScores, buildInfo, residentMemory, virtualMemory,
+            cpuSeconds, openFDs, maxFDs, startTime,
         ]
     }
 
@@ -189,6 +203,44 @@ package final class ServerMetrics: Sendable {
         inFlight = registry.makeGauge(descriptor: Families.inFlight.descriptor)
         inFlight.set(to: 0)
         for task in UpkeepTask.allCases { _ = upkeepCounter(task, failed: true) }   // at 0 from the start
+        addVerification([:])   // every system and hour over all layers, at 0 (scores NaN) from the start
+    }
+
+    /// The verification counts so far (``addVerification(_:)``).
+    private let verificationTotals = Mutex<[NowcastVerification.Key: VerificationCounts]>([:])
+    /// The issues verified so far.
+    private let verifiedIssues = Mutex<Set<Double>>([])
+
+    /// True the first time it is asked for `issueTime`: the caller verifies that issue (each issue is counted once).
+    package func claimVerification(issueTime: Double) -> Bool {
+        verifiedIssues.withLock(visibleToThreadSanitizerAs: self) { $0.insert(issueTime).inserted }
+    }
+
+    /// Adds verified counts and sets the verification gauges: per layer band, and over all layers (every system and
+    /// forecast hour 0…6).
+    package func addVerification(_ counts: [NowcastVerification.Key: VerificationCounts]) {
+        let totals = verificationTotals.withLock(visibleToThreadSanitizerAs: self) { totals in
+            for (key, count) in counts { totals[key, default: VerificationCounts()].add(count) }
+            return totals
+        }
+        var overall: [NowcastVerification.Key: VerificationCounts] = [:]
+        for system in NowcastVerification.System.allCases {
+            for hour in 0...6 { overall[.init(system: system, layerBand: Int.min, forecastHour: hour)] = VerificationCounts() }
+        }
+        for (key, count) in totals {
+            overall[.init(system: key.system, layerBand: Int.min, forecastHour: key.forecastHour), default: VerificationCounts()].add(count)
+        }
+        for (key, count) in Array(totals) + Array(overall) {
+            let layers = key.layerBand == Int.min ? "all" : "FL\(key.layerBand * 10)-\(key.layerBand * 10 + 49)"
+            let labels = [("system", key.system.rawValue), ("layers", layers), ("hour", String(key.forecastHour))]
+            for (outcome, value) in [("hit", count.hits), ("miss", count.misses), ("false_alarm", count.falseAlarms),
+                                     ("correct_negative", count.correctNegatives)] {
+                gauge(Families.verificationCounts, labels + [("outcome", outcome)]).set(Int64(value))
+            }
+            for (score, value) in [("csi", count.csi), ("pod", count.pod), ("far", count.far), ("bias", count.bias)] {
+                gauge(Families.verificationScores, labels + [("score", score)]).set(to: value ?? .nan)
+            }
+        }
     }
 
     /// The counter of `family` with `labels` (made at its first use).

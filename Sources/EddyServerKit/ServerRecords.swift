@@ -1,6 +1,6 @@
 #if Tools
 package import EddyProtocol
-import EddyVocabulary
+package import EddyVocabulary
 import Foundation
 
 // The records the server's layers hand each other: what the domain (`ServerDomain`) asks the storage to keep, what
@@ -226,6 +226,8 @@ package struct StoredNowcastCell: Sendable, Equatable {
     package var edr: Double
     /// The cell's centre (for area filters).
     package var center: GeoPoint
+    /// The source that dominates the cell's value (the blend's largest weighted evidence).
+    package var provenance: TurbulenceProvenance = .fleetMeasured
 }
 
 /// A stored nowcast cell with the issue it belongs to (what the storage gives back).

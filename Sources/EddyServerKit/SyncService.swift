@@ -425,18 +425,17 @@ package final class SyncService: Sendable {
         let interval = options.nowcastIntervalSeconds
         let issueTime = (now / interval).rounded(.down) * interval
         if let latest = try await stored(await database.latestNowcastIssue()), latest.issueTime >= issueTime { return latest }
-        let model = NowcastModel()
-        let inputs = try await stored(await database.nowcastInputs(from: issueTime - model.lookbackHours * 3600, to: issueTime + interval))
-        let outputs = model.issue(at: issueTime, observations: inputs.map { input in
-            // Reports of the current interval count as age 0.
-            NowcastModel.Input(cell: input.cell, layer: input.layer, exitTime: min(input.exitTime, issueTime), edrPeak: input.edrPeak)
-        })
+        let blend = NowcastBlend()
+        let inputs = try await stored(await blend.inputs(from: database, issueTime: issueTime, through: issueTime + interval))
+        let outputs = blend.issue(at: issueTime, inputs: inputs)
         let tick = currentTick()
         let cells = outputs.map {
-            StoredNowcastCell(cell: $0.cell, layer: $0.layer, forecastHour: $0.forecastHour, edr: $0.edr, center: geometry.center(of: $0.cell))
+            StoredNowcastCell(cell: $0.cell, layer: $0.layer, forecastHour: $0.forecastHour, edr: $0.edr, center: geometry.center(of: $0.cell),
+                              provenance: $0.provenance)
         }
         try await stored(await database.storeNowcast(issueTime: issueTime, tick: tick, cells: cells))
         logger.info("nowcast issued", metadata: ["issueTime": "\(issueTime)", "cells": "\(cells.count)"])
+        await verifyPastIssue(before: issueTime)
         return try await stored(await database.latestNowcastIssue()) ?? (issueTime, tick)
     }
 

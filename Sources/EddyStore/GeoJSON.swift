@@ -37,7 +37,7 @@ package enum GeoJSON {
     }
 
     /// A FeatureCollection of nowcast cells with properties `severity` (for `viewer`), `edr`, `layer`, `forecast_hour`,
-    /// `valid_time`, `issue_time`, `h3`.
+    /// `valid_time`, `issue_time`, `h3`, `provenance` (`fleetMeasured`, `pilotReport`, `forecast`).
     package static func featureCollection(_ cells: [NowcastCell], viewer: AircraftClass) throws(H3Error) -> String {
         var features: [String] = []
         for cell in cells {
@@ -49,6 +49,7 @@ package enum GeoJSON {
                 ("valid_time", JSONNumber.text(cell.validTime)),
                 ("issue_time", JSONNumber.text(cell.issueTime)),
                 ("h3", JSONString.quoted(cell.tile.h3String)),
+                ("provenance", JSONString.quoted(cell.provenance.rawValue)),
             ]
             features.append(try feature(id: "\(cell.tile.h3String)-\(cell.tile.layer)-\(cell.forecastHour)", cell: cell.tile.h3, properties: properties))
         }

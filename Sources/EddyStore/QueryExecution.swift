@@ -358,7 +358,7 @@ extension EddyStore {
             arguments.append(minimumEDR)
         }
         let sql = """
-            SELECT h3, layer, valid_time, forecast_hour, edr, issue_time FROM nowcast
+            SELECT h3, layer, valid_time, forecast_hour, edr, issue_time, provenance FROM nowcast
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY h3, layer
             """
         return try read { db in
@@ -366,7 +366,8 @@ extension EddyStore {
                 let h3: Int64 = row[0]
                 let tile = TileID(h3: UInt64(bitPattern: h3), layer: row[1])
                 if let tiles = prepared.tiles, !tiles.contains(tile) { return nil }
-                return NowcastCell(tile: tile, validTime: row[2], forecastHour: row[3], edr: row[4], issueTime: row[5])
+                let provenance = TurbulenceProvenance(rawValue: row[6]) ?? .fleetMeasured
+                return NowcastCell(tile: tile, validTime: row[2], forecastHour: row[3], edr: row[4], issueTime: row[5], provenance: provenance)
             }
         }
     }

@@ -11,7 +11,7 @@ package enum StoreSchema {
     /// Migration identifiers, oldest first.
     package static let migrationIDs: [String] = [
         "v1-outbox-observations", "v2-nowcast-polygons", "v3-live-flights", "v4-observation-generation",
-        "v5-report-altitude-fleet-offsets", "v6-observation-blocks",
+        "v5-report-altitude-fleet-offsets", "v6-observation-blocks", "v7-nowcast-blend-provenance",
     ]
 
     /// The migrator with every migration registered, in order.
@@ -23,6 +23,7 @@ package enum StoreSchema {
         migrator.registerMigration(migrationIDs[3], migrate: v4)
         migrator.registerMigration(migrationIDs[4], migrate: v5)
         migrator.registerMigration(migrationIDs[5], migrate: v6)
+        migrator.registerMigration(migrationIDs[6], migrate: nowcastProvenance)
         return migrator
     }
 
@@ -160,5 +161,11 @@ package enum StoreSchema {
             CREATE TABLE observation_block (rowid INTEGER PRIMARY KEY, entries BLOB NOT NULL);
             INSERT INTO store_state (key, value) VALUES ('observation_flushed_rowid', 0), ('observation_block_sequence', 0);
             """)
+    }
+
+    /// v7 (branch nowcast-blend, issue 31): each nowcast cell's provenance (`TurbulenceProvenance` raw value); cells
+    /// fetched before it came from the fleet's reports alone.
+    static func nowcastProvenance(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE nowcast ADD COLUMN provenance TEXT NOT NULL DEFAULT 'fleetMeasured'")
     }
 }

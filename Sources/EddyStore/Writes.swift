@@ -315,14 +315,16 @@ extension EddyStore {
         }
         try write { db in
             let statement = try db.cachedStatement(sql: """
-                INSERT INTO nowcast (h3, layer, valid_time, forecast_hour, edr, issue_time) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO nowcast (h3, layer, valid_time, forecast_hour, edr, issue_time, provenance) VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (forecast_hour, h3, layer) DO UPDATE SET
-                    valid_time = excluded.valid_time, edr = excluded.edr, issue_time = excluded.issue_time
+                    valid_time = excluded.valid_time, edr = excluded.edr, issue_time = excluded.issue_time,
+                    provenance = excluded.provenance
                 WHERE excluded.issue_time >= nowcast.issue_time
                 """)
             for cell in cells {
                 try statement.execute(arguments: [
                     cell.tile.h3.storeInt, cell.tile.layer, cell.validTime, cell.forecastHour, cell.edr, cell.issueTime,
+                    cell.provenance.rawValue,
                 ])
             }
         }

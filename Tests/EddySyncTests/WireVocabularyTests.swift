@@ -56,6 +56,12 @@ import Testing
 
     @Test func nowcastCellKeepsTheWireFields() throws {
         let cell = NowcastCell(tile: TileID(h3: 7, layer: 30), validTime: 7200, forecastHour: 2, edr: 0.25, issueTime: 0)
-        #expect(try json(cell) == #"{"edr":0.25,"forecastHour":2,"issueTime":0,"tile":{"h3":7,"layer":30},"validTime":7200}"#)
+        #expect(try json(cell) == #"{"edr":0.25,"forecastHour":2,"issueTime":0,"provenance":"fleetMeasured","tile":{"h3":7,"layer":30},"validTime":7200}"#)
+        // An older server's cell (no provenance) decodes as fleet measured; a forecast cell keeps its provenance.
+        let old = #"{"edr":0.25,"forecastHour":2,"issueTime":0,"tile":{"h3":7,"layer":30},"validTime":7200}"#
+        #expect(try JSONDecoder().decode(NowcastCell.self, from: Data(old.utf8)) == cell)
+        var forecast = cell
+        forecast.provenance = .forecast
+        #expect(try JSONDecoder().decode(NowcastCell.self, from: JSONEncoder().encode(forecast)).provenance == .forecast)
     }
 }
