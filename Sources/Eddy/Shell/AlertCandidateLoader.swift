@@ -32,7 +32,7 @@ enum AlertCandidateLoader {
         let results = try store.turbulence([server, own])
         return results[0].map { AlertCandidate(report: $0.report, origin: .server) }
             + results[1].map { AlertCandidate(report: $0.report, origin: .own) }
-            + nowcastCandidates(store: store, area: area, altitudeRangeFeet: range, viewer: query.viewerClass, now: position.time)
+            + (try nowcastCandidates(store: store, area: area, altitudeRangeFeet: range, viewer: query.viewerClass, now: position.time))
     }
 
     /// The candidates a core asked for.
