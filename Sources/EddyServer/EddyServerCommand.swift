@@ -14,7 +14,7 @@ struct EddyServerCommand: AsyncParsableCommand {
         commandName: "eddy-server",
         abstract: "Eddy reference sync server (Hummingbird 2; SQLite or PostgreSQL).",
         version: ServerVersion.description,
-        subcommands: [Serve.self, Keys.self, Migrate.self, IngestPilotReports.self, PrintOpenAPI.self],
+        subcommands: [Serve.self, Keys.self, Migrate.self, IngestPilotReports.self, IngestForecast.self, PrintOpenAPI.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -92,6 +92,8 @@ extension PostgresServerStorage {
         ]),
         // Pilot reports (PIREPs, AIREPs) and their cells (issue 31; PilotReports/PilotReportStorage.swift).
         (5, PilotReportSchema.postgres),
+        // Forecast-grid cells (GTG, WAFS; issue 31; Forecast/ForecastGridStore.swift).
+        (6, ForecastGridSchema.postgres),
     ]
 
     /// The newest schema version this build knows.

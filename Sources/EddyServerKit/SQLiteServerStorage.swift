@@ -252,6 +252,7 @@ package final class SQLiteServerStorage: ServerStorage {
         }
         // v7 (issue 31): pilot reports (PIREPs, AIREPs) and their cells (PilotReports/PilotReportStorage.swift).
         migrator.registerMigration("v7-pilot-reports") { db in try db.execute(sql: PilotReportSchema.sqlite) }
+        migrator.registerMigration("v8-forecast-grids") { db in try db.execute(sql: ForecastGridSchema.sqlite) }
         return migrator
     }
 

@@ -59,18 +59,8 @@ package struct PilotReportIngester: Sendable {
 
     /// The files a path names: itself, or a folder's regular, non-hidden files sorted by name.
     package static func files(at path: String) throws(PilotReportLineError) -> [String] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw PilotReportLineError("\(path): no such file or folder", "give a PIREP/AIREP text file, an AWC aircraft-report CSV or a folder of them")
-        }
-        guard isFolder.boolValue else { return [path] }
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
-            throw PilotReportLineError("\(path): the folder cannot be listed (\(error.localizedDescription))", "check its permissions")
-        }
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { (path as NSString).appendingPathComponent($0) }.filter { file in
-            var folder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: file, isDirectory: &folder) && !folder.boolValue
+        do { return try IngestFiles.files(at: path, expected: "a PIREP/AIREP text file, an AWC aircraft-report CSV") } catch {
+            throw PilotReportLineError("\(path): \(error.problem)", error.remedy)
         }
     }
 
