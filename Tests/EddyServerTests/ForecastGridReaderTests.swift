@@ -108,6 +108,40 @@ import Testing
         #expect(empty.messages == 0 && empty.fields == 0 && empty.errors.isEmpty && empty.cells.isEmpty, "\(empty.errors)")
     }
 
+    /// A regular grid across the antimeridian, scanned east to west and south to north (the reverse of WAFS): the flood
+    /// finds exactly the cells a brute-force search finds (every cell near the grid whose centre is within half an
+    /// increment of a point, by plain distance in degrees), each with its nearest point's value.
+    @Test func aRegularGridAcrossTheAntimeridianInAnyScanningOrder() throws {
+        var latitudes: [Double] = [], longitudes: [Double] = [], values: [Double] = []
+        for row in 0..<5 {
+            for column in 0..<6 {
+                latitudes.append(-20 + 0.25 * Double(row))
+                longitudes.append(180.75 - 0.25 * Double(column))   // 180.75 (= −179.25) westwards to 179.5
+                values.append(row == 2 && column == 3 ? .nan : 0.01 * Double(row * 6 + column))
+            }
+        }
+        let points = ForecastGridPoints(latitudes: latitudes, longitudes: longitudes, values: values,
+                                        regularSpacing: .init(latitudeDegrees: 0.25, longitudeDegrees: 0.25))
+        let cells = ForecastGridCells.cellValues(points)
+        var expected: [UInt64: Double] = [:]
+        for index in values.indices {
+            let origin = try H3.latLngToCell(latitude: latitudes[index], longitude: Self.west(longitudes[index]), resolution: TileID.h3Resolution)
+            for cell in try H3.gridDisk(origin, k: 4) {
+                let centre = try H3.cellToLatLng(cell)
+                let nearest = values.indices.min {
+                    Self.degreesApart(PrintedPoint(latitude: latitudes[$0], longitude: longitudes[$0], value: nil), centre)
+                        < Self.degreesApart(PrintedPoint(latitude: latitudes[$1], longitude: longitudes[$1], value: nil), centre)
+                }!
+                var dLon = abs(Self.west(longitudes[nearest]) - centre.longitude)
+                if dLon > 180 { dLon = 360 - dLon }
+                if abs(latitudes[nearest] - centre.latitude) <= 0.125, dLon <= 0.125, !values[nearest].isNaN { expected[cell.rawValue] = values[nearest] }
+            }
+        }
+        #expect(expected.count > 20 && cells == expected, "\(cells.count) cells, brute force \(expected.count)")
+        let centreLongitudes = try cells.keys.map { try H3.cellToLatLng(H3Index(rawValue: $0)).longitude }
+        #expect(centreLongitudes.contains { $0 > 0 } && centreLongitudes.contains { $0 < 0 }, "cells on both sides of 180°")
+    }
+
     /// `--min-edr` keeps only the cells at or above it; `--product` renames.
     @Test func minimumEDRAndProductOverride() throws {
         let all = try ForecastGridIngester.read(file: Self.fixture("wafs-egrr-isobaric.grib2"), product: nil, minimumEDR: 0)

@@ -119,37 +119,46 @@ struct RegularGrid {
         global = abs(Double(columns) * spacing.longitudeDegrees - 360) < spacing.longitudeDegrees / 2
     }
 
-    /// The value of the grid box holding a position (nil outside the grid or where the value is missing).
-    func value(latitude: Double, longitude: Double) -> Double? {
+    /// What lies at a position: outside the grid, a box whose value is missing, or a box's value.
+    enum Box: Equatable {
+        case outside, missing
+        case value(Double)
+    }
+
+    /// The grid box holding a position (the nearest point in latitude/longitude).
+    func box(latitude: Double, longitude: Double) -> Box {
         let row = Int(((latitude - south) / spacing.latitudeDegrees).rounded())
         var x = ForecastGridCells.positive(longitude - west) / spacing.longitudeDegrees
         if !global, x > Double(columns) - 0.5 { x -= 360 / spacing.longitudeDegrees }   // just west of the western edge
         var column = Int(x.rounded())
         if global { column = ((column % columns) + columns) % columns }
-        guard (0..<rows).contains(row), (0..<columns).contains(column) else { return nil }
+        guard (0..<rows).contains(row), (0..<columns).contains(column) else { return .outside }
         let point = index[column + row * columns]
-        guard point >= 0, !points.values[point].isNaN else { return nil }
-        return points.values[point]
+        guard point >= 0, !points.values[point].isNaN else { return .missing }
+        return .value(points.values[point])
     }
 
-    /// Every cell whose centre lies in a grid box with a value, with that value. The cells looked at are the disks
-    /// around each point's own cell wide enough to reach every centre of its box: half the box's diagonal plus a
-    /// cell's circumradius (≤ 10.5 km at resolution 5), in steps of the smallest centre spacing (≈ 10 km).
+    /// Every cell whose centre lies in a grid box with a value, with that value. The cells are found by a flood from
+    /// each point's own cell through neighbours whose centres lie in the grid (missing boxes included, so a hole does not
+    /// cut the flood): each cell's centre is computed once, and the cells just outside the grid stop it.
     func cellValues() -> [UInt64: Double] {
         var cells: [UInt64: Double] = [:]
-        var looked = Set<UInt64>()
-        let kilometresPerDegree = 111.195
+        var seen = Set<UInt64>()
+        var frontier: [(cell: H3Index, seed: Bool)] = []
         for point in points.values.indices where !points.values[point].isNaN {
-            let latitude = points.latitudes[point]
-            let northSouth = spacing.latitudeDegrees * kilometresPerDegree
-            let eastWest = spacing.longitudeDegrees * kilometresPerDegree * cos(latitude * .pi / 180)
-            let reach = Int(((0.5 * (northSouth * northSouth + eastWest * eastWest).squareRoot() + 10.5) / 10).rounded(.up))
-            guard let origin = ForecastGridCells.cell(latitude: latitude, longitude: points.longitudes[point]),
-                  let disk = try? H3.gridDisk(H3Index(rawValue: origin), k: reach) else { continue }
-            for cell in disk where looked.insert(cell.rawValue).inserted {
-                guard let centre = try? H3.cellToLatLng(cell), let value = value(latitude: centre.latitude, longitude: centre.longitude)
-                else { continue }
-                cells[cell.rawValue] = value
+            guard let cell = ForecastGridCells.cell(latitude: points.latitudes[point], longitude: points.longitudes[point]),
+                  seen.insert(cell).inserted else { continue }
+            frontier.append((H3Index(rawValue: cell), true))
+        }
+        while let (cell, seed) = frontier.popLast() {
+            guard let centre = try? H3.cellToLatLng(cell) else { continue }
+            switch box(latitude: centre.latitude, longitude: centre.longitude) {
+            case .outside: if !seed { continue }   // a point's own cell may have its centre just outside: still spread
+            case .missing: break
+            case .value(let value): cells[cell.rawValue] = value
+            }
+            for neighbour in (try? H3.gridDisk(cell, k: 1)) ?? [] where seen.insert(neighbour.rawValue).inserted {
+                frontier.append((neighbour, false))
             }
         }
         return cells

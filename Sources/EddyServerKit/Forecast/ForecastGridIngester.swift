@@ -1,9 +1,12 @@
 #if Tools
 package import EddySupport
 import Foundation
+package import Logging
 
 /// What a forecast-grid ingest did: counts, and every message that failed with its file, number, problem and remedy.
-package struct ForecastIngestSummary: Sendable {
+package struct ForecastIngestSummary: Sendable, IngestSummary {
+    /// An empty summary.
+    package init() {}
     /// Files read.
     package var filesRead = 0
     /// GRIB messages met (fields, skipped and failed).
@@ -168,6 +171,13 @@ package struct ForecastGridIngester: Sendable {
         var layer: Int
         var issueTime: Double
         var validTime: Double
+    }
+}
+
+extension ForecastGridIngester {
+    /// A watcher of `folder` that ingests its new and changed GRIB2 files with this ingester (`serve --forecast-folder`).
+    package func folderWatcher(folder: String, logger: Logger) -> IngestFolderWatcher<ForecastIngestSummary> {
+        IngestFolderWatcher(folder: folder, noun: "forecast grid", part: "message", logger: logger) { file in await self.ingest(file: file) }
     }
 }
 #endif

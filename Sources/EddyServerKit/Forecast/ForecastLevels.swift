@@ -46,8 +46,8 @@ package enum ForecastLevel {
         TileID.layer(altitudeFeet: (altitudeFeet / 100).rounded() * 100)
     }
 
-    /// The layer of a level of `type` whose value is `value` in the type's SI unit (Pa, m); nil with the reason when the
-    /// level is not one Eddy can place.
+    /// The layer of a level of `type` whose value is `value` in the type's SI unit (Pa, m), or why the level is not one
+    /// Eddy can place.
     package static func layer(type: Int, value: Double?) -> Result<Int, LevelProblem> {
         guard let value, value.isFinite else { return .failure(LevelProblem("its level value is missing")) }
         let feet: Double
