@@ -12,8 +12,10 @@ BROWSER_PACKAGES := $(if $(filter 1,$(EDDY_SKIP_BROWSER_TESTS)),,chromium)
 # What `make run` needs to build and run `eddy` (SQLite, libcurl, zlib headers and pkg-config), nothing more.
 RUN_APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev pkg-config zlib1g-dev
 # postgresql: the throw-away cluster (scripts/pg_cluster.sh) the server tests and `eddy-bench sync` run PostgreSQL on;
-# proj-data (the geoid oracle's grids) and openssl (test certificates) are for `make test` too.
-APT_PACKAGES := $(RUN_APT_PACKAGES) proj-data openssl postgresql $(BROWSER_PACKAGES)
+# proj-data (the geoid oracle's grids) and openssl (test certificates) are for `make test` too; so is ecCodes: the
+# server's GRIB2 forecast reader links libeccodes-dev, and libeccodes-tools (grib_filter, grib_get_data) writes the
+# forecast fixtures and is the tests' oracle. `make run` builds only `eddy`, which links neither.
+APT_PACKAGES := $(RUN_APT_PACKAGES) proj-data openssl postgresql libeccodes-dev libeccodes-tools $(BROWSER_PACKAGES)
 # Only for `make test` (the operations checks, docs/fleet-server.md "Operations"): promtool (Debian ships it in
 # prometheus) and systemd-analyze, installed without their recommended packages.
 OPS_APT_PACKAGES := prometheus systemd
@@ -275,6 +277,7 @@ fixtures: venv build-release
 	$(PYTHON) scripts/make_h3_vectors.py --out Fixtures/h3
 	$(PYTHON) scripts/make_geoid_table.py --gtx /usr/share/proj/egm96_15.gtx --out Sources/EddyGeoid/EGM96Grid.swift
 	bash scripts/make_flight_fixtures.sh
+	bash scripts/make_forecast_fixtures.sh
 
 clean:
 	rm -rf .build

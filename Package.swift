@@ -199,6 +199,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // ecCodes (ECMWF's GRIB library; Debian libeccodes-dev) reads the GRIB2 turbulence forecasts eddy-server ingests
+        // (GTG, WAFS; docs/nowcast.md "Forecast grids"). Only EddyServerKit depends on it, and only with trait Tools: a host
+        // app, `make run` and a build without the trait neither link nor need it. No pkgConfig: Debian's eccodes.pc adds an
+        // `-Wl,-rpath` that SwiftPM refuses with a warning on every build, and the header and library are on the default
+        // paths (as for CCurl).
+        .systemLibrary(name: "CEcCodes", path: "Sources/CEcCodes", providers: [.apt(["libeccodes-dev"])]),
         // The reference server: the library (routes, middleware, service, database) and the thin `eddy-server` executable.
         .target(
             name: "EddyServerKit",
@@ -214,6 +220,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Tools"])),
+                .target(name: "CEcCodes", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strictSettings
         ),

@@ -22,7 +22,7 @@ extension EddyServerCommand {
     static func configuredArguments(_ commandLine: [String], environment: [String: String]) throws(ConfigurationError) -> [String] {
         var path: [String] = []
         var rest = commandLine[...]
-        if let first = rest.first, ["serve", "keys", "migrate", "ingest-pilot-reports", "openapi"].contains(first) {
+        if let first = rest.first, ["serve", "keys", "migrate", "ingest-pilot-reports", "ingest-forecast", "openapi"].contains(first) {
             path.append(first)
             rest = rest.dropFirst()
             if first == "keys", let second = rest.first, ["add", "list", "revoke", "rotate"].contains(second) {
@@ -35,7 +35,7 @@ extension EddyServerCommand {
         let settings: [ConfigurationSources.Setting]
         if path.isEmpty || path == ["serve"] {
             settings = Self.settings(of: Serve())
-        } else if path == ["migrate"] || path == ["ingest-pilot-reports"] || (path.first == "keys" && path.count == 2) {
+        } else if path == ["migrate"] || path == ["ingest-pilot-reports"] || path == ["ingest-forecast"] || (path.first == "keys" && path.count == 2) {
             settings = Self.settings(of: DatabaseOption())
         } else {
             return commandLine

@@ -14,7 +14,7 @@ struct EddyServerCommand: AsyncParsableCommand {
         commandName: "eddy-server",
         abstract: "Eddy reference sync server (Hummingbird 2; SQLite or PostgreSQL).",
         version: ServerVersion.description,
-        subcommands: [Serve.self, Keys.self, Migrate.self, IngestPilotReports.self, Verify.self, PrintOpenAPI.self],
+        subcommands: [Serve.self, Keys.self, Migrate.self, IngestPilotReports.self, IngestForecast.self, Verify.self, PrintOpenAPI.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -169,6 +169,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Station table for the watched folder's /OV locations (CSV id,latitude_deg,longitude_deg[,variation_deg]).",
                                valueName: "csv"))
     var stations: String?
+    @Option(help: ArgumentHelp("Watch this folder for GRIB2 turbulence forecasts (GTG, WAFS) and ingest new or changed files.", valueName: "folder"))
+    var forecastFolder: String?
+    @Option(help: "Seconds between two looks at --forecast-folder (it is polled).") var forecastPollSeconds: Double = 60
 
     mutating func validate() throws {
         guard WireVersion(minClientVersion) != nil else { throw ValidationError("--min-client-version must look like 1.2.3") }
@@ -193,6 +196,7 @@ struct Serve: AsyncParsableCommand {
         guard pilotReportsPollSeconds.isFinite, pilotReportsPollSeconds > 0 else {
             throw ValidationError("--pilot-reports-poll-seconds must be positive seconds")
         }
+        guard forecastPollSeconds.isFinite, forecastPollSeconds > 0 else { throw ValidationError("--forecast-poll-seconds must be positive seconds") }
     }
 
     /// The connection limits from the command line.
@@ -246,6 +250,7 @@ struct Serve: AsyncParsableCommand {
         }
         let service = try SyncService(database: storage, options: options, logger: logger)
         let watcher = try pilotReportWatcher(storage: storage, logger: logger)
+        let forecastWatcher = try forecastGridWatcher(storage: storage, logger: logger)
         let (host, port) = (host, port)
         let startLine: Logger.Metadata = [
             "version": "\(ServerVersion.number)", "database": "\((try? database.location.redacted) ?? "-")",
@@ -261,7 +266,13 @@ struct Serve: AsyncParsableCommand {
             logger.notice("eddy-server started", metadata: metadata)
         }
         let pollSeconds = pilotReportsPollSeconds
-        let watching = Task { await watcher?.run(pollSeconds: pollSeconds) }
+        let forecastPollSeconds = forecastPollSeconds
+        let watching = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await watcher?.run(pollSeconds: pollSeconds) }
+                group.addTask { await forecastWatcher?.run(pollSeconds: forecastPollSeconds) }
+            }
+        }
         defer { watching.cancel() }
         do { try await EddyServerApplication.runUntilSignalled(app, shutdownTimeoutSeconds: shutdownTimeout, logger: logger) } catch {
             watching.cancel()
@@ -285,7 +296,17 @@ extension Serve {
         let table = try PilotReportOptions.stationTable(path: stations)
         logger.notice("watching for pilot reports", metadata: [
             "folder": "\(folder)", "poll_s": "\(pilotReportsPollSeconds)", "stations": "\(table?.count ?? 0)"])
-        return PilotReportFolderWatcher(folder: folder, ingester: PilotReportIngester(storage: reportStorage, stations: table), logger: logger)
+        return PilotReportIngester(storage: reportStorage, stations: table).folderWatcher(folder: folder, logger: logger)
+    }
+
+    /// The watcher of `--forecast-folder` (nil without one).
+    func forecastGridWatcher(storage: any ServerStorage, logger: Logger) throws -> IngestFolderWatcher<ForecastIngestSummary>? {
+        guard let folder = forecastFolder else { return nil }
+        guard let store = storage as? any ForecastGridStore else {
+            throw ValidationError("--forecast-folder: this database backend cannot store forecast grids")
+        }
+        logger.notice("watching for forecast grids", metadata: ["folder": "\(folder)", "poll_s": "\(forecastPollSeconds)"])
+        return ForecastGridIngester(storage: store).folderWatcher(folder: folder, logger: logger)
     }
 }
 

@@ -92,8 +92,9 @@ extension PostgresServerStorage {
         ]),
         // Pilot reports (PIREPs, AIREPs) and their cells (issue 31; PilotReports/PilotReportStorage.swift).
         (5, PilotReportSchema.postgres),
-        // Each nowcast cell's provenance (issue 31, the blend; Blend/NowcastProvenanceSchema.swift). Version 6 is the
-        // forecast grids' (another branch); versions need not be contiguous.
+        // Forecast-grid cells (GTG, WAFS; issue 31; Forecast/ForecastGridStore.swift).
+        (6, ForecastGridSchema.postgres),
+        // Each nowcast cell's provenance (issue 31, the blend; Blend/NowcastProvenanceSchema.swift).
         (7, NowcastProvenanceSchema.postgres),
     ]
 

@@ -252,6 +252,8 @@ package final class SQLiteServerStorage: ServerStorage {
         }
         // v7 (issue 31): pilot reports (PIREPs, AIREPs) and their cells (PilotReports/PilotReportStorage.swift).
         migrator.registerMigration("v7-pilot-reports") { db in try db.execute(sql: PilotReportSchema.sqlite) }
+        // v8 (issue 31): forecast-grid cells (GTG, WAFS; Forecast/ForecastGridStore.swift).
+        migrator.registerMigration("v8-forecast-grids") { db in try db.execute(sql: ForecastGridSchema.sqlite) }
         // v9 (issue 31, the blend): each nowcast cell's provenance; cells issued before are the fleet's (Blend/).
         migrator.registerMigration("v9-nowcast-provenance") { db in try db.execute(sql: NowcastProvenanceSchema.sqlite) }
         return migrator

@@ -5,6 +5,9 @@ package import Logging
 
 /// What an ingest did: counts, and every line that failed with its file, line, problem and remedy.
 package struct PilotReportIngestSummary: Sendable {
+    /// An empty summary.
+    package init() {}
+
     /// Files read.
     package var filesRead = 0
     /// Lines that were reports, skipped reports or errors (blank, comment and CSV preamble lines are not counted).
@@ -59,18 +62,8 @@ package struct PilotReportIngester: Sendable {
 
     /// The files a path names: itself, or a folder's regular, non-hidden files sorted by name.
     package static func files(at path: String) throws(PilotReportLineError) -> [String] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw PilotReportLineError("\(path): no such file or folder", "give a PIREP/AIREP text file, an AWC aircraft-report CSV or a folder of them")
-        }
-        guard isFolder.boolValue else { return [path] }
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
-            throw PilotReportLineError("\(path): the folder cannot be listed (\(error.localizedDescription))", "check its permissions")
-        }
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { (path as NSString).appendingPathComponent($0) }.filter { file in
-            var folder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: file, isDirectory: &folder) && !folder.boolValue
+        do { return try IngestFiles.files(at: path, expected: "a PIREP/AIREP text file, an AWC aircraft-report CSV") } catch {
+            throw PilotReportLineError("\(path): \(error.problem)", error.remedy)
         }
     }
 
@@ -122,52 +115,15 @@ package struct PilotReportIngester: Sendable {
     }
 }
 
-/// Watches a folder for pilot-report files while the server runs: every `pollSeconds` it ingests the files that are
-/// new or changed since it last read them (name, size and modification time). Polling rather than inotify: it works on
-/// every platform and network file system, and a delay of a poll interval is nothing for reports minutes old.
-package actor PilotReportFolderWatcher {
-    private let folder: String
-    private let ingester: PilotReportIngester
-    private let logger: Logger
-    /// (size, modification time) of each file as last ingested without a storage failure.
-    private var ingested: [String: [Double]] = [:]
+/// The watcher of a folder of pilot-report files (`serve --pilot-reports-folder`).
+package typealias PilotReportFolderWatcher = IngestFolderWatcher<PilotReportIngestSummary>
 
-    /// A watcher of `folder`.
-    package init(folder: String, ingester: PilotReportIngester, logger: Logger) {
-        self.folder = folder
-        self.ingester = ingester
-        self.logger = logger
-    }
-
-    /// Ingests the new and changed files once; returns what it did (nothing when nothing changed).
-    package func poll() async -> PilotReportIngestSummary {
-        var summary = PilotReportIngestSummary()
-        let files: [String]
-        do { files = try PilotReportIngester.files(at: folder) } catch {
-            logger.warning("pilot-report folder not readable", metadata: ["folder": "\(folder)", "error": "\(error)"])
-            return summary
-        }
-        for file in files {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file) else { continue }
-            let stamp = [Double((attributes[.size] as? NSNumber)?.int64Value ?? -1),
-                         (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0]
-            if ingested[file] == stamp { continue }
-            let result = await ingester.ingest(file: file)
-            if result.filesRead == 1 { ingested[file] = stamp }
-            for error in result.errors { logger.warning("pilot report line rejected: \(error)") }
-            for problem in result.unreadable { logger.error("pilot report file not ingested: \(problem)") }
-            summary.add(result)
-        }
-        if summary.filesRead > 0 || !summary.unreadable.isEmpty { logger.info("\(summary.line)", metadata: ["folder": "\(folder)"]) }
-        return summary
-    }
-
-    /// Polls every `pollSeconds` until the task is cancelled.
-    package func run(pollSeconds: Double) async {
-        while !Task.isCancelled {
-            _ = await poll()
-            try? await Task.sleep(nanoseconds: UInt64(max(0.05, pollSeconds) * 1e9))
-        }
+extension PilotReportIngester {
+    /// A watcher of `folder` that ingests its new and changed files with this ingester.
+    package func folderWatcher(folder: String, logger: Logger) -> PilotReportFolderWatcher {
+        PilotReportFolderWatcher(folder: folder, noun: "pilot report", part: "line", logger: logger) { file in await self.ingest(file: file) }
     }
 }
+
+extension PilotReportIngestSummary: IngestSummary {}
 #endif
