@@ -38,11 +38,27 @@ package protocol IngestSummary: Sendable {
     /// Parts of files (lines, messages) that failed, with file, place, problem and remedy.
     var errors: [String] { get }
     /// Files that could not be read or stored, with the reason.
-    var unreadable: [String] { get }
+    var unreadable: [String] { get set }
     /// The one-line summary.
     var line: String { get }
     /// Adds another summary's counts and messages.
     mutating func add(_ other: Self)
+}
+
+extension IngestSummary {
+    /// Ingests every file `paths` name, one at a time with `file`: a path is itself or a folder's files as `files` lists
+    /// them; a path that cannot be listed is counted unreadable with the reason.
+    package static func ingesting(paths: [String], files: (String) throws -> [String], file: (String) async -> Self) async -> Self {
+        var summary = Self()
+        for path in paths {
+            do {
+                for name in try files(path) { summary.add(await file(name)) }
+            } catch {
+                summary.unreadable.append("\(error)")
+            }
+        }
+        return summary
+    }
 }
 
 /// Watches a folder while the server runs: every `pollSeconds` it ingests the files that are new or changed since it

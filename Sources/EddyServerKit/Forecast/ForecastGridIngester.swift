@@ -68,15 +68,7 @@ package struct ForecastGridIngester: Sendable {
 
     /// Ingests every file `paths` name (folders: their files).
     package func ingest(paths: [String]) async -> ForecastIngestSummary {
-        var summary = ForecastIngestSummary()
-        for path in paths {
-            do {
-                for file in try Self.files(at: path) { summary.add(await ingest(file: file)) }
-            } catch {
-                summary.unreadable.append("\(error)")
-            }
-        }
-        return summary
+        await .ingesting(paths: paths, files: { path throws in try Self.files(at: path) }, file: { await ingest(file: $0) })
     }
 
     /// Ingests one file: reads every message, stores the cells of its EDR fields in one transaction, counts the rest.

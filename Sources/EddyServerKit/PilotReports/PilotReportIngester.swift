@@ -69,15 +69,7 @@ package struct PilotReportIngester: Sendable {
 
     /// Ingests every file `paths` name (folders: their files).
     package func ingest(paths: [String]) async -> PilotReportIngestSummary {
-        var summary = PilotReportIngestSummary()
-        for path in paths {
-            do {
-                for file in try Self.files(at: path) { summary.add(await ingest(file: file)) }
-            } catch {
-                summary.unreadable.append("\(error)")
-            }
-        }
-        return summary
+        await .ingesting(paths: paths, files: { path throws in try Self.files(at: path) }, file: { await ingest(file: $0) })
     }
 
     /// Ingests one file: decodes every line, stores the reports in one transaction and counts the rest.
