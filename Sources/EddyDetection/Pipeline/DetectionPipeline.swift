@@ -323,7 +323,10 @@ package struct DetectionPipeline: Sendable {
                           velocityUncertainty68: placement.velocityUncertainty68MetersPerSecond, courseDegrees: fix.courseDegrees)
         let estimate = navigated.altitude
         if let estimate { events.append(.altitude(estimate)) }
-        let altitudeMeters = estimate.map { $0.pressureAltitudeFeet * 0.3048 }
+        // The air density's altitude: the geometric (MSL) one when known — in a uniform ISA ± 10 °C atmosphere at 35,000
+        // ft it is within ≈ 330 ft of the density altitude, where the pressure altitude is ≈ 1,200 ft off — else the
+        // pressure altitude (docs/detection.md "Air density").
+        let altitudeMeters = estimate.map { $0.mslMeters ?? $0.pressureAltitudeFeet * 0.3048 }
         let groundSpeed = stages.motion.groundSpeedMetersPerSecond
         if R.isRecording { recorder.record(.edrFix(altitudeMeters: altitudeMeters, groundSpeedMetersPerSecond: groundSpeed)) }
         stages.edr.fix(altitudeMeters: altitudeMeters, groundSpeedMetersPerSecond: groundSpeed)

@@ -100,7 +100,7 @@ package struct EDRWindow: Sendable {
     /// A barometric altitude (small aircraft: the static pressure), metres: the density's altitude until a fix gives one.
     package mutating func barometerAltitude(meters: Double) { baroAltitudeMeters = meters }
 
-    /// A fix: its pressure altitude (metres, nil if unknown) and the ground speed (m/s, nil if unknown). Recomputes the
+    /// A fix: the air density's altitude (metres, nil if unknown) and the ground speed (m/s, nil if unknown). Recomputes the
     /// ε = 1 variance when speed or density moved by more than 2 % (rare: a few times per flight).
     package mutating func fix(altitudeMeters altitude: Double?, groundSpeedMetersPerSecond: Double?) {
         if let altitude { altitudeMeters = altitude }
