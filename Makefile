@@ -97,7 +97,7 @@ test-unit: apt apt-ops
 test-oracles: venv build
 	$(PYTHON) scripts/h3_live_oracle.py --eddy .build/debug/eddy --points 100000
 	$(PYTHON) scripts/jsbsim_oracle.py --eddy .build/debug/eddy --seeds 101,102
-	$(PYTHON) scripts/jsbsim_handling_oracle.py --eddy .build/debug/eddy --seeds 201,202
+	$(PYTHON) scripts/jsbsim_handling_oracle.py --eddy .build/debug/eddy --seeds 201,202,203
 	$(PYTHON) scripts/flight_level_oracle.py --eddy .build/debug/eddy
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	@trap 'EDDY_PG_DIR=.build/pg-schemathesis bash scripts/pg_cluster.sh destroy' EXIT; \
