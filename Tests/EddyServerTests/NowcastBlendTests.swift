@@ -46,10 +46,10 @@ import Testing
         var blend = NowcastBlend()
         blend.forecastHours = hours
         blend.alignment = alignment
-        var withoutAlignment = blend
-        withoutAlignment.alignment = nil
-        var withoutPilotReports = blend
-        withoutPilotReports.pilotReports.skill = 0
+        // The blend is alignment, then the pool: the test aligns once per issue and pools the aligned forecast
+        // (`NowcastBlend.issue` does both; `NowcastBlendAlignmentTests` checks it end to end).
+        var pool = blend
+        pool.alignment = nil
         var fleetModel = NowcastModel()
         fleetModel.forecastHours = hours
         var truthCache: [Double: Set<SyntheticDay.CellLayer>] = [:]
@@ -69,16 +69,19 @@ import Testing
                 }
             }
             let inputs = NowcastBlend.Inputs(fleet: fleet, pilotReports: pilots, forecast: forecast)
-            let blended = blend.issue(at: issueTime, inputs: inputs)
-            let alignment = blend.alignedForecast(inputs, issueTime: issueTime).summary
+            let aligned = blend.alignedForecast(inputs, issueTime: issueTime)
+            let blended = pool.issue(at: issueTime, inputs: NowcastBlend.Inputs(fleet: fleet, pilotReports: pilots, forecast: aligned.cells))
+            // Without pilot reports: neither in the pool nor as the alignment's evidence.
+            let withoutPilotReports = blend.issue(at: issueTime, inputs: NowcastBlend.Inputs(fleet: fleet, pilotReports: [], forecast: forecast))
+            let alignment = aligned.summary
             scores.alignment.features += alignment.features
             scores.alignment.tried += alignment.tried
             scores.alignment.moved += alignment.moved
             scores.alignment.movedKm += alignment.movedKm
             let issued: [System: [(UInt64, Int, Int, Double)]] = [
                 .blend: blended.map { ($0.cell, $0.layer, $0.forecastHour, $0.edr) },
-                .blendWithoutAlignment: withoutAlignment.issue(at: issueTime, inputs: inputs).map { ($0.cell, $0.layer, $0.forecastHour, $0.edr) },
-                .blendWithoutPilotReports: withoutPilotReports.issue(at: issueTime, inputs: inputs).map { ($0.cell, $0.layer, $0.forecastHour, $0.edr) },
+                .blendWithoutAlignment: pool.issue(at: issueTime, inputs: inputs).map { ($0.cell, $0.layer, $0.forecastHour, $0.edr) },
+                .blendWithoutPilotReports: withoutPilotReports.map { ($0.cell, $0.layer, $0.forecastHour, $0.edr) },
                 .fleetOnly: fleetModel.issue(at: issueTime, observations: fleet).map { ($0.cell, $0.layer, $0.forecastHour, $0.edr) },
             ]
             // Dominant provenance of every issued cell in the box (EDR ≥ the nowcast's 0.05 cut).

@@ -17,6 +17,47 @@ import Testing
         NowcastCell(tile: tile, validTime: now - 600, forecastHour: 0, edr: edr, issueTime: now - 600, provenance: provenance)
     }
 
+    /// `point` as a PIREP `/OV` latitude/longitude (`DDMMNDDDMMW`).
+    static func pirepPosition(_ point: Geodesy.Point) -> String {
+        String(format: "%02d%02dN%03d%02dW", Int(point.latitude), Int((point.latitude - Double(Int(point.latitude))) * 60),
+               Int(-point.longitude), Int((-point.longitude - Double(Int(-point.longitude))) * 60))
+    }
+
+    /// `/TM hhmm` of `time` (Unix seconds, UTC).
+    static func pirepTime(_ time: Double) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let parts = calendar.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: time))
+        return String(format: "%02d%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// Writes `lines` to a file and runs the server's own `ingest-pilot-reports` on it, dated `now`: its summary.
+    static func ingestPilotReports(_ lines: [String], server: LocalEddyServer, folder: EngineFolder, now: Double) throws -> String {
+        let file = folder.path("pireps.txt")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return try server.runCLI(["ingest-pilot-reports", "--db", server.databasePath, "--reference-time",
+                                  ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: now)), file])
+    }
+
+    /// The one aircraft: an engine syncing with `server`, a B738 at `own`, northbound at FL355, after a full fetch and
+    /// syncs until `done` holds for its hour-0 nowcast (at most 10): the engine and those cells.
+    static func fleetOfOne(server: LocalEddyServer, folder: EngineFolder, own: Geodesy.Point, now: Double,
+                           until done: ([NowcastCell]) -> Bool) throws -> (EddyEngine, [NowcastCell]) {
+        let engine = try EddyEngine(configuration: EddyConfiguration(storePath: folder.path("one.sqlite"), delivery: .callerThread))
+        try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: "the-only-aircraft", environment: .local(port: server.port))
+        try engine.setAircraft(designator: "B738")
+        try engine.setDataQuery(DataQuery(types: [.turbulence, .nowcast]))
+        engine.push(.location(LocationSample(t: now, latitudeDegrees: own.latitude, longitudeDegrees: own.longitude,
+                                             altitudeMeters: 35_500 * 0.3048, speedMetersPerSecond: 230, courseDegrees: 0)))
+        try engine.fetchData(refresh: true)
+        var cells: [NowcastCell] = []
+        for _ in 0..<10 where !done(cells) {
+            engine.syncNow()
+            cells = try engine.nowcast(NowcastRequest(hoursAhead: 0))
+        }
+        return (engine, cells)
+    }
+
     @Test func pilotReportAndForecastCellsAlertWithTheirProvenance() throws {
         let folder = try EngineFolder()
         defer { folder.remove() }
@@ -57,37 +98,12 @@ import Testing
         let now = Date().timeIntervalSince1970.rounded(.down)
         // Two MOD PIREPs at FL350 (layer 35) 20 and 30 NM north of the aircraft, 10 minutes ago.
         let own: Geodesy.Point = (40.0, -100.0)
-        let observed = Date(timeIntervalSince1970: now - 600)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-        let parts = calendar.dateComponents([.hour, .minute], from: observed)
-        let time = String(format: "%02d%02d", parts.hour ?? 0, parts.minute ?? 0)
-        var lines: [String] = []
-        for distance in [20.0, 30.0] {
-            let p = Geodesy.destination(from: own, bearingDegrees: 0, distanceNM: distance)
-            let latitude = String(format: "%02d%02dN", Int(p.latitude), Int((p.latitude - Double(Int(p.latitude))) * 60))
-            let longitude = String(format: "%03d%02dW", Int(-p.longitude), Int((-p.longitude - Double(Int(-p.longitude))) * 60))
-            lines.append("DEN UA /OV \(latitude)\(longitude) /TM \(time) /FL350 /TP B738 /TB MOD")
+        let lines = [20.0, 30.0].map { distance in
+            "DEN UA /OV \(Self.pirepPosition(Geodesy.destination(from: own, bearingDegrees: 0, distanceNM: distance))) /TM \(Self.pirepTime(now - 600)) /FL350 /TP B738 /TB MOD"
         }
-        let file = folder.path("pireps.txt")
-        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let format = ISO8601DateFormatter()
-        let ingest = try server.runCLI(["ingest-pilot-reports", "--db", server.databasePath, "--reference-time",
-                                        format.string(from: Date(timeIntervalSince1970: now)), file])
+        let ingest = try Self.ingestPilotReports(lines, server: server, folder: folder, now: now)
         #expect(ingest.contains("2 stored"), "\(ingest)")
-
-        let engine = try EddyEngine(configuration: EddyConfiguration(storePath: folder.path("one.sqlite"), delivery: .callerThread))
-        try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: "the-only-aircraft", environment: .local(port: server.port))
-        try engine.setAircraft(designator: "B738")
-        try engine.setDataQuery(DataQuery(types: [.turbulence, .nowcast]))
-        engine.push(.location(LocationSample(t: now, latitudeDegrees: own.latitude, longitudeDegrees: own.longitude,
-                                             altitudeMeters: 35_500 * 0.3048, speedMetersPerSecond: 230, courseDegrees: 0)))
-        try engine.fetchData(refresh: true)
-        var cells: [NowcastCell] = []
-        for _ in 0..<10 where cells.isEmpty {
-            engine.syncNow()
-            cells = try engine.nowcast(NowcastRequest(hoursAhead: 0))
-        }
+        let (engine, cells) = try Self.fleetOfOne(server: server, folder: folder, own: own, now: now) { !$0.isEmpty }
         #expect(!cells.isEmpty && cells.allSatisfy { $0.provenance == .pilotReport }, "\(cells)")
         let alert = try engine.alerts(with: AlertQuery())
         #expect(!alert.items.isEmpty, "alerted by the pilot reports ahead")
@@ -128,29 +144,11 @@ import Testing
         // cells lie ahead. A MOD PIREP at FL370 (within the alerts' ±2 layers; not a layer of the forecast, so it
         // does not move the forecast's patch) 60 NM ahead, 10 minutes ago.
         let own: Geodesy.Point = (37.75, -96.9)
-        let observed = calendar.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: now - 600))
         let pirep = Geodesy.destination(from: own, bearingDegrees: 0, distanceNM: 60)
-        let line = String(format: "ICT UA /OV %02d%02dN%03d%02dW /TM %02d%02d /FL370 /TP B738 /TB MOD", Int(pirep.latitude),
-                          Int((pirep.latitude - Double(Int(pirep.latitude))) * 60), Int(-pirep.longitude),
-                          Int((-pirep.longitude - Double(Int(-pirep.longitude))) * 60), observed.hour ?? 0, observed.minute ?? 0)
-        let file = folder.path("pireps.txt")
-        try (line + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let pirepIngest = try server.runCLI(["ingest-pilot-reports", "--db", server.databasePath, "--reference-time",
-                                             ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: now)), file])
+        let pirepIngest = try Self.ingestPilotReports(["ICT UA /OV \(Self.pirepPosition(pirep)) /TM \(Self.pirepTime(now - 600)) /FL370 /TP B738 /TB MOD"],
+                                                      server: server, folder: folder, now: now)
         #expect(pirepIngest.contains("1 stored"), "\(pirepIngest)")
-
-        let engine = try EddyEngine(configuration: EddyConfiguration(storePath: folder.path("one.sqlite"), delivery: .callerThread))
-        try engine.startNow(apiKey: server.apiKey, airline: "DAL", userId: "the-only-aircraft", environment: .local(port: server.port))
-        try engine.setAircraft(designator: "B738")
-        try engine.setDataQuery(DataQuery(types: [.turbulence, .nowcast]))
-        engine.push(.location(LocationSample(t: now, latitudeDegrees: own.latitude, longitudeDegrees: own.longitude,
-                                             altitudeMeters: 35_500 * 0.3048, speedMetersPerSecond: 230, courseDegrees: 0)))
-        try engine.fetchData(refresh: true)
-        var cells: [NowcastCell] = []
-        for _ in 0..<10 where Set(cells.map(\.provenance)).count < 2 {
-            engine.syncNow()
-            cells = try engine.nowcast(NowcastRequest(hoursAhead: 0))
-        }
+        let (engine, cells) = try Self.fleetOfOne(server: server, folder: folder, own: own, now: now) { Set($0.map(\.provenance)).count >= 2 }
         // The forecast's cells are at its levels' layers, the pilot report's at its own; none is fleet-measured.
         #expect(cells.contains { $0.provenance == .forecast && $0.tile.layer == 35 }, "\(cells.count) cells")
         #expect(cells.contains { $0.provenance == .pilotReport && $0.tile.layer == 37 }, "\(cells.count) cells")
