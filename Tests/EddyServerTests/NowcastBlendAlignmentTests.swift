@@ -15,7 +15,7 @@ import Testing
 
     /// A round forecast patch (EDR 0.3 at its centre, falling off over 30 km) centred `eastKm` east of 40° N 95° W at
     /// layers 34–36, at valid times issue − 3 h … issue + 3 h.
-    static func patch(eastKm: Double) throws -> [StoredForecastCell] {
+    static func patch(eastKm: Double, plane: LocalPlane = plane) throws -> [StoredForecastCell] {
         let centre = try #require(plane.cell(x: eastKm, y: 0))
         var cells: [StoredForecastCell] = []
         for (cell, _) in try H3.gridDiskDistances(H3Index(rawValue: centre), k: 5) {
@@ -32,7 +32,8 @@ import Testing
         return cells
     }
 
-    static func pilotReport(xKm: Double, yKm: Double, layer: Int, hoursAgo: Double, intensity: ReportedTurbulenceIntensity) throws -> StoredPilotReportCell {
+    static func pilotReport(xKm: Double, yKm: Double, layer: Int, hoursAgo: Double, intensity: ReportedTurbulenceIntensity,
+                            plane: LocalPlane = plane) throws -> StoredPilotReportCell {
         let band = PilotReportEDR.band(for: intensity, reporter: .medium)
         return StoredPilotReportCell(reportId: "test-\(xKm)-\(yKm)", provenance: PilotReportRecord.provenance, kind: .routinePIREP,
                                      h3: try #require(plane.cell(x: xKm, y: yKm)), layer: layer, observationTime: issueTime - hoursAgo * 3600,
@@ -69,6 +70,31 @@ import Testing
         let issued = blend.issue(at: Self.issueTime, inputs: inputs).filter { $0.forecastHour == 1 && $0.layer == 35 && $0.edr >= 0.1 }
         #expect(issued.contains { $0.cell == report.h3 })
         #expect(!issued.contains { $0.cell == (Self.plane.cell(x: 60, y: 0) ?? 0) })
+    }
+
+    /// One run covering two continents (as a global WAFS product does): each feature is measured on its own tangent
+    /// plane, so the one at 60° N 10° E moves as exactly as the one at 40° N 95° W.
+    @Test func featuresFarApartInOneRunAreEachMovedOntoTheirReports() throws {
+        let europe = LocalPlane(latitude: 60, longitude: 10)
+        let forecast = try Self.patch(eastKm: 60) + Self.patch(eastKm: 60, plane: europe)
+        let reports = try [Self.pilotReport(xKm: 0, yKm: 0, layer: 35, hoursAgo: 1, intensity: .moderate),
+                           Self.pilotReport(xKm: 0, yKm: 0, layer: 35, hoursAgo: 1, intensity: .moderate, plane: europe)]
+        let aligned = NowcastBlend().alignedForecast(NowcastBlend.Inputs(fleet: [], pilotReports: reports, forecast: forecast), issueTime: Self.issueTime)
+        #expect(aligned.summary.features == 2 && aligned.summary.moved == 2, "\(aligned.summary)")
+        for plane in [Self.plane, europe] {
+            let valid = aligned.cells.filter { cell in
+                cell.validTime == Self.issueTime + 3600 && cell.layer == 35 && (plane.xy(cell: cell.h3).map { hypot($0.x, $0.y) < 300 } ?? false)
+            }
+            let peak = try #require(valid.max { $0.edr < $1.edr })
+            let at = try #require(plane.xy(cell: peak.h3))
+            #expect(hypot(at.x, at.y) <= 15, "peak \(at) km from the report at \(plane.latitude)° N")
+            // The moved patch has no holes and is not smeared: about as many cells ≥ 0.10 as the forecast's own patch
+            // (nearest-neighbour resampling onto a shifted lattice gains or loses a few edge cells, not more).
+            let before = forecast.filter { cell in cell.validTime == Self.issueTime + 3600 && cell.layer == 35 && cell.edr >= 0.1
+                && (plane.xy(cell: cell.h3).map { hypot($0.x, $0.y) < 300 } ?? false) }.count
+            let after = valid.filter { $0.edr >= 0.1 }.count
+            #expect(after >= before - 2 && Double(after) <= 1.25 * Double(before), "\(after) cells ≥ 0.10 after, \(before) before")
+        }
     }
 
     @Test func withoutTurbulentEvidenceNearItAPatchStays() throws {

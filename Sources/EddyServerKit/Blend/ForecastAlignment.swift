@@ -66,7 +66,8 @@ package struct ForecastAlignment: Sendable {
         var cells: [Key: Double] = [:]
         var validTime: Double
         var layers: Set<Int> = []
-        var centre = (x: 0.0, y: 0.0)
+        /// EDR-weighted centre, degrees.
+        var latitude = 0.0, longitude = 0.0
         var velocity = (x: 0.0, y: 0.0)
         var feature = 0
     }
@@ -103,20 +104,22 @@ package struct ForecastAlignment: Sendable {
     /// One forecast run (a product's issue): its patches per valid time, linked into features, each moved by its best
     /// displacement.
     func alignRun(_ cells: [StoredForecastCell], product: String, issueTime: Double, reports: [Report], summary: inout Summary) -> [StoredForecastCell] {
-        guard let first = cells.first, let origin = try? H3.cellToLatLng(H3Index(rawValue: first.h3)) else { return cells }
-        let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
+        // Each feature is measured on its own tangent plane (centred on its first patch): a run may cover a continent
+        // (GTG) or the globe (WAFS), where one plane would distort distances.
         var byValid: [Double: [Key: Double]] = [:]
         for cell in cells { byValid[cell.validTime, default: [:]][Key(cell: cell.h3, layer: cell.layer)] = max(byValid[cell.validTime]?[Key(cell: cell.h3, layer: cell.layer)] ?? 0, cell.edr) }
         let validTimes = byValid.keys.sorted()
         var components: [Component] = []
-        for valid in validTimes { components += self.components(of: byValid[valid] ?? [:], validTime: valid, plane: plane) }
+        for valid in validTimes { components += self.components(of: byValid[valid] ?? [:], validTime: valid) }
         let features = link(&components)
         summary.features += features
-        var moved: [Int: (x: Double, y: Double)] = [:]
+        var moved: [Int: (shift: (x: Double, y: Double), plane: LocalPlane)] = [:]
         for feature in 0..<features {
             let members = components.indices.filter { components[$0].feature == feature }
+            guard let first = members.first else { continue }
+            let plane = LocalPlane(latitude: components[first].latitude, longitude: components[first].longitude)
             guard let shift = displacement(of: members.map { components[$0] }, reports: reports, plane: plane, summary: &summary) else { continue }
-            moved[feature] = shift
+            moved[feature] = (shift, plane)
             summary.moved += 1
             summary.movedKm += hypot(shift.x, shift.y)
         }
@@ -126,8 +129,8 @@ package struct ForecastAlignment: Sendable {
             for key in component.cells.keys { fields[component.validTime]?[key] = nil }
         }
         for component in components {
-            guard let shift = moved[component.feature] else { continue }
-            for (key, edr) in resampled(component, by: shift, plane: plane) {
+            guard let move = moved[component.feature] else { continue }
+            for (key, edr) in resampled(component, by: move.shift, plane: move.plane) {
                 fields[component.validTime, default: [:]][key] = max(fields[component.validTime]?[key] ?? 0, edr)
             }
         }
@@ -141,11 +144,15 @@ package struct ForecastAlignment: Sendable {
     }
 
     /// The connected patches (H3 neighbours in a layer, the same cell in adjacent layers) of cells ≥ the threshold.
-    func components(of field: [Key: Double], validTime: Double, plane: LocalPlane) -> [Component] {
+    func components(of field: [Key: Double], validTime: Double) -> [Component] {
         var seen = Set<Key>()
         var result: [Component] = []
-        for (start, edr) in field where edr >= thresholdEDR && !seen.contains(start) {
+        // In cell and layer order, so that every run finds the same patches from the same first cells (a dictionary's
+        // order changes from process to process, and the alignment must be deterministic).
+        for start in field.keys.sorted(by: { ($0.cell, $0.layer) < ($1.cell, $1.layer) }) where (field[start] ?? 0) >= thresholdEDR && !seen.contains(start) {
             var component = Component(validTime: validTime)
+            guard let origin = try? H3.cellToLatLng(H3Index(rawValue: start.cell)) else { continue }
+            let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
             var stack = [start]
             seen.insert(start)
             var weight = 0.0, sx = 0.0, sy = 0.0
@@ -161,7 +168,8 @@ package struct ForecastAlignment: Sendable {
                     stack.append(neighbour)
                 }
             }
-            if weight > 0 { component.centre = (sx / weight, sy / weight) }
+            let centre = weight > 0 ? plane.latLng(x: sx / weight, y: sy / weight) : (origin.latitude, origin.longitude)
+            (component.latitude, component.longitude) = centre
             result.append(component)
         }
         return result
@@ -176,14 +184,15 @@ package struct ForecastAlignment: Sendable {
         for (step, valid) in validTimes.enumerated() where step + 1 < validTimes.count {
             let next = validTimes[step + 1], hours = (next - valid) / 3600
             for i in components.indices where components[i].validTime == valid {
+                let plane = LocalPlane(latitude: components[i].latitude, longitude: components[i].longitude)
+                func offset(_ j: Int) -> (x: Double, y: Double) { plane.xy(latitude: components[j].latitude, longitude: components[j].longitude) }
                 let candidates = components.indices.filter { j in
                     components[j].validTime == next && !components[j].layers.isDisjoint(with: components[i].layers)
-                        && hypot(components[j].centre.x - components[i].centre.x, components[j].centre.y - components[i].centre.y)
-                            <= maximumFeatureSpeedKmPerHour * hours
+                        && hypot(offset(j).x, offset(j).y) <= maximumFeatureSpeedKmPerHour * hours
                 }
-                guard let j = candidates.min(by: { distance(components[$0], components[i]) < distance(components[$1], components[i]) }) else { continue }
+                guard let j = candidates.min(by: { hypot(offset($0).x, offset($0).y) < hypot(offset($1).x, offset($1).y) }) else { continue }
                 parent[root(j)] = root(i)
-                let velocity = ((components[j].centre.x - components[i].centre.x) / hours, (components[j].centre.y - components[i].centre.y) / hours)
+                let velocity = (offset(j).x / hours, offset(j).y / hours)
                 components[i].velocity = velocity
                 if components[j].velocity == (0, 0) { components[j].velocity = velocity }
             }
@@ -196,8 +205,6 @@ package struct ForecastAlignment: Sendable {
         }
         return numbers.count
     }
-
-    func distance(_ a: Component, _ b: Component) -> Double { hypot(a.centre.x - b.centre.x, a.centre.y - b.centre.y) }
 
     /// The best displacement of one feature (km east, north), or nil to leave it: the reports near each of its patches
     /// (in time and layer) are carried back to the patch's valid time with its velocity, and every displacement of the
@@ -214,7 +221,8 @@ package struct ForecastAlignment: Sendable {
                 let p = plane.xy(latitude: report.latitude, longitude: report.longitude)
                 let hours = (report.time - patch.validTime) / 3600
                 let x = p.x - patch.velocity.x * hours, y = p.y - patch.velocity.y * hours
-                guard hypot(x - patch.centre.x, y - patch.centre.y) <= reach else { continue }
+                let centre = plane.xy(latitude: patch.latitude, longitude: patch.longitude)
+                guard hypot(x - centre.x, y - centre.y) <= reach else { continue }
                 evidence.append((x, y, report.layer, report.sign, index))
             }
         }
@@ -280,8 +288,13 @@ struct LocalPlane {
         guard let c = try? H3.cellToLatLng(H3Index(rawValue: cell)) else { return nil }
         return xy(latitude: c.latitude, longitude: c.longitude)
     }
+    func latLng(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
+        var lng = longitude + x / (kmPerDegree * cosLatitude)
+        if lng > 180 { lng -= 360 } else if lng < -180 { lng += 360 }
+        return (latitude + y / kmPerDegree, lng)
+    }
     func cell(x: Double, y: Double) -> UInt64? {
-        let lat = latitude + y / kmPerDegree, lng = longitude + x / (kmPerDegree * cosLatitude)
+        let (lat, lng) = latLng(x: x, y: y)
         guard abs(lat) < 89.9, let cell = try? H3.latLngToCell(latitude: lat, longitude: lng, resolution: 5) else { return nil }
         return cell.rawValue
     }
@@ -297,11 +310,12 @@ struct CellLookup {
 
     init(_ patch: ForecastAlignment.Component, plane: LocalPlane, radiusKm: Double) {
         self.radiusKm = radiusKm
-        for (key, edr) in patch.cells {
-            guard let p = plane.xy(cell: key.cell) else { continue }
+        let centre = plane.xy(latitude: patch.latitude, longitude: patch.longitude)
+        for key in patch.cells.keys.sorted(by: { ($0.cell, $0.layer) < ($1.cell, $1.layer) }) {
+            guard let p = plane.xy(cell: key.cell), let edr = patch.cells[key] else { continue }
             buckets[Bucket(i: Int((p.x / radiusKm).rounded(.down)), j: Int((p.y / radiusKm).rounded(.down)), layer: key.layer), default: []].append((p.x, p.y, edr))
             peak = max(peak, edr)
-            extentKm = max(extentKm, hypot(p.x - patch.centre.x, p.y - patch.centre.y))
+            extentKm = max(extentKm, hypot(p.x - centre.x, p.y - centre.y))
         }
     }
 
