@@ -4,8 +4,10 @@
   1. the page of `eddy replay FLIGHT --html` (a fixture flight with truth), and of `eddy query --html` on a store
      holding that flight's reports,
   2. the page of a 12-hour simulated flight (size ≤ 5 MB, rendered ≤ 2 s),
-  3. `/map` of a real loopback eddy-server fed by `eddy replay --engine --server --html` (401 without a session; the
-     API key exchanged for a session cookie; the page itself), and that engine replay's own page,
+  3. `/map` of a real loopback eddy-server fed by `eddy replay --engine --server --html` and one ingested pilot report
+     (401 without a session; the API key exchanged for a session cookie; the page itself, with this hour's nowcast
+     cells drawn by provenance: each row's colour and provenance equal to the server's /v1/fetch nowcast, and the
+     legend's swatches in three distinct outline styles), and that engine replay's own page,
 
 and checks each page through the DevTools protocol on a pipe (`--remote-debugging-pipe`: no port, one browser,
 the viewport fixed at 1200×1500 by Emulation.setDeviceMetricsOverride): the DOM after the page's script ran
@@ -253,7 +255,10 @@ PAGE_STATE = """JSON.stringify({
   viewport: innerWidth + 'x' + innerHeight,
   rows: Array.prototype.map.call(document.querySelectorAll('#tile-rows tr'), function (r) {
     return { h3: r.getAttribute('data-h3'), layer: +r.getAttribute('data-layer'), color: r.getAttribute('data-color'),
-             x: r.getAttribute('data-probe-x'), y: r.getAttribute('data-probe-y') }; })
+             prov: r.getAttribute('data-provenance'), x: r.getAttribute('data-probe-x'), y: r.getAttribute('data-probe-y') }; }),
+  legend: Array.prototype.map.call(document.querySelectorAll('#provenance-legend .sw'), function (e) {
+    var cs = getComputedStyle(e);
+    return { prov: e.getAttribute('data-provenance'), border: cs.borderTopStyle, hatch: cs.backgroundImage }; })
 })"""
 
 
@@ -272,8 +277,10 @@ def open_page(browser, url):
     return state
 
 
-def check_page(browser, url, expected, label, render_limit=RENDER_LIMIT_MS):
-    """expected: {(h3, layer): severity name}. Returns (render ms, first-frame ms)."""
+def check_page(browser, url, expected, label, render_limit=RENDER_LIMIT_MS, nowcast=None):
+    """expected: {(h3, layer): severity name} of the reports; nowcast: {(h3, layer): (severity name, provenance)} of the
+    nowcast cells the page must draw by provenance (none when omitted). Returns (render ms, first-frame ms)."""
+    nowcast = nowcast or {}
     print("%s: %s" % (label, url if len(url) < 120 else url[:117] + "..."))
     state = open_page(browser, url)
     status = state.get("status", {})
@@ -282,9 +289,24 @@ def check_page(browser, url, expected, label, render_limit=RENDER_LIMIT_MS):
           "%s: no error recorded by the page (%s %s)" % (label, status.get("data-errors"), state.get("errors", "").strip()[:300]))
     console = browser.console()
     check(not console, "%s: no console message, exception or browser log entry %s" % (label, console[:3]))
-    rows = state.get("rows", [])
-    check(status.get("data-tiles") == str(len(expected)) and len(rows) == len(expected),
-          "%s: %s tiles drawn, %d rows; eddy reported %d" % (label, status.get("data-tiles"), len(rows), len(expected)))
+    all_rows = state.get("rows", [])
+    rows = [r for r in all_rows if r.get("prov") == "report"]
+    nowcast_rows = [r for r in all_rows if r.get("prov") != "report"]
+    check(status.get("data-tiles") == str(len(expected) + len(nowcast)) and len(rows) == len(expected)
+          and status.get("data-nowcast-tiles", "0") == str(len(nowcast)),
+          "%s: %s tiles drawn (%s nowcast), %d report rows; eddy reported %d reports' tiles and %d nowcast cells"
+          % (label, status.get("data-tiles"), status.get("data-nowcast-tiles"), len(rows), len(expected), len(nowcast)))
+    if nowcast:
+        drawn = {(r["h3"], r["layer"]): (r["color"], r["prov"]) for r in nowcast_rows}
+        want = {k: (PALETTE[v[0]], v[1]) for k, v in nowcast.items()}
+        check(drawn == want and len(nowcast_rows) == len(nowcast),
+              "%s: every nowcast cell drawn with its severity colour and provenance (%d rows, %d expected; %s)"
+              % (label, len(nowcast_rows), len(nowcast), sorted(set(drawn.items()) ^ set(want.items()))[:3]))
+        legend = {e["prov"]: e for e in state.get("legend", [])}
+        styles = [(legend.get(p, {}).get("border"), legend.get(p, {}).get("hatch", "")[:20]) for p in ("fleetMeasured", "pilotReport", "forecast")]
+        check(set(legend) == {"report", "fleetMeasured", "pilotReport", "forecast"} and len(set(styles)) == 3
+              and [b for b, _ in styles] == ["solid", "dashed", "dotted"],
+              "%s: the legend shows reports and each nowcast provenance in its own style %s" % (label, styles))
     wrong = [(r["h3"], r["layer"], r["color"]) for r in rows if PALETTE.get(expected.get((r["h3"], r["layer"]), "?")) != r["color"]]
     check(not wrong, "%s: every tile's colour is its severity's palette colour %s" % (label, wrong[:3]))
     render_ms = float(status.get("data-render-ms", "inf"))
@@ -415,6 +437,16 @@ def server_page(args, browser, work):
         if not check(port is not None, "server: eddy-server started"):
             return
         base = "http://127.0.0.1:%d" % port
+        # A pilot report (MOD at FL350, 10 min ago), ingested before anything fetches, so this hour's nowcast holds
+        # pilot-report cells that /map must draw in their own style.
+        now = datetime.datetime.now(datetime.timezone.utc)
+        observed = now - datetime.timedelta(minutes=10)
+        pirep = os.path.join(work, "pirep.txt")
+        with open(pirep, "w") as f:
+            f.write("DEN UA /OV 4000N10000W /TM %02d%02d /FL350 /TP B738 /TB MOD\n" % (observed.hour, observed.minute))
+        ingest = subprocess.run([args.server, "ingest-pilot-reports", "--db", db, "--reference-time",
+                                 now.strftime("%Y-%m-%dT%H:%M:%SZ"), pirep], capture_output=True, text=True)
+        check(ingest.returncode == 0 and "1 stored" in ingest.stdout, "server: a pilot report ingested (%s)" % ingest.stdout.strip())
         engine_page = os.path.join(work, "engine.html")
         subprocess.run([args.eddy, "replay", args.flight, "--engine", "--server", base, "--api-key", key, "--airline", "EDY",
                         "--html", engine_page], check=True, capture_output=True)
@@ -439,6 +471,20 @@ def server_page(args, browser, work):
             worst[k] = max(worst.get(k, -1), peak)
         expected = {k: severity(v) for k, v in worst.items()}
         check(len(expected) > 0, "server: holds %d tiles from %d observations" % (len(expected), len(observations)))
+        # This hour's nowcast, by the same API: what /map draws (hour 0, light or worse for the medium viewer).
+        fetch = json.dumps({"dataType": "nowcast", "area": {"type": "global", "polygon": []}, "historyHours": 6,
+                            "minLayer": -2, "maxLayer": 99, "viewerClass": "medium"}).encode()
+        request = urllib.request.Request(base + "/v1/fetch", data=fetch, headers={
+            "Content-Type": "application/json", "Authorization": "Bearer " + token})
+        nowcast = {}
+        for c in json.load(urllib.request.urlopen(request, timeout=30)).get("nowcast") or []:
+            tile = c.get("tile") or {}
+            h3 = tile.get("h3")
+            h3 = format(h3, "x") if isinstance(h3, int) else str(h3).lower()
+            if c.get("forecastHour") == 0 and severity(c["edr"]) != "none":
+                nowcast[(h3, int(tile.get("layer")))] = (severity(c["edr"]), c.get("provenance", "fleetMeasured"))
+        check(any(p == "pilotReport" for _, p in nowcast.values()),
+              "server: this hour's nowcast has %d cells, pilot-report ones among them" % len(nowcast))
         # The engine replay's own page (--engine --html) shows the tiles it uploaded.
         static_checks(open(engine_page, encoding="utf-8").read(), "engine page")
         check_page(browser, "file://" + engine_page, expected, "engine page")
@@ -459,7 +505,7 @@ def server_page(args, browser, work):
         check("default-src 'none'" in headers.get("Content-Security-Policy", ""), "server: /map sends a no-network CSP")
         static_checks(page.decode("utf-8"), "server page")
         url = base + "/map?key=" + key
-        check_page(browser, url, expected, "server page")
+        check_page(browser, url, expected, "server page", nowcast=nowcast)
         check_screenshot(browser, url, expected, "server page")
     finally:
         proc.send_signal(signal.SIGINT)

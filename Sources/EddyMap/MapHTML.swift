@@ -65,7 +65,17 @@ package enum MapHTML {
             html += escape(MapPalette.labels[severity.rawValue]) + " "
         }
         if page.kind == .flight { html += "<span class=\"ln\" style=\"background:#14213d\"></span>track" }
-        return html + "</p>\n"
+        html += "</p>\n"
+        if page.tiles.contains(where: { $0.provenance != nil }) {
+            html += "<p class=\"key legend provenance\" id=\"provenance-legend\">Tiles: <span class=\"sw\" data-provenance=\"report\" "
+            html += "style=\"background:#bbb\"></span>reported (last hours) · nowcast of this hour by its dominant source: "
+            for style in MapPalette.provenanceStyles {
+                html += "<span class=\"sw\" data-provenance=\"" + style.provenance.rawValue + "\" style=\"background-color:#bbb;"
+                html += style.css + ";box-sizing:border-box\"></span>" + escape(style.label) + " "
+            }
+            html += "</p>\n"
+        }
+        return html
     }
 
     /// The page's data as JSON, safe inside a `<script>` element (every `<` written as `\u003c`).
@@ -88,6 +98,15 @@ package enum MapHTML {
         track.raw("gnss", JSONObject.array(page.track.map { optional($0.gnssAltitudeFeet, 0) }))
         o.raw("track", track.text)
         o.raw("tiles", JSONObject.array(page.tiles.map(tileJSON)))
+        var styles = JSONObject()
+        for style in MapPalette.provenanceStyles {
+            var entry = JSONObject()
+            entry.raw("dash", JSONObject.array(style.dash.map(String.init)))
+            entry.raw("hatch", style.hatchDegrees.map(String.init) ?? "null")
+            entry.string("label", style.label)
+            styles.raw(style.provenance.rawValue, entry.text)
+        }
+        o.raw("provenanceStyles", styles.text)
         var minutes = JSONObject()
         minutes.raw("t", JSONObject.array(page.minutes.map { number($0.t, 1) }))
         minutes.raw("median", JSONObject.array(page.minutes.map { number($0.edrMedian, 4) }))
@@ -117,6 +136,7 @@ package enum MapHTML {
         }
         o.raw("v", JSONObject.array(vertices))
         if !tile.detail.isEmpty { o.string("info", tile.detail) }
+        if let provenance = tile.provenance { o.string("prov", provenance.rawValue) }
         return o.text
     }
 

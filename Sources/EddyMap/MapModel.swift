@@ -48,10 +48,15 @@ package struct MapTile: Sendable, Equatable {
     package var vertices: [(latitude: Double, longitude: Double)]
     /// Extra hover text (reports count, origin, altitude source), or empty.
     package var detail: String
+    /// For a nowcast cell, the source that dominates it (drawn in that source's style, docs/maps.md "Nowcast cells");
+    /// nil for a measured report's tile.
+    package var provenance: TurbulenceProvenance?
 
     /// Creates a tile with explicit vertices.
     package init(h3: String, layer: Int, severity: Severity, edrPeak: Double, edrMedian: Double, enterTime: Double? = nil,
-                 exitTime: Double? = nil, vertices: [(latitude: Double, longitude: Double)], detail: String = "") {
+                 exitTime: Double? = nil, vertices: [(latitude: Double, longitude: Double)], detail: String = "",
+                 provenance: TurbulenceProvenance? = nil) {
+        self.provenance = provenance
         self.h3 = h3
         self.layer = layer
         self.severity = severity
@@ -65,17 +70,18 @@ package struct MapTile: Sendable, Equatable {
 
     /// A tile whose vertices are the H3 boundary of `cell`; nil when the cell is not a valid H3 index.
     package init?(cell: UInt64, layer: Int, severity: Severity, edrPeak: Double, edrMedian: Double, enterTime: Double? = nil,
-                  exitTime: Double? = nil, detail: String = "") {
+                  exitTime: Double? = nil, detail: String = "", provenance: TurbulenceProvenance? = nil) {
         let index = H3Index(rawValue: cell)
         guard H3.isValidCell(index), let ring = try? H3.cellToBoundary(index) else { return nil }
         self.init(h3: String(cell, radix: 16), layer: layer, severity: severity, edrPeak: edrPeak, edrMedian: edrMedian,
-                  enterTime: enterTime, exitTime: exitTime, vertices: ring.map { ($0.latitude, $0.longitude) }, detail: detail)
+                  enterTime: enterTime, exitTime: exitTime, vertices: ring.map { ($0.latitude, $0.longitude) }, detail: detail,
+                  provenance: provenance)
     }
 
     /// Equal when every field and vertex is equal.
     package static func == (a: MapTile, b: MapTile) -> Bool {
         a.h3 == b.h3 && a.layer == b.layer && a.severity == b.severity && a.edrPeak == b.edrPeak && a.edrMedian == b.edrMedian
-            && a.enterTime == b.enterTime && a.exitTime == b.exitTime && a.detail == b.detail
+            && a.enterTime == b.enterTime && a.exitTime == b.exitTime && a.detail == b.detail && a.provenance == b.provenance
             && a.vertices.count == b.vertices.count
             && zip(a.vertices, b.vertices).allSatisfy { $0.latitude == $1.latitude && $0.longitude == $1.longitude }
     }
@@ -179,4 +185,35 @@ package enum MapPalette {
 
     /// Readable names, in `Severity` order.
     package static let labels: [String] = ["smooth", "light", "light–moderate", "moderate", "moderate–severe", "severe"]
+
+    /// How a nowcast cell of each provenance is drawn over its severity colour (docs/maps.md "Nowcast cells"): the
+    /// outline's dash pattern (canvas `setLineDash`, px; empty for solid) and the hatch's angle (degrees; nil for none).
+    package struct ProvenanceStyle: Sendable, Equatable {
+        /// The provenance drawn so.
+        package var provenance: TurbulenceProvenance
+        /// Legend text.
+        package var label: String
+        /// Outline dashes, px (empty: solid).
+        package var dash: [Int]
+        /// Hatch angle, degrees (nil: no hatch).
+        package var hatchDegrees: Int?
+        /// The legend swatch's CSS (the same outline and hatch, drawn by the browser's CSS).
+        package var css: String
+    }
+
+    /// The styles: fleet measured solid and unhatched (a measurement), pilot report dashed and hatched one way (a
+    /// subjective report), forecast dotted and hatched the other way (a model's prior).
+    package static let provenanceStyles: [ProvenanceStyle] = [
+        ProvenanceStyle(provenance: .fleetMeasured, label: "nowcast: fleet measured", dash: [], hatchDegrees: nil,
+                        css: "border:2px solid #1b1b1b"),
+        ProvenanceStyle(provenance: .pilotReport, label: "nowcast: pilot report", dash: [6, 3], hatchDegrees: 45,
+                        css: "border:2px dashed #1b1b1b;background-image:repeating-linear-gradient(-45deg,rgba(0,0,0,.55) 0 1.5px,transparent 1.5px 6px)"),
+        ProvenanceStyle(provenance: .forecast, label: "nowcast: forecast", dash: [2, 3], hatchDegrees: -45,
+                        css: "border:2px dotted #1b1b1b;background-image:repeating-linear-gradient(45deg,rgba(0,0,0,.55) 0 1.5px,transparent 1.5px 6px)"),
+    ]
+
+    /// The style of `provenance`.
+    package static func style(_ provenance: TurbulenceProvenance) -> ProvenanceStyle {
+        provenanceStyles.first { $0.provenance == provenance } ?? provenanceStyles[0]
+    }
 }

@@ -73,7 +73,9 @@ extension MapAssets {
     t.xs = xs; t.ys = ys; t.cx = cx / xs.length; t.cy = cy / ys.length;
     t.visible = true;
   }
-  var drawOrder = tiles.slice().sort(function (a, b) { return a.sev - b.sev || a.layer - b.layer || a.index - b.index; });
+  // Nowcast cells (tiles with a provenance) first, reports over them: a measurement is never hidden by a nowcast.
+  var drawOrder = tiles.slice().sort(function (a, b) { return (a.prov ? 0 : 1) - (b.prov ? 0 : 1) || a.sev - b.sev || a.layer - b.layer || a.index - b.index; });
+  var PSTYLE = D.provenanceStyles || {};
   var tr = D.track, tx = [], ty = [], tn = tr.t.length, prevLon = null;
   for (i = 0; i < tn; i++) {
     var la = tr.lat[i], lo = tr.lon[i];
@@ -160,7 +162,26 @@ extension MapAssets {
       for (m = 2; m < pts.length; m += 2) ctx.lineTo(pts[m], pts[m + 1]);
       ctx.closePath();
       ctx.fillStyle = PAL[t.sev]; ctx.fill();
-      if (maxX - minX > 6) { ctx.strokeStyle = t === hoverTile ? '#000' : 'rgba(0,0,0,0.35)'; ctx.lineWidth = t === hoverTile ? 2 : 0.6; ctx.stroke(); }
+      var ps = t.prov ? PSTYLE[t.prov] : null;
+      if (ps && maxX - minX > 6) {
+        // A nowcast cell: its source's hatch inside the hexagon, then its source's outline (MapPalette.provenanceStyles).
+        if (ps.hatch !== null) {
+          ctx.save(); ctx.clip(); ctx.strokeStyle = 'rgba(0,0,0,0.55)'; ctx.lineWidth = 1.2; ctx.beginPath();
+          var ang = ps.hatch * Math.PI / 180, ddx = Math.cos(ang), ddy = -Math.sin(ang), span = (maxX - minX) + (maxY - minY);
+          var mx0 = (minX + maxX) / 2, my0 = (minY + maxY) / 2;
+          for (var hOff = -span; hOff <= span; hOff += 6) {
+            var bx = mx0 - ddy * hOff, by = my0 + ddx * hOff;
+            ctx.moveTo(bx - ddx * span, by - ddy * span); ctx.lineTo(bx + ddx * span, by + ddy * span);
+          }
+          ctx.stroke(); ctx.restore();
+          ctx.beginPath(); ctx.moveTo(pts[0], pts[1]);
+          for (m = 2; m < pts.length; m += 2) ctx.lineTo(pts[m], pts[m + 1]);
+          ctx.closePath();
+        }
+        if (ctx.setLineDash) ctx.setLineDash(ps.dash);
+        ctx.strokeStyle = t === hoverTile ? '#000' : '#1b1b1b'; ctx.lineWidth = t === hoverTile ? 2.5 : 1.5; ctx.stroke();
+        if (ctx.setLineDash) ctx.setLineDash([]);
+      } else if (maxX - minX > 6) { ctx.strokeStyle = t === hoverTile ? '#000' : 'rgba(0,0,0,0.35)'; ctx.lineWidth = t === hoverTile ? 2 : 0.6; ctx.stroke(); }
     }
     drawTrack();
     // Hexagons smaller than 5 px (a long flight seen whole) are drawn as dots of their colour above the track.
@@ -381,7 +402,8 @@ extension MapAssets {
   var tbody = document.getElementById('tile-rows'), frag = document.createDocumentFragment();
   for (var i = 0; i < tiles.length; i++) {
     var tt = tiles[i];
-    var row = el('tr', { 'data-h3': tt.h3, 'data-layer': String(tt.layer), 'data-severity': tt.sevName, 'data-color': PAL[tt.sev] });
+    var row = el('tr', { 'data-h3': tt.h3, 'data-layer': String(tt.layer), 'data-severity': tt.sevName, 'data-color': PAL[tt.sev],
+                         'data-provenance': tt.prov || 'report' });
     var sw = el('td'); sw.appendChild(el('span', { 'class': 'sw', style: 'background:' + PAL[tt.sev] }));
     row.appendChild(sw);
     row.appendChild(el('td', null, tt.h3));
@@ -390,7 +412,7 @@ extension MapAssets {
     row.appendChild(el('td', null, fmt(tt.peak, 3)));
     row.appendChild(el('td', null, fmt(tt.median, 3)));
     row.appendChild(el('td', null, tt.t0 !== null && tt.t0 !== undefined ? clock(tt.t0) + ' – ' + clock(tt.t1) : '–'));
-    row.appendChild(el('td', null, tt.info || ''));
+    row.appendChild(el('td', null, (tt.prov && PSTYLE[tt.prov] ? PSTYLE[tt.prov].label + (tt.info ? ' · ' : '') : '') + (tt.info || '')));
     (function (tile) { row.onclick = function () { focusTile(tile, true); }; })(tt);
     rows.push(row); frag.appendChild(row);
   }
@@ -562,6 +584,8 @@ extension MapAssets {
   if (focused) focusTile(focused, false); else publishProbes();
   window.addEventListener('resize', function () { layoutAll(); drawMap(); redrawCharts(); });
   status.setAttribute('data-tiles', String(tiles.length));
+  var nowcastTiles = 0; for (i = 0; i < tiles.length; i++) if (tiles[i].prov) nowcastTiles++;
+  status.setAttribute('data-nowcast-tiles', String(nowcastTiles));
   status.setAttribute('data-track-points', String(tn));
   status.setAttribute('data-minutes', String(D.minutes.t.length));
   status.setAttribute('data-viewport', window.innerWidth + 'x' + window.innerHeight);

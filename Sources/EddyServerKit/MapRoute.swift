@@ -58,8 +58,11 @@ struct MapRoute: Sendable {
         let now = service.clock.now()
         let filter = ObservationFilter(polygon: nil, minExitTime: now - hours * 3600, minLayer: minLayer, maxLayer: maxLayer, minTick: nil)
         let observations = try await service.stored(await service.domain.observations(filter))
+        // The nowcast of this hour (issued now if due, as a fetch would), drawn by provenance under the reports.
+        _ = try await service.issueNowcastIfDue()
+        let nowcast = try await service.stored(await service.domain.nowcast(polygon: nil, minLayer: minLayer, maxLayer: maxLayer))
         let page = Self.page(observations: observations, viewer: viewer, hours: hours, now: now, airline: session.airline,
-                             geometry: service.geometry)
+                             geometry: service.geometry, nowcast: nowcast)
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
@@ -91,9 +94,11 @@ struct MapRoute: Sendable {
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// The page: the worst report per tile (by peak EDR) of the window, severity for `viewer`.
+    /// The page: the worst report per tile (by peak EDR) of the window, severity for `viewer`; then the nowcast cells of
+    /// hour 0 that are light or worse for `viewer`, each with its provenance (drawn in its source's style, under the
+    /// reports; docs/maps.md "Nowcast cells").
     static func page(observations: [Observation], viewer: AircraftClass, hours: Double, now: Double, airline: String,
-                     geometry: any CellGeometry) -> MapPage {
+                     geometry: any CellGeometry, nowcast: [NowcastCell] = []) -> MapPage {
         struct Worst { var report: TileReport; var count: Int }
         var worst: [TileID: Worst] = [:]
         var order: [TileID] = []
@@ -118,9 +123,19 @@ struct MapRoute: Sendable {
                 edrPeak: r.edrPeak, edrMedian: r.edrMedian, enterTime: r.enterTime, exitTime: r.exitTime,
                 vertices: ring.map { ($0.lat, $0.lng) }, detail: entry.count == 1 ? "1 report" : "\(entry.count) reports")
         }
+        let nowcastTiles = nowcast.compactMap { cell -> MapTile? in
+            let severity = SeverityScale.severity(edr: cell.edr, viewer: viewer)
+            guard cell.forecastHour == 0, severity >= .light else { return nil }
+            let ring = geometry.boundary(of: cell.tile.h3)
+            guard ring.count >= 3 else { return nil }
+            return MapTile(h3: cell.tile.h3String, layer: cell.tile.layer, severity: severity, edrPeak: cell.edr, edrMedian: cell.edr,
+                           enterTime: cell.validTime, exitTime: cell.validTime + 3600, vertices: ring.map { ($0.lat, $0.lng) },
+                           detail: "nowcast", provenance: cell.provenance)
+        }
         let hoursText = hours == hours.rounded() ? String(Int(saturating: hours)) : String(hours)
-        let subtitle = "\(tiles.count) tiles from \(observations.count) reports · last \(hoursText) h · \(viewer.rawValue) viewer · session of \(airline)"
-        return MapPage(kind: .fleet, title: "Eddy fleet map", subtitle: subtitle, timesAreEpoch: true, viewer: viewer, tiles: tiles)
+        let subtitle = "\(tiles.count) tiles from \(observations.count) reports · last \(hoursText) h · \(nowcastTiles.count) nowcast cells of this hour"
+            + " · \(viewer.rawValue) viewer · session of \(airline)"
+        return MapPage(kind: .fleet, title: "Eddy fleet map", subtitle: subtitle, timesAreEpoch: true, viewer: viewer, tiles: tiles + nowcastTiles)
     }
 
     /// 401 with a short plain-text explanation (a browser shows it as it is).

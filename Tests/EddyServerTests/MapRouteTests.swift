@@ -61,8 +61,15 @@ import Testing
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
             #expect(page.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("default-src 'none'") == true)
             let data = try Self.pageData(page)
-            let tiles = try #require(data["tiles"] as? [[String: Any]])
+            let all = try #require(data["tiles"] as? [[String: Any]])
+            // The reports' tiles (no provenance) and, under them, this hour's nowcast cells that are light or worse: here
+            // the one the severe report makes, fleet measured (the layer-20 report's 0.05 is below light).
+            let tiles = all.filter { $0["prov"] == nil }
             #expect(tiles.count == 2)
+            let nowcast = all.filter { $0["prov"] != nil }
+            #expect(nowcast.count == 1 && nowcast.first?["prov"] as? String == "fleetMeasured" && nowcast.first?["layer"] as? Int == 35,
+                    "\(nowcast)")
+            #expect(String(buffer: page.body).contains("id=\"provenance-legend\""))
             let worst = try #require(tiles.first { $0["layer"] as? Int == 35 })
             #expect(worst["sevName"] as? String == "severe")
             #expect(worst["peak"] as? Double == 0.5)
@@ -71,13 +78,13 @@ import Testing
 
             let bearer = try await client.execute(uri: "/map?viewer=large", method: .get, headers: [.authorization: "Bearer \(token)"])
             #expect(bearer.status == .ok)
-            let large = try #require(try Self.pageData(bearer)["tiles"] as? [[String: Any]])
+            let large = try #require(try Self.pageData(bearer)["tiles"] as? [[String: Any]]).filter { $0["prov"] == nil }
             #expect(large.first { $0["layer"] as? Int == 35 }?["sevName"] as? String == "moderateSevere", "0.5 is below 0.45 × 1.3")
 
             let badHours = try await client.execute(uri: "/map?hours=3", method: .get, headers: [.cookie: pair])
             #expect(badHours.status == .badRequest)
             let filtered = try await client.execute(uri: "/map?min_layer=30&max_layer=40", method: .get, headers: [.cookie: pair])
-            #expect(try (Self.pageData(filtered)["tiles"] as? [Any])?.count == 1)
+            #expect(try (Self.pageData(filtered)["tiles"] as? [[String: Any]])?.filter { $0["prov"] == nil }.count == 1)
         }
     }
 }

@@ -55,6 +55,9 @@ struct SyntheticDay {
     var pilotReports: [(cell: StoredPilotReportCell, arrival: Double)] = []
     /// Forecast issues: reference time and its patches (displaced, scaled, shifted; spurious ones added).
     var forecastIssues: [(issueTime: Double, patches: [Patch])] = []
+    /// Every cell × layer a flight (the fleet or the other traffic) was in, with the time of that fix: where the air was
+    /// sampled, for scoring where aircraft fly (recorded only: no draw of the world depends on it).
+    var flown: [(cell: UInt64, layer: Int, time: Double)] = []
     /// The resolution-5 cells whose centre is in the box, with their centres.
     var cells: [(cell: UInt64, point: Point)] = []
 
@@ -161,6 +164,7 @@ struct SyntheticDay {
                     let p = Self.point(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)
                     let cell = try H3.latLngToCell(latitude: p.latitude, longitude: p.longitude, resolution: 5).rawValue
                     let measured = trueEDR(at: p, layer: layer, time: time) * exp(0.25 * Self.normal(&random))
+                    flown.append((cell, layer, time))
                     if let held = open, held.cell == cell {
                         open = (cell, max(held.peak, measured))
                     } else {
@@ -199,6 +203,7 @@ struct SyntheticDay {
                 let f = distance / length
                 let p = Self.point(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)
                 let felt = trueEDR(at: p, layer: layer, time: time) * exp(0.3 * Self.normal(&random)) / factor
+                flown.append((try H3.latLngToCell(latitude: p.latitude, longitude: p.longitude, resolution: 5).rawValue, layer, time))
                 var intensity: ReportedTurbulenceIntensity?
                 if felt >= 0.1, time - lastReport > 1800, random.unit() < 0.3 {
                     intensity = Self.intensity(mediumScaleEDR: felt)
@@ -290,6 +295,11 @@ struct SyntheticDay {
             }
         }
         return result
+    }
+
+    /// The box's cell × layer keys some flight was in within half an hour of `time`.
+    func flown(around time: Double, box: Set<UInt64>) -> Set<CellLayer> {
+        Set(flown.filter { abs($0.time - time) <= 1800 && box.contains($0.cell) }.map { CellLayer(cell: $0.cell, layer: $0.layer) })
     }
 
     /// A cell and layer.

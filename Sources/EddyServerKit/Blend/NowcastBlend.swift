@@ -60,6 +60,8 @@ package struct NowcastBlend: Sendable {
     package var forecastValidityToleranceHours: Double = 1.5
     /// How motion is estimated; nil for none (persistence).
     var motion: NowcastMotion? = NowcastMotion()
+    /// How the forecast's patches are moved to where the reports place them before pooling; nil for not at all.
+    package var alignment: ForecastAlignment? = ForecastAlignment()
 
     /// Makes a blend with the documented weights.
     package init() {}
@@ -113,13 +115,21 @@ package struct NowcastBlend: Sendable {
             spread(cell: report.h3, layer: report.layer, time: report.observationTime, edr: Self.value(of: report, climatology: climatologyMedianEDR),
                    source: 1, model: pilotReports, issueTime: issueTime, velocities: velocities, into: &evidence)
         }
-        addForecast(inputs.forecast, issueTime: issueTime, into: &evidence)
+        addForecast(alignedForecast(inputs, issueTime: issueTime).cells, issueTime: issueTime, into: &evidence)
         var result: [Output] = []
         for (key, cellEvidence) in evidence {
             if let output = pooled(cellEvidence, key: key) { result.append(output) }
         }
         result.sort { ($0.cell, $0.layer, $0.forecastHour) < ($1.cell, $1.layer, $1.forecastHour) }
         return result
+    }
+
+    /// The forecast cells of `inputs` after feature alignment by the reports made up to `issueTime` (unchanged without
+    /// `alignment`), and what the alignment did.
+    package func alignedForecast(_ inputs: Inputs, issueTime: Double) -> (cells: [StoredForecastCell], summary: ForecastAlignment.Summary) {
+        guard let alignment else { return (inputs.forecast, ForecastAlignment.Summary()) }
+        let usable = inputs.forecast.filter { $0.issueTime <= issueTime }
+        return alignment.align(usable, reports: alignment.reports(fleet: inputs.fleet, pilotReports: inputs.pilotReports, issueTime: issueTime))
     }
 
     /// The EDR a pilot report stands for: the geometric middle of its band; for smooth air the climatological median
