@@ -97,7 +97,7 @@ test-unit: apt apt-ops
 test-oracles: venv build
 	$(PYTHON) scripts/h3_live_oracle.py --eddy .build/debug/eddy --points 100000
 	$(PYTHON) scripts/jsbsim_oracle.py --eddy .build/debug/eddy --seeds 101,102
-	$(PYTHON) scripts/jsbsim_handling_oracle.py --eddy .build/debug/eddy --seeds 201,202
+	$(PYTHON) scripts/jsbsim_handling_oracle.py --eddy .build/debug/eddy --seeds 201,202,203
 	$(PYTHON) scripts/flight_level_oracle.py --eddy .build/debug/eddy
 	bash scripts/schemathesis_check.sh .build/debug/eddy-server
 	@trap 'EDDY_PG_DIR=.build/pg-schemathesis bash scripts/pg_cluster.sh destroy' EXIT; \
@@ -271,13 +271,17 @@ fuzz-corpus:
 bench: apt build-release
 	.build/release/eddy-bench all
 
-## fixtures: regenerate committed fixtures (simulated and JSBSim flights, H3 vectors), the EGM96 table and the basemap
+## fixtures: regenerate committed fixtures (simulated and JSBSim flights, H3 vectors, forecast grids, pilot reports,
+## P.835 atmospheres, import formats), the EGM96 table and the basemap (each script is deterministic: a re-run changes no byte)
 fixtures: venv build-release
 	$(PYTHON) scripts/make_basemap.py --out Sources/EddyMap/BasemapData.swift
 	$(PYTHON) scripts/make_h3_vectors.py --out Fixtures/h3
 	$(PYTHON) scripts/make_geoid_table.py --gtx /usr/share/proj/egm96_15.gtx --out Sources/EddyGeoid/EGM96Grid.swift
 	bash scripts/make_flight_fixtures.sh
 	bash scripts/make_forecast_fixtures.sh
+	$(PYTHON) scripts/make_pirep_fixtures.py
+	$(PYTHON) scripts/make_p835_fixture.py
+	python3 scripts/make-import-fixtures.py
 
 clean:
 	rm -rf .build

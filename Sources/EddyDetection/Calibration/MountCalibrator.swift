@@ -72,13 +72,17 @@ package struct MountCalibrator: Sendable {
     /// Below this cosine the tilt may reach `trendDegrees` (a margin of 1e-12 so that rounding never skips a tick whose
     /// angle is exactly at the trend; the angle itself decides).
     private let trendCosine: Double
-    /// Cosine of the quick vertical's tilt from the calibrated direction over the last `handlingTiltTrendSeconds` (a ring).
+    /// Cosine of the quick vertical's tilt from the tilt reference over the last `handlingTiltTrendSeconds` (a ring).
     private var tiltRing: [Double]
     /// The quick vertical's direction over the same window (same index), for the gyro's confirmation of a trend.
     private var trendDirectionRing: [SIMD3<Double>]
     /// The gyro's predicted turn of a fixed force (−ω × f dt) over the same window (zero on ticks without gyro samples).
     private var trendPredictedRing: [SIMD3<Double>]
     private var tiltRingIndex = 0
+    /// Reference for the tilt tests: the tick-mean force low-passed with τ = `handlingTiltReferenceSeconds` while in
+    /// position, set to the steady vector at each calibration.
+    private var tiltReference = SIMD3<Double>(0, 0, 1)
+    private let tiltReferenceAlpha: Double
     private var tiltRingFilled = 0
     private let rotationTicksNeeded: Int
     private var quick = SIMD3<Double>(0, 0, 0)
@@ -125,6 +129,7 @@ package struct MountCalibrator: Sendable {
         noiseOffSquare = 0.6 * noiseOnSquare
         fixedMount = c.mount == .fixed
         quickAlpha = dt / (0.25 + dt)
+        tiltReferenceAlpha = dt / (max(dt, c.handlingTiltReferenceSeconds.isFinite ? c.handlingTiltReferenceSeconds : 10) + dt)
         briskAlpha = dt / (0.08 + dt)
         tickSeconds = dt
         tiltDegrees = c.handlingTiltDegrees
@@ -185,6 +190,7 @@ package struct MountCalibrator: Sendable {
             if (across * across).sum() > transverseSquareLimit { handled = true }
             noiseLevel += (tick.withinTickVariance - noiseLevel) * noiseAlpha
         }
+        if tick.hasAccelerometer, inPosition { tiltReference += (f - tiltReference) * tiltReferenceAlpha }
         if tick.hasAccelerometer, gradualHandling(tick) { handled = true }
         // A fixed mount is never handled: attitude changes and accelerations are the aircraft's (docs/detection.md §2).
         if fixedMount { handled = false }
@@ -214,6 +220,7 @@ package struct MountCalibrator: Sendable {
             if steadyTicks >= steadyTicksNeeded {
                 calibratedDirection = steadyDirection
                 slow = steady
+                tiltReference = steady
                 inPosition = true
                 horizontal = !fixedMount && abs(steadyDirection.z) > horizontalCosine
                 recalibrated = true
@@ -226,7 +233,7 @@ package struct MountCalibrator: Sendable {
     /// Gradual handling (a slow pick-up, a slide): the device turns against the specific force, which neither
     /// turbulence (loads along the airframe, swinging back within a second) nor a coordinated manoeuvre (the force
     /// stays fixed in the airframe) does. Two tests, judged only while |f| is 0.5–1.5 g:
-    /// - tilt (without gyro too): ∫ (angle of the τ = 0.25 s vector to the calibrated direction − `handlingTiltDegrees`) dt
+    /// - tilt (without gyro too): ∫ (angle of the τ = 0.25 s vector to the tilt reference (τ = 10 s) − `handlingTiltDegrees`) dt
     ///   over one continuous excursion above that angle reaches `handlingTiltDegreeSeconds`;
     /// - turned with the gyro: over the last `handlingRotationWindowSeconds` the direction of the τ = 0.08 s vector
     ///   moved by more than `handlingRotationDegrees` and by what the (offset-corrected) gyro predicts for a rotation
@@ -240,8 +247,9 @@ package struct MountCalibrator: Sendable {
         }
         let direction = quick / length
         var handled = false
-        if inPosition {
-            let cosine = (direction * calibratedDirection).sum()
+        let referenceLength = (tiltReference * tiltReference).sum().squareRoot()
+        if inPosition, referenceLength > 0 {
+            let cosine = (direction * tiltReference).sum() / referenceLength
             if cosine < tiltCosine {
                 tiltExcessDegreeSeconds += (Self.degrees(ofCosine: cosine) - tiltDegrees) * tickSeconds
                 if tiltExcessDegreeSeconds >= tiltLimitDegreeSeconds { handled = true }
@@ -294,8 +302,8 @@ package struct MountCalibrator: Sendable {
         return handled
     }
 
-    /// Tilt trend (docs/detection.md §2): the quick vertical is at least `handlingTiltTrendDegrees` from the calibrated
-    /// one, got there by moving away by at least as much within the last `handlingTiltTrendSeconds`, and never fell back
+    /// Tilt trend (docs/detection.md §2): the quick vertical is at least `handlingTiltTrendDegrees` from the tilt
+    /// reference, got there by moving away by at least as much within the last `handlingTiltTrendSeconds`, and never fell back
     /// by more than `handlingTiltTrendDrawdownDegrees` on the way. A device sliding in its cradle tilts steadily;
     /// turbulence's lateral loads swing the vertical back and forth within a second. On a tick with gyro samples
     /// (`increment`: this tick's predicted turn of a fixed force) the gyro must confirm it: over the window the vertical

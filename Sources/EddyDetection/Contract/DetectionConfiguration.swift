@@ -33,13 +33,18 @@ package struct DetectionConfiguration: Sendable {
     package var handlingGyroRMSRadiansPerSecond: Double
     /// Accelerometer component across the apparent vertical above this means handled, g. Default 0.25.
     package var handlingTransverseG: Double
-    /// Gradual handling, tilt test: angle of the τ = 0.25 s vertical from the calibrated one above which the excess is
+    /// Gradual handling: time constant of the reference vertical the tilt tests measure from, seconds. Default 10. The
+    /// calibrated direction can be degrees away from where the force has settled since (attitude, trim), and a pick-up
+    /// that first turns towards it looks like a swing coming back (issue 28); a τ = 10 s vertical follows the aircraft
+    /// and damps a 0.3-Hz swing 19-fold, and moves < 1° in a pick-up's first 2 s.
+    package var handlingTiltReferenceSeconds: Double
+    /// Gradual handling, tilt test: angle of the τ = 0.25 s vertical from the reference one above which the excess is
     /// integrated, degrees. Default 8.
     package var handlingTiltDegrees: Double
     /// Gradual handling, tilt test: integrated excess angle of one excursion that means handled, degree-seconds. Default 1.
     package var handlingTiltDegreeSeconds: Double
     /// Gradual handling, tilt-trend test, judged only on ticks without gyro samples: the quick vertical must be this far
-    /// from the calibrated one and have moved away from it by this much within `handlingTiltTrendSeconds`, never turning
+    /// from the reference one and have moved away from it by this much within `handlingTiltTrendSeconds`, never turning
     /// back, degrees. Default 5.5: a 10° slide over 3 s is out of position within 2 s. Its cost without gyro: a brisk
     /// sideslip at cruise turns the force the same way and is taken out of position (not measured, never a wrong
     /// report); with a gyro the rotation test tells the two apart, so the trend is not used (docs/detection.md §2).
@@ -146,6 +151,7 @@ package struct DetectionConfiguration: Sendable {
         handlingGyroPeakRadiansPerSecond = 1
         handlingGyroRMSRadiansPerSecond = 0.5
         handlingTransverseG = 0.25
+        handlingTiltReferenceSeconds = 10
         handlingTiltDegrees = 8
         handlingTiltDegreeSeconds = 1
         handlingTiltTrendDegrees = 5.5
