@@ -275,20 +275,7 @@ struct CSVReadState {
             break
         }
         let t = values[0]
-        guard abs(t) <= FlightLogReader.maximumTimeMagnitudeSeconds, t >= lastTime else { return nil }
-        let sample: SensorSample
-        switch kind {
-        case .accelerometer:
-            sample = .accelerometer(AccelerometerSample(t: t, x: values[1], y: values[2], z: values[3]))
-        case .gyroscope:
-            sample = .gyroscope(GyroscopeSample(t: t, x: values[1], y: values[2], z: values[3]))
-        case .barometer:
-            let pressure = values[1]
-            guard pressure > 0, pressure < FlightLogReader.maximumPressureHectopascals else { return nil }
-            sample = .barometer(BarometerSample(t: t, pressureHectopascals: pressure))
-        case .location:
-            return nil
-        }
+        guard abs(t) <= FlightLogReader.maximumTimeMagnitudeSeconds, t >= lastTime, let sample = numericSample(t) else { return nil }
         start = i
         lineNumber += 1
         lastTime = t
@@ -361,22 +348,32 @@ struct CSVReadState {
             throw lineError(.timeWentBackwards, "t \(t) is before the previous line's t \(lastTime) (t must not decrease within a file)")
         }
         let sample: SensorSample
-        switch kind {
-        case .accelerometer:
-            sample = .accelerometer(AccelerometerSample(t: t, x: values[1], y: values[2], z: values[3]))
-        case .gyroscope:
-            sample = .gyroscope(GyroscopeSample(t: t, x: values[1], y: values[2], z: values[3]))
-        case .barometer:
-            let pressure = values[1]
-            guard pressure > 0, pressure < FlightLogReader.maximumPressureHectopascals else {
-                throw lineError(.outOfRange, "pressure_hpa \(pressure) out of range (must be between 0 and 2000 hPa)")
-            }
-            sample = .barometer(BarometerSample(t: t, pressureHectopascals: pressure))
-        case .location:
+        if kind == .location {
             sample = .location(try makeLocation(t, present))
+        } else if let numeric = numericSample(t) {
+            sample = numeric
+        } else {
+            throw lineError(.outOfRange, "pressure_hpa \(values[1]) out of range (must be between 0 and 2000 hPa)")
         }
         lastTime = t
         return sample
+    }
+
+    /// The accelerometer, gyroscope or barometer sample of the row's values at `t`; nil for a location row and for a
+    /// pressure out of range (the general path says which is wrong).
+    @inline(__always)
+    private func numericSample(_ t: Double) -> SensorSample? {
+        switch kind {
+        case .accelerometer:
+            .accelerometer(AccelerometerSample(t: t, x: values[1], y: values[2], z: values[3]))
+        case .gyroscope:
+            .gyroscope(GyroscopeSample(t: t, x: values[1], y: values[2], z: values[3]))
+        case .barometer:
+            values[1] > 0 && values[1] < FlightLogReader.maximumPressureHectopascals
+                ? .barometer(BarometerSample(t: t, pressureHectopascals: values[1])) : nil
+        case .location:
+            nil
+        }
     }
 
     private func makeLocation(_ t: Double, _ present: UInt32) throws(SensorLogError) -> LocationSample {
