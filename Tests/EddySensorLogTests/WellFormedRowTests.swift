@@ -73,21 +73,18 @@ import Testing
     /// A bad line after well-formed ones: the general path's error, with the line's number.
     @Test func badLinesKeepTheirErrorsAndLineNumbers() throws {
         let good = "t,ax,ay,az\n0.00,0.1,0.2,-1\n0.02,0.1,0.2,-1\r\n0.04,0.1,0.2,-1\n"
-        let extraField = try #require(error(good + "0.06,0.1,0.2,-1,5\n"))
-        #expect(extraField.kind == .wrongFieldCount)
-        #expect(extraField.line == 5)
-        let missingField = try #require(error(good + "0.06,0.1,0.2\n"))
-        #expect(missingField.kind == .wrongFieldCount)
-        #expect(missingField.line == 5)
-        let backwards = try #require(error(good + "\n0.03,0.1,0.2,-1\n"))
-        #expect(backwards.kind == .timeWentBackwards)
-        #expect(backwards.line == 6)
-        let bareCarriageReturn = try #require(error(good + "0.06,0.1,0.2,-1\r0.08,0,0,-1\n"))
-        #expect(bareCarriageReturn.kind == .notANumber)
-        #expect(bareCarriageReturn.line == 5)
-        let farFuture = try #require(error(good + "200000000000,0.1,0.2,-1\n"))
-        #expect(farFuture.kind == .outOfRange)
-        #expect(farFuture.line == 5)
+        let cases: [(line: String, kind: SensorLogError.Kind, lineNumber: Int)] = [
+            ("0.06,0.1,0.2,-1,5\n", .wrongFieldCount, 5),
+            ("0.06,0.1,0.2\n", .wrongFieldCount, 5),
+            ("\n0.03,0.1,0.2,-1\n", .timeWentBackwards, 6),
+            ("0.06,0.1,0.2,-1\r0.08,0,0,-1\n", .notANumber, 5),
+            ("200000000000,0.1,0.2,-1\n", .outOfRange, 5),
+        ]
+        for bad in cases {
+            let refused = try #require(error(good + bad.line))
+            #expect(refused.kind == bad.kind)
+            #expect(refused.line == bad.lineNumber)
+        }
         let lenient = try read(good + "0.06,0.1,0.2,-1,5\n0.08,0.1,0.2,-1\n", lenient: true)
         #expect(lenient.samples.count == 4)
         #expect(lenient.reader.skippedLines.first?.count == 1)
