@@ -35,6 +35,9 @@ struct CSVReadState {
     private let values: UnsafeMutablePointer<Double>
     private var sourceValue: LocationSource = .device
     private var lastTime = -Double.infinity
+    /// Whether every column of the header is a value slot of a number (no ignored column, no `source` text): such a
+    /// file's well-formed rows take the one-pass path (`nextWellFormedRow`).
+    private var everyColumnNumeric = false
 
     static let chunkSize = 256 * 1024
     static let maximumLineBytes = 1 << 20
@@ -217,12 +220,14 @@ struct CSVReadState {
         slotOfColumn = .allocate(capacity: slots.count)
         slotOfColumn.initialize(from: slots, count: slots.count)
         columnCount = slots.count
+        everyColumnNumeric = kind != .location && slots.allSatisfy { $0 >= 0 }
     }
 
     // MARK: Rows
 
     /// The next valid sample, or nil at end of file. Lenient mode skips (and counts) bad lines.
     mutating func next() throws(SensorLogError) -> SensorSample? {
+        if everyColumnNumeric, let sample = nextWellFormedRow() { return sample }
         while let (lineStart, lineEnd) = try nextLine() {
             if lineStart == lineEnd || isBlank(lineStart, lineEnd) { continue }
             do throws(SensorLogError) {
@@ -235,6 +240,47 @@ struct CSVReadState {
             }
         }
         return nil
+    }
+
+    /// The next line as a sample in one pass over its bytes, when it is a well-formed row lying whole in the buffer: every
+    /// cell a plain number (`NumberParser.fastCell`'s grammar) ending at `,` or at the line's LF / CRLF, as many cells
+    /// as the header has columns, `t` within bounds and not decreasing, a valid pressure. Anything else — a blank or
+    /// bad line, a line cut by the buffer's end, end of file — returns nil with nothing consumed, and `next()` reads the
+    /// line the general way (same values, same errors and line numbers). Only for files whose columns are all numbers.
+    @inline(__always)
+    private mutating func nextWellFormedRow() -> SensorSample? {
+        let buf = buffer
+        let limit = end
+        let columns = columnCount
+        var i = start
+        var column = 0
+        while true {
+            guard let (value, stop) = NumberParser.fastCellPrefix(buf, i, limit), stop < limit else { return nil }
+            values[slotOfColumn[column]] = value
+            column += 1
+            let terminator = buf[stop]
+            if terminator == 0x2C {
+                guard column < columns else { return nil }
+                i = stop + 1
+                continue
+            }
+            guard column == columns else { return nil }
+            if terminator == 0x0A {
+                i = stop + 1
+            } else if terminator == 0x0D, stop + 1 < limit, buf[stop + 1] == 0x0A {
+                i = stop + 2
+            } else {
+                return nil
+            }
+            break
+        }
+        let t = values[0]
+        guard abs(t) <= FlightLogReader.maximumTimeMagnitudeSeconds, t >= lastTime, let sample = numericSample(t) else { return nil }
+        start = i
+        lineNumber += 1
+        lastTime = t
+        sampleCount += 1
+        return sample
     }
 
     @inline(__always)
@@ -302,22 +348,32 @@ struct CSVReadState {
             throw lineError(.timeWentBackwards, "t \(t) is before the previous line's t \(lastTime) (t must not decrease within a file)")
         }
         let sample: SensorSample
-        switch kind {
-        case .accelerometer:
-            sample = .accelerometer(AccelerometerSample(t: t, x: values[1], y: values[2], z: values[3]))
-        case .gyroscope:
-            sample = .gyroscope(GyroscopeSample(t: t, x: values[1], y: values[2], z: values[3]))
-        case .barometer:
-            let pressure = values[1]
-            guard pressure > 0, pressure < FlightLogReader.maximumPressureHectopascals else {
-                throw lineError(.outOfRange, "pressure_hpa \(pressure) out of range (must be between 0 and 2000 hPa)")
-            }
-            sample = .barometer(BarometerSample(t: t, pressureHectopascals: pressure))
-        case .location:
+        if kind == .location {
             sample = .location(try makeLocation(t, present))
+        } else if let numeric = numericSample(t) {
+            sample = numeric
+        } else {
+            throw lineError(.outOfRange, "pressure_hpa \(values[1]) out of range (must be between 0 and 2000 hPa)")
         }
         lastTime = t
         return sample
+    }
+
+    /// The accelerometer, gyroscope or barometer sample of the row's values at `t`; nil for a location row and for a
+    /// pressure out of range (the general path says which is wrong).
+    @inline(__always)
+    private func numericSample(_ t: Double) -> SensorSample? {
+        switch kind {
+        case .accelerometer:
+            .accelerometer(AccelerometerSample(t: t, x: values[1], y: values[2], z: values[3]))
+        case .gyroscope:
+            .gyroscope(GyroscopeSample(t: t, x: values[1], y: values[2], z: values[3]))
+        case .barometer:
+            values[1] > 0 && values[1] < FlightLogReader.maximumPressureHectopascals
+                ? .barometer(BarometerSample(t: t, pressureHectopascals: values[1])) : nil
+        case .location:
+            nil
+        }
     }
 
     private func makeLocation(_ t: Double, _ present: UInt32) throws(SensorLogError) -> LocationSample {

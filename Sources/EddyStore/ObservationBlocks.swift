@@ -162,9 +162,27 @@ extension ObservationIndex {
         }
     }
 
+    /// Bits 30–35 of an H3 index: digits 4 and 5. Valid resolution-5 cells of one bucket differ only there.
+    static let childDigitBits: UInt64 = 0x3F << 30
+
+    /// A bucket's wanted cells as the index bits they share (`template`) and a 64-bit mask over their digits 4 and 5,
+    /// so that membership is two comparisons instead of a hash lookup: a cell is one of them exactly when its other bits
+    /// equal `template` and its digits' bit is set. Nil when the cells differ elsewhere (not valid cells of one bucket).
+    static func childMask(of cells: [UInt64]) -> (template: UInt64, mask: UInt64)? {
+        guard let first = cells.first else { return nil }
+        let template = first & ~childDigitBits
+        var mask: UInt64 = 0
+        for cell in cells {
+            guard cell & ~childDigitBits == template else { return nil }
+            mask |= 1 << ((cell >> 30) & 0x3F)
+        }
+        return (template, mask)
+    }
+
     /// For a query: calls `body` once per cell of `cells` that has entries exiting at or after `since` in `layers`,
-    /// with those entries (blocks and `recent`), bucket by bucket. Records outside the window or layers are skipped
-    /// before they are decoded.
+    /// with those entries (blocks and `recent`), bucket by bucket, cells in ascending order, each cell's entries in read
+    /// order (blocks in rowid order, then recent entries). Records outside the window or layers are skipped before they
+    /// are decoded.
     static func forEachCell(
         _ db: Database, cells: [UInt64], recent: Recent, since: Double, layers: ClosedRange<Int32>,
         _ body: (UInt64, [Entry]) throws -> Void
@@ -174,12 +192,21 @@ extension ObservationIndex {
         for cell in wanted { cellsByBucket[bucket(of: cell), default: []].append(cell) }
         var scratch: [(cell: UInt64, entry: Entry)] = []
         // (cell, position in `scratch`): sorting these 16-byte keys groups the entries by cell, in their read order
-        // within a cell, without moving the 88-byte records.
+        // within a cell, without moving the 88-byte records (for a bucket whose cells have no child mask).
         var order: [(cell: UInt64, position: Int)] = []
         var group: [Entry] = []
+        // Per child slot (digits 4 and 5, 0…63) of the bucket: its entries' positions in `scratch`, chained (the first,
+        // the last and each position's successor; −1 ends a chain), so a bucket's entries are grouped by cell in one pass.
+        var firstOfSlot = [Int](repeating: -1, count: 64)
+        var lastOfSlot = [Int](repeating: -1, count: 64)
+        var nextPosition: [Int] = []
         let keep = { (entry: Entry) in entry.exitTime >= since && layers.contains(entry.layer) }
         for bucket in cellsByBucket.keys.sorted() {
             scratch.removeAll(keepingCapacity: true)
+            let bucketCells = cellsByBucket[bucket] ?? []
+            let children = childMask(of: bucketCells)
+            // Whether every record kept lies under the mask's template (then the slots group them; else the sort does).
+            var allUnderTemplate = children != nil
             try forEachBlock(db, buckets: [bucket]) { _, blob in
                 guard blob.count % recordSize == 0 else {
                     throw StoreError.undecodableRow(table: "observation_block", detail: "a block is not a whole number of \(recordSize)-byte entries")
@@ -188,15 +215,45 @@ extension ObservationIndex {
                 while offset < blob.count {
                     let cell = cell(in: blob, at: offset)
                     let exitTime = Double(bitPattern: UInt64(littleEndian: blob.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)))
-                    if exitTime >= since, wanted.contains(cell) {
-                        let entry = try checkedEntry(in: blob, at: offset)
-                        if layers.contains(entry.layer) { scratch.append((cell, entry)) }
+                    if exitTime >= since {
+                        let isWanted: Bool
+                        if let children, cell & ~childDigitBits == children.template {
+                            isWanted = children.mask & (1 << ((cell >> 30) & 0x3F)) != 0
+                        } else {
+                            isWanted = wanted.contains(cell)
+                            if isWanted { allUnderTemplate = false }
+                        }
+                        if isWanted {
+                            let entry = try checkedEntry(in: blob, at: offset)
+                            if layers.contains(entry.layer) { scratch.append((cell, entry)) }
+                        }
                     }
                     offset += recordSize
                 }
             }
-            for cell in cellsByBucket[bucket] ?? [] {
+            for cell in bucketCells {
                 for entry in recent.cells[cell] ?? [] where keep(entry) { scratch.append((cell, entry)) }
+            }
+            if let children, allUnderTemplate {
+                // Slots in ascending order are cells in ascending order (the cells differ only in these bits).
+                nextPosition.removeAll(keepingCapacity: true)
+                for slot in 0..<64 { firstOfSlot[slot] = -1; lastOfSlot[slot] = -1 }
+                for position in scratch.indices {
+                    let slot = Int((scratch[position].cell >> 30) & 0x3F)
+                    nextPosition.append(-1)
+                    if lastOfSlot[slot] < 0 { firstOfSlot[slot] = position } else { nextPosition[lastOfSlot[slot]] = position }
+                    lastOfSlot[slot] = position
+                }
+                for slot in 0..<64 where firstOfSlot[slot] >= 0 {
+                    group.removeAll(keepingCapacity: true)
+                    var position = firstOfSlot[slot]
+                    while position >= 0 {
+                        group.append(scratch[position].entry)
+                        position = nextPosition[position]
+                    }
+                    try body(children.template | UInt64(slot) << 30, group)
+                }
+                continue
             }
             order.removeAll(keepingCapacity: true)
             for position in scratch.indices { order.append((scratch[position].cell, position)) }

@@ -14,17 +14,43 @@ extension EddyStore {
     /// order given. An area shared by several queries (the engine's alert candidates: server and own reports of one
     /// circle) is covered with cells once. Throws `.invalidQuery` for the first bad query (nothing is read).
     package func turbulence(_ queries: [TurbulenceQuery]) throws(StoreError) -> [[TurbulenceItem]] {
+        try turbulenceAndNowcast(queries, []).turbulence
+    }
+
+    /// Runs turbulence and nowcast queries in one read snapshot, each answered as `turbulence(_:)` and `nowcast(_:)`
+    /// answer it, in the order given. An area shared by several queries (the engine's alert candidates: server
+    /// reports, own reports and every forecast hour's nowcast of one circle) is covered with cells once, and the
+    /// nowcast table is read only when it holds a cell still valid at the earliest `now`. Throws `.invalidQuery` for
+    /// the first bad query, turbulence queries first (nothing is read).
+    package func turbulenceAndNowcast(
+        _ turbulenceQueries: [TurbulenceQuery], _ nowcastQueries: [NowcastQuery]
+    ) throws(StoreError) -> (turbulence: [[TurbulenceItem]], nowcast: [[NowcastCell]]) {
+        // Every query as a turbulence query (a nowcast query's area, altitude, severity and `now` are validated as
+        // one), each area covered by the first query that has it.
+        let nowcastAsTurbulence = nowcastQueries.map { query in
+            TurbulenceQuery(area: query.area, altitudeRangeFeet: query.altitudeRangeFeet, minimumSeverity: query.minimumSeverity,
+                            viewer: query.viewer, now: query.now)
+        }
+        let allQueries = turbulenceQueries + nowcastAsTurbulence
         var preparedQueries: [PreparedQuery] = []
-        preparedQueries.reserveCapacity(queries.count)
-        for query in queries {
-            let shared = queries.indices.prefix(preparedQueries.count).first { queries[$0].area == query.area }
+        preparedQueries.reserveCapacity(allQueries.count)
+        for (index, query) in allQueries.enumerated() {
+            if index >= turbulenceQueries.count {
+                let hour = nowcastQueries[index - turbulenceQueries.count].forecastHour
+                guard (0...QueryLimits.maximumForecastHour).contains(hour) else { throw .invalidQuery(.invalidForecastHour(hour)) }
+            }
+            let shared = allQueries.indices.prefix(index).first { allQueries[$0].area == query.area }
             do {
                 preparedQueries.append(try query.prepare(covering: shared.flatMap { preparedQueries[$0].cells }))
             } catch { throw .invalidQuery(error) }
         }
-        if preparedQueries.allSatisfy({ $0.cells?.isEmpty == true }) { return queries.map { _ in [] } }
-        return try read { db in
-            try zip(queries, preparedQueries).map { (query, prepared) throws -> [TurbulenceItem] in
+        let preparedTurbulence = preparedQueries.prefix(turbulenceQueries.count)
+        let preparedNowcast = Array(preparedQueries.dropFirst(turbulenceQueries.count))
+        if preparedQueries.allSatisfy({ $0.cells?.isEmpty == true }) {
+            return (turbulenceQueries.map { _ in [] }, nowcastQueries.map { _ in [] })
+        }
+        return try read { db -> (turbulence: [[TurbulenceItem]], nowcast: [[NowcastCell]]) in
+            let turbulence = try zip(turbulenceQueries, preparedTurbulence).map { (query, prepared) throws -> [TurbulenceItem] in
                 if let cells = prepared.cells, cells.isEmpty { return [] }
                 var items: [TurbulenceItem]
                 switch query.selection {
@@ -36,6 +62,7 @@ extension EddyStore {
                 if !Self.isInResultOrder(items) { items.sort(by: Self.resultOrder) }
                 return items
             }
+            return (turbulence, try nowcastCells(nowcastQueries, preparedNowcast, db))
         }
     }
 
@@ -49,19 +76,9 @@ extension EddyStore {
         return true
     }
 
-    /// Adds the SQL conditions for a prepared query's cell set (`h3` column) and layer range (`layer` column).
-    private static func appendCellAndLayerConditions(
-        _ prepared: PreparedQuery, _ conditions: inout [String], _ arguments: inout [(any DatabaseValueConvertible)?]
-    ) {
-        if let cells = prepared.cells {
-            conditions.append("h3 IN (SELECT value FROM json_each(?))")
-            arguments.append("[" + cells.map { String($0.storeInt) }.joined(separator: ",") + "]")
-        }
-        if let layers = prepared.layers {
-            conditions.append("layer BETWEEN ? AND ?")
-            arguments.append(layers.lowerBound)
-            arguments.append(layers.upperBound)
-        }
+    /// A cell list as the JSON array text `json_each` reads (the cells' signed 64-bit store values).
+    static func cellListJSON(_ cells: [UInt64]) -> String {
+        "[" + cells.map { String($0.storeInt) }.joined(separator: ",") + "]"
     }
 
     /// Whether a sorted cell list holds `cell` (binary search).
@@ -338,31 +355,41 @@ package struct NowcastQuery: Sendable, Equatable {
 extension EddyStore {
     /// Nowcast cells of one forecast hour still valid at `now`, sorted by tile.
     package func nowcast(_ query: NowcastQuery) throws(StoreError) -> [NowcastCell] {
-        guard (0...QueryLimits.maximumForecastHour).contains(query.forecastHour) else {
-            throw .invalidQuery(.invalidForecastHour(query.forecastHour))
-        }
-        // Reuse the turbulence query's validation of area, altitude and now.
-        let prepared: PreparedQuery
-        do {
-            prepared = try TurbulenceQuery(
-                area: query.area, altitudeRangeFeet: query.altitudeRangeFeet, minimumSeverity: query.minimumSeverity,
-                viewer: query.viewer, now: query.now
-            ).prepare()
-        } catch { throw .invalidQuery(error) }
-        var conditions = ["forecast_hour = ?", "valid_time > ?"]
-        var arguments: [(any DatabaseValueConvertible)?] = [query.forecastHour, query.now - NowcastCell.validitySeconds]
-        if prepared.cells?.isEmpty == true { return [] }
-        Self.appendCellAndLayerConditions(prepared, &conditions, &arguments)
-        if let minimumEDR = prepared.minimumEDR {
-            conditions.append("edr >= ?")
-            arguments.append(minimumEDR)
-        }
-        let sql = """
-            SELECT h3, layer, valid_time, forecast_hour, edr, issue_time, provenance FROM nowcast
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY h3, layer
-            """
-        return try read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).compactMap { row -> NowcastCell? in
+        try turbulenceAndNowcast([], [query]).nowcast[0]
+    }
+
+    /// The cells of each prepared nowcast query (see `turbulenceAndNowcast`): none without reading them when the table
+    /// holds no cell valid at the earliest `now`; a cell list shared by several queries is bound as one JSON text.
+    private func nowcastCells(_ queries: [NowcastQuery], _ preparedQueries: [PreparedQuery], _ db: Database) throws -> [[NowcastCell]] {
+        guard let earliestNow = queries.map(\.now).min() else { return [] }
+        let anyValid = try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM nowcast WHERE valid_time > ?)"),
+            arguments: [earliestNow - NowcastCell.validitySeconds]) ?? false
+        guard anyValid else { return queries.map { _ in [] } }
+        var cellListText: [[UInt64]: String] = [:]
+        return try zip(queries, preparedQueries).map { (query, prepared) throws -> [NowcastCell] in
+            if prepared.cells?.isEmpty == true { return [] }
+            var conditions = ["forecast_hour = ?", "valid_time > ?"]
+            var arguments: [(any DatabaseValueConvertible)?] = [query.forecastHour, query.now - NowcastCell.validitySeconds]
+            if let cells = prepared.cells {
+                conditions.append("h3 IN (SELECT value FROM json_each(?))")
+                if cellListText[cells] == nil { cellListText[cells] = Self.cellListJSON(cells) }
+                arguments.append(cellListText[cells])
+            }
+            if let layers = prepared.layers {
+                conditions.append("layer BETWEEN ? AND ?")
+                arguments.append(layers.lowerBound)
+                arguments.append(layers.upperBound)
+            }
+            if let minimumEDR = prepared.minimumEDR {
+                conditions.append("edr >= ?")
+                arguments.append(minimumEDR)
+            }
+            let sql = """
+                SELECT h3, layer, valid_time, forecast_hour, edr, issue_time, provenance FROM nowcast
+                WHERE \(conditions.joined(separator: " AND ")) ORDER BY h3, layer
+                """
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)).compactMap { row -> NowcastCell? in
                 let h3: Int64 = row[0]
                 let tile = TileID(h3: UInt64(bitPattern: h3), layer: row[1])
                 if let tiles = prepared.tiles, !tiles.contains(tile) { return nil }

@@ -28,11 +28,14 @@ enum AlertCandidateLoader {
         let own = TurbulenceQuery(area: area, altitudeRangeFeet: range, historyWindow: history, minimumSeverity: minimum,
                                   viewer: query.viewerClass, selection: .own(timeSpanSeconds: history.seconds),
                                   now: position.time)
-        // One snapshot, the circle covered once for both.
-        let results = try store.turbulence([server, own])
-        return results[0].map { AlertCandidate(report: $0.report, origin: .server) }
-            + results[1].map { AlertCandidate(report: $0.report, origin: .own) }
-            + (try nowcastCandidates(store: store, area: area, altitudeRangeFeet: range, viewer: query.viewerClass, now: position.time))
+        let nowcast = (0...QueryLimits.maximumForecastHour).map { hour in
+            NowcastQuery(forecastHour: hour, area: area, altitudeRangeFeet: range, viewer: query.viewerClass, now: position.time)
+        }
+        // One snapshot, the circle covered once for all of them.
+        let results = try store.turbulenceAndNowcast([server, own], nowcast)
+        return results.turbulence[0].map { AlertCandidate(report: $0.report, origin: .server) }
+            + results.turbulence[1].map { AlertCandidate(report: $0.report, origin: .own) }
+            + nowcastCandidates(cellsByForecastHour: results.nowcast, now: position.time)
     }
 
     /// The candidates a core asked for.

@@ -7,12 +7,11 @@ extension AlertCandidateLoader {
     /// The cached nowcast cells valid at `now` whose value a pilot report or a forecast dominates, as alert candidates
     /// flagged with that provenance (docs/alerts.md "Provenance"). Fleet-measured cells are left out: the reports they
     /// come from are candidates themselves. Where several issues cover `now`, a tile takes the newest issue's cell.
-    static func nowcastCandidates(store: EddyStore, area: QueryArea, altitudeRangeFeet: ClosedRange<Int>, viewer: AircraftClass,
-                                  now: Double) throws(StoreError) -> [AlertCandidate] {
+    /// `cellsByForecastHour`: the store's cells of the alert area for forecast hours 0, 1, … in order.
+    static func nowcastCandidates(cellsByForecastHour: [[NowcastCell]], now: Double) -> [AlertCandidate] {
         var newest: [TileID: NowcastCell] = [:]
-        for hour in 0...QueryLimits.maximumForecastHour {
-            let query = NowcastQuery(forecastHour: hour, area: area, altitudeRangeFeet: altitudeRangeFeet, viewer: viewer, now: now)
-            for cell in try store.nowcast(query) where cell.validTime <= now && cell.provenance != .fleetMeasured {
+        for cells in cellsByForecastHour {
+            for cell in cells where cell.validTime <= now && cell.provenance != .fleetMeasured {
                 if let held = newest[cell.tile], held.issueTime >= cell.issueTime { continue }
                 newest[cell.tile] = cell
             }
