@@ -27,13 +27,14 @@ struct IndexingVectorTests {
         }
     }
 
-    @Test("cellToLatLng and cellToBoundary match the reference within 1e-12 rad (mostly bit-equal)")
+    @Test("cellToLatLng matches the reference bit for bit, cellToBoundary within 1e-14 rad")
     func centresAndBoundaries() throws {
         let records = try Vectors.records("cells.txt")
         #expect(records.count > 3000)
         var centreBitEqual = 0
         var vertexBitEqual = 0
         var vertexTotal = 0
+        var largestVertexDifference = 0.0
         var failures: [String] = []
         for rec in records {
             let cell = Vectors.cell(rec[0])
@@ -55,6 +56,8 @@ struct IndexingVectorTests {
                 let vlat = Vectors.double(rec[4 + 2 * i])
                 let vlng = Vectors.double(rec[5 + 2 * i])
                 vertexTotal += 1
+                largestVertexDifference = max(largestVertexDifference, Vectors.radDiff(boundary[i].latitude, vlat),
+                                              Vectors.lngRadDiff(boundary[i].longitude, vlng))
                 if boundary[i].latitude.bitPattern == vlat.bitPattern && boundary[i].longitude.bitPattern == vlng.bitPattern {
                     vertexBitEqual += 1
                 } else if Vectors.radDiff(boundary[i].latitude, vlat) > 1e-12
@@ -64,10 +67,15 @@ struct IndexingVectorTests {
             }
         }
         #expect(failures.count == 0, "\(failures.count) failures, first: \(failures.prefix(5))")
-        print("h3 vectors: centres bit-equal \(centreBitEqual)/\(records.count), vertices bit-equal \(vertexBitEqual)/\(vertexTotal)")
-        // Swift never contracts to FMA and uses the same libm, so every value should be bit-equal here.
+        print("h3 vectors: centres bit-equal \(centreBitEqual)/\(records.count), vertices bit-equal \(vertexBitEqual)/\(vertexTotal), "
+              + "largest vertex difference \(largestVertexDifference) rad")
+        // Swift never contracts to FMA and uses the same libm, so every centre is bit-equal. Boundary vertices are
+        // computed through the gnomonic identity instead of the reference's atan2/atan/sincos (docs/h3.md, issue 29):
+        // the same point, rounded differently, so they agree within rounding: 1e-14 rad (64 nm on the Earth; the
+        // measured largest difference is 8.9e-15 rad = 57 nm, in latitude at 87.8° where asin of the vector's z, shared
+        // with the reference, turns 3 ulps of z into that).
         #expect(centreBitEqual == records.count)
-        #expect(vertexBitEqual == vertexTotal)
+        #expect(largestVertexDifference <= 1e-14, "largest vertex difference \(largestVertexDifference) rad")
     }
 
     @Test("isValidCell and isPentagon match the reference on valid, corrupted and random indexes")

@@ -40,7 +40,7 @@ func cagnoli(_ xLat: Double, _ xLng: Double, _ yLat: Double, _ yLng: Double) -> 
 
 /// Area of a cell in steradians (reference `cellAreaRads2`).
 func cellAreaRads2Raw(_ h: UInt64) -> Double {
-    let b = cellToBoundaryRaw(h)
+    let b = cellToBoundaryRaw(h, referenceRounding: true)
     var adder = KahanAdder()
     for i in 0..<b.count {
         let j = (i + 1) % b.count

@@ -70,13 +70,20 @@ struct FaceFrame: Sendable {
     var east: Vec3
     /// `faceAxesAzRadsCII[face][0]`.
     var axisAzimuth: Double
+    /// Where hex2d +x points in the face's tangent plane: cos A · north + sin A · east (A = `axisAzimuth`).
+    var hex2dX: Vec3
+    /// Where hex2d +y points in the face's tangent plane: sin A · north − cos A · east.
+    var hex2dY: Vec3
 }
 
 /// Per-face frames, index = face.
 let faceFrames: [FaceFrame] = (0..<20).map { f in
     let c = Vec3(x: faceCenterPointTable[3 * f], y: faceCenterPointTable[3 * f + 1], z: faceCenterPointTable[3 * f + 2])
     let (n, e) = tangentBasis(c)
-    return FaceFrame(center: c, north: n, east: e, axisAzimuth: faceAxesAzRadsCIITable[3 * f])
+    let azimuth = faceAxesAzRadsCIITable[3 * f]
+    return FaceFrame(center: c, north: n, east: e, axisAzimuth: azimuth,
+                     hex2dX: Vec3.linComb(cos(azimuth), n, sin(azimuth), e),
+                     hex2dY: Vec3.linComb(sin(azimuth), n, -cos(azimuth), e))
 }
 
 /// Frame of a face.
@@ -173,6 +180,32 @@ func hex2dToVec3(_ v: Vec2, face: Int, res: Int, substrate: Bool) -> Vec3 {
     var out = Vec3.linComb(rr.cos, frame.center, rr.sin, dir)
     out.normalize()
     return out
+}
+
+/// Unit vector of substrate hex2d coordinates on a face, for cell boundaries: the same point as
+/// `hex2dToVec3(v, face:, res:, substrate: true)` without trigonometry. H3's face projection is gnomonic (the
+/// distance on the sphere is atan of the scaled hex2d radius), and a gnomonic projection maps the tangent plane's
+/// point (x, y) to the direction of centre + scale · (x · X + y · Y), X and Y the face's hex2d axes in the tangent
+/// plane: so normalising that vector replaces the reference's atan2, atan and two sincos (docs/h3.md).
+@inline(__always)
+func substrateHex2dToVec3(_ v: Vec2, face: Int, res: Int) -> Vec3 {
+    let frame = faceFrame(face)
+    var scale = kRes0UGnomonic * kOneThird
+    for _ in 0..<res { scale *= kRSqrt7 }
+    if isClassIII(res) { scale *= kRSqrt7 }
+    let a = scale * v.x, b = scale * v.y
+    var out = Vec3(x: frame.center.x + (a * frame.hex2dX.x + b * frame.hex2dY.x),
+                   y: frame.center.y + (a * frame.hex2dX.y + b * frame.hex2dY.y),
+                   z: frame.center.z + (a * frame.hex2dX.z + b * frame.hex2dY.z))
+    out.normalize()
+    return out
+}
+
+/// A boundary vertex from substrate hex2d coordinates: through the gnomonic identity, or with `referenceRounding`
+/// the reference's trigonometry bit for bit (areas and the pentagon radius, whose reference values are bit-equal).
+@inline(__always)
+func boundaryVertex(_ v: Vec2, face: Int, res: Int, referenceRounding: Bool) -> Vec3 {
+    referenceRounding ? hex2dToVec3(v, face: face, res: res, substrate: true) : substrateHex2dToVec3(v, face: face, res: res)
 }
 
 /// Centre unit vector of a FaceIJK cell (reference `_faceIjkToVec3`).
@@ -338,7 +371,7 @@ func faceEdgeEndpoints(maxDim: Int, dir: Int) -> (Vec2, Vec2) {
 
 /// Boundary of a hexagon given its FaceIJK (reference `_faceIjkToCellBoundary`, full loop).
 @inline(__always)
-func faceIjkToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, into g: inout S) {
+func faceIjkToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, referenceRounding: Bool, into g: inout S) {
     var centerIJK = h
     let adjRes = toSubstrate(&centerIJK, res: res)
     let classIII = isClassIII(res)
@@ -359,11 +392,11 @@ func faceIjkToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, into g: inou
             let inter = Vec2.intersect(orig2d0, orig2d1, edge0, edge1)
             let atVertex = Vec2.almostEqual(orig2d0, inter) || Vec2.almostEqual(orig2d1, inter)
             if !atVertex {
-                g.append(hex2dToVec3(inter, face: centerIJK.face, res: adjRes, substrate: true))
+                g.append(boundaryVertex(inter, face: centerIJK.face, res: adjRes, referenceRounding: referenceRounding))
             }
         }
         if vert < 6 {
-            g.append(hex2dToVec3(fijk.coord.hex2d, face: fijk.face, res: adjRes, substrate: true))
+            g.append(boundaryVertex(fijk.coord.hex2d, face: fijk.face, res: adjRes, referenceRounding: referenceRounding))
         }
         lastFace = fijk.face
         lastOverage = overage
@@ -372,7 +405,7 @@ func faceIjkToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, into g: inou
 
 /// Boundary of a pentagon given its FaceIJK (reference `_faceIjkPentToCellBoundary`, full loop).
 @inline(__always)
-func faceIjkPentToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, into g: inout S) {
+func faceIjkPentToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, referenceRounding: Bool, into g: inout S) {
     var centerIJK = h
     let adjRes = toSubstrate(&centerIJK, res: res)
     let classIII = isClassIII(res)
@@ -394,10 +427,10 @@ func faceIjkPentToCellBoundary<S: BoundarySink>(_ h: FaceIJK, res: Int, into g: 
             let (edge0, edge1) = faceEdgeEndpoints(maxDim: maxDimByCIIres[adjRes],
                                                    dir: adjacentFaceDir(tmpFijk.face, fijk.face))
             let inter = Vec2.intersect(orig2d0, orig2d1, edge0, edge1)
-            g.append(hex2dToVec3(inter, face: tmpFijk.face, res: adjRes, substrate: true))
+            g.append(boundaryVertex(inter, face: tmpFijk.face, res: adjRes, referenceRounding: referenceRounding))
         }
         if vert < 5 {
-            g.append(hex2dToVec3(fijk.coord.hex2d, face: fijk.face, res: adjRes, substrate: true))
+            g.append(boundaryVertex(fijk.coord.hex2d, face: fijk.face, res: adjRes, referenceRounding: referenceRounding))
         }
         lastFijk = fijk
     }

@@ -162,20 +162,20 @@ func cellToVec3Raw(_ h: UInt64) -> Vec3 {
     faceIjkToVec3(h3ToFaceIjk(h), res: h3GetResolution(h))
 }
 
-/// Boundary of a valid cell, vertices passed to `sink` in order.
+/// Boundary of a valid cell, vertices passed to `sink` in order; `referenceRounding` as in `boundaryVertex`.
 @inline(__always)
-func cellToBoundary<S: BoundarySink>(_ h: UInt64, into sink: inout S) {
+func cellToBoundary<S: BoundarySink>(_ h: UInt64, referenceRounding: Bool = false, into sink: inout S) {
     let fijk = h3ToFaceIjk(h)
     if isPentagonRaw(h) {
-        faceIjkPentToCellBoundary(fijk, res: h3GetResolution(h), into: &sink)
+        faceIjkPentToCellBoundary(fijk, res: h3GetResolution(h), referenceRounding: referenceRounding, into: &sink)
     } else {
-        faceIjkToCellBoundary(fijk, res: h3GetResolution(h), into: &sink)
+        faceIjkToCellBoundary(fijk, res: h3GetResolution(h), referenceRounding: referenceRounding, into: &sink)
     }
 }
 
-/// Boundary of a valid cell in radians.
-func cellToBoundaryRaw(_ h: UInt64) -> CellBoundaryRads {
+/// Boundary of a valid cell in radians; `referenceRounding` as in `boundaryVertex`.
+func cellToBoundaryRaw(_ h: UInt64, referenceRounding: Bool = false) -> CellBoundaryRads {
     var b = CellBoundaryRads()
-    cellToBoundary(h, into: &b)
+    cellToBoundary(h, referenceRounding: referenceRounding, into: &b)
     return b
 }

@@ -130,7 +130,7 @@ func pentagonRadiusKm(res: Int) -> Double {
     h3SetBaseCell(&h, 4)
     for r in stride(from: 1, through: res, by: 1) { h3SetDigit(&h, r, 0) }
     let (cLat, cLng) = cellToVec3Raw(h).latLngRads
-    let b = cellToBoundaryRaw(h)
+    let b = cellToBoundaryRaw(h, referenceRounding: true)
     let (vLat, vLng) = b.vertex(0)
     return greatCircleDistanceRads(cLat, cLng, vLat, vLng) * kEarthRadiusKm
 }
